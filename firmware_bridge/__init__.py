@@ -1,0 +1,1 @@
+"""The serial link to a scanning microcontroller: protocol, host driver, firmware, emulator."""

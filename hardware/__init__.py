@@ -1,0 +1,1 @@
+"""The Raspberry Pi itself: GPIO reed-matrix scanning, LEDs, clock buttons."""

@@ -1,0 +1,1 @@
+"""The poolboard service: CLI, config, session loop, storage, web UI, broadcast."""

@@ -1,0 +1,1 @@
+"""Overhead camera -> board occupancy."""
