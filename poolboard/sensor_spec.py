@@ -1,0 +1,34 @@
+"""Open any sensor backend from a one-line spec such as ``serial:/dev/ttyACM0`` or ``gpio:board.toml``.
+
+The scheme picks the backend; the rest of the spec is the backend's own argument. Backends are
+imported only when asked for, so a Pi without OpenCV can still use a reed board.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from engine.sensing import Sensor
+
+#: scheme -> "module:function"; the function takes the text after the colon and returns a Sensor.
+BACKENDS: dict[str, str] = {
+    "serial": "firmware_bridge.host:sensor_from_spec",
+    "gpio": "hardware.matrix:sensor_from_spec",
+    "camera": "vision.sensor:sensor_from_spec",
+}
+
+
+class SensorSpecError(ValueError):
+    """A sensor spec that names no known backend, or that the backend rejects."""
+
+
+def open_sensor(spec: str) -> Sensor:
+    """Open the sensor a spec describes, e.g. ``open_sensor("serial:auto")``."""
+    scheme, _, argument = spec.partition(":")
+    target = BACKENDS.get(scheme)
+    if target is None:
+        known = ", ".join(f"{name}:..." for name in sorted(BACKENDS))
+        raise SensorSpecError(f"unknown sensor {spec!r}: expected one of {known}")
+    module_name, _, function_name = target.partition(":")
+    factory = getattr(importlib.import_module(module_name), function_name)
+    return factory(argument)
