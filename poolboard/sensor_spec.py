@@ -1,4 +1,4 @@
-"""Open any sensor backend from a one-line spec such as ``serial:/dev/ttyACM0`` or ``gpio:board.toml``.
+"""Open any sensor backend from a one-line spec such as ``serial:/dev/ttyACM0``.
 
 The scheme picks the backend; the rest of the spec is the backend's own argument. Backends are
 imported only when asked for, so a Pi without OpenCV can still use a reed board.
