@@ -26,8 +26,10 @@ from engine.geometry import (
     JUMPS,
     OPPOSITE,
     RAYS,
+    STEPS,
     WHITE_FORWARD,
     WHITE_KING_ROW_MASK,
+    men_that_can_capture,
     square_at,
     squares_of,
 )
@@ -113,14 +115,6 @@ class Move:
         return f"Move({sep.join(map(str, self.path))})"
 
 
-class _Snapshot(NamedTuple):
-    black: int
-    white: int
-    kings: int
-    turn: Color
-    move: Move
-
-
 class Board:
     """A position with the side to move and a stack of the moves pushed onto it.
 
@@ -133,7 +127,8 @@ class Board:
         self.white = 0
         self.kings = 0
         self.turn = Color.BLACK
-        self._stack: list[_Snapshot] = []
+        # (black, white, kings, turn, move) before each pushed move
+        self._stack: list[tuple[int, int, int, Color, Move]] = []
         if fen is not None:
             self.set_fen(fen)
 
@@ -232,6 +227,25 @@ class Board:
         """All legal moves: the captures if any exists (R-CAP-1), otherwise the simple moves."""
         return self.generate_captures() or self._generate_simple_moves()
 
+    def count_legal_moves(self) -> int:
+        """How many legal moves there are, without building them when none is a capture."""
+        captures = self.generate_captures()
+        if captures:
+            return len(captures)
+        own, forward = (
+            (self.black, BLACK_FORWARD) if self.turn is Color.BLACK else (self.white, WHITE_FORWARD)
+        )
+        empty = ALL_SQUARES_MASK & ~(self.black | self.white)
+        men = own & ~self.kings
+        count = sum((STEPS[direction](men) & empty).bit_count() for direction in forward)
+        for square in squares_of(own & self.kings):
+            for ray in RAYS[square]:
+                for target in ray:
+                    if not empty & BITS[target]:
+                        break
+                    count += 1
+        return count
+
     def has_capture(self) -> bool:
         """Whether the side to move must capture (R-CAP-1)."""
         return bool(self.generate_captures())
@@ -242,14 +256,20 @@ class Board:
             own, opponent, king_row = self.black, self.white, BLACK_KING_ROW_MASK
         else:
             own, opponent, king_row = self.white, self.black, WHITE_KING_ROW_MASK
-        empty_without_mover = ALL_SQUARES_MASK & ~(own | opponent)
+        empty = ALL_SQUARES_MASK & ~(own | opponent)
+        kings = own & self.kings
+        men_that_capture = men_that_can_capture(own & ~kings, opponent, empty)
+        if not men_that_capture and not kings:
+            return []
         found: dict[tuple[int, int, int], Move] = {}
-        for square in squares_of(own):
-            empty = empty_without_mover | BITS[square]
-            if self.kings & BITS[square]:
-                _king_captures(square, square, (square,), (), 0, -1, opponent, empty, found)
-            else:
-                _man_captures(square, square, (square,), (), 0, opponent, empty, king_row, found)
+        for square in squares_of(men_that_capture):
+            _man_captures(
+                square, square, (square,), (), 0, opponent, empty | BITS[square], king_row, found
+            )
+        for square in squares_of(kings):
+            _king_captures(
+                square, square, (square,), (), 0, -1, opponent, empty | BITS[square], found
+            )
         return list(found.values())
 
     def _generate_simple_moves(self) -> list[Move]:
@@ -259,12 +279,15 @@ class Board:
             own, forward, king_row = self.white, WHITE_FORWARD, WHITE_KING_ROW_MASK
         empty = ALL_SQUARES_MASK & ~(self.black | self.white)
         moves = []
-        for square in squares_of(own & ~self.kings):
-            for direction in forward:
-                ray = RAYS[square][direction]
-                if ray and empty & BITS[ray[0]]:
-                    target = ray[0]
-                    moves.append(Move((square, target), (), bool(king_row & BITS[target])))
+        men = own & ~self.kings
+        for direction in forward:
+            targets = STEPS[direction](men) & empty
+            back = OPPOSITE[direction]
+            while targets:
+                low = targets & -targets
+                targets ^= low
+                target = low.bit_length()
+                moves.append(Move((RAYS[target][back][0], target), (), bool(king_row & low)))
         for square in squares_of(own & self.kings):
             for ray in RAYS[square]:
                 for target in ray:
@@ -280,22 +303,27 @@ class Board:
     def push(self, move: Move) -> None:
         """Play a move (assumed legal: see :meth:`push_legal`); captured pieces all leave at the
         end of the sequence (R-CAP-4) and a man ending on the king row is crowned (R-PRO-1)."""
-        self._stack.append(_Snapshot(self.black, self.white, self.kings, self.turn, move))
-        start, end = BITS[move.path[0]], BITS[move.path[-1]]
-        captured = move.capture_mask
-        if self.turn is Color.BLACK:
-            self.black = (self.black & ~start) | end
-            self.white &= ~captured
+        black, white, kings, turn = self.black, self.white, self.kings, self.turn
+        self._stack.append((black, white, kings, turn, move))
+        path = move.path
+        start, end = BITS[path[0]], BITS[path[-1]]
+        captured = 0
+        for square in move.captures:
+            captured |= BITS[square]
+        if turn is Color.BLACK:
+            self.black = (black & ~start) | end
+            self.white = white & ~captured
+            self.turn = Color.WHITE
         else:
-            self.white = (self.white & ~start) | end
-            self.black &= ~captured
-        kings = self.kings & ~captured
+            self.white = (white & ~start) | end
+            self.black = black & ~captured
+            self.turn = Color.BLACK
+        kings &= ~captured
         if kings & start:
             kings = (kings & ~start) | end
         elif move.crowns:
             kings |= end
         self.kings = kings
-        self.turn = self.turn.opponent
 
     def push_legal(self, move: Move) -> Move:
         """Play a move after checking it is legal; returns the generated move (with its path)."""
@@ -307,18 +335,17 @@ class Board:
 
     def pop(self) -> Move:
         """Take back the last move pushed, returning it."""
-        snapshot = self._stack.pop()
-        self.black, self.white, self.kings, self.turn = snapshot[:4]
-        return snapshot.move
+        self.black, self.white, self.kings, self.turn, move = self._stack.pop()
+        return move
 
     @property
     def move_stack(self) -> list[Move]:
         """The moves pushed since the position was set, oldest first."""
-        return [snapshot.move for snapshot in self._stack]
+        return [snapshot[4] for snapshot in self._stack]
 
     def peek(self) -> Move:
         """The last move pushed."""
-        return self._stack[-1].move
+        return self._stack[-1][4]
 
     def result_occupancy(self, move: Move) -> frozenset[int]:
         """The occupied squares once ``move`` is played: what a sensor sees when it is done."""
@@ -423,8 +450,8 @@ class LegalMoves:
         return move in self._board.generate_legal_moves()
 
     def count(self) -> int:
-        """How many legal moves there are."""
-        return len(self)
+        """How many legal moves there are (counted without building them where possible)."""
+        return self._board.count_legal_moves()
 
 
 def _man_captures(

@@ -73,3 +73,67 @@ def squares_of(mask: int) -> list[int]:
         result.append(low.bit_length())
         mask ^= low
     return result
+
+
+# -- whole-board shifts: each moves every set square one step in a direction at once -------------
+# In rows 0, 2, 4, 6 the dark squares are in columns 1, 3, 5, 7, in rows 1, 3, 5, 7 in columns
+# 0, 2, 4, 6, so a one-square step is a shift by 3, 4 or 5 bits depending on the row's parity.
+
+EVEN_ROWS_MASK = sum(bit(s) for s in SQUARES if ((s - 1) // 4) % 2 == 0)
+ODD_ROWS_MASK = ALL_SQUARES_MASK & ~EVEN_ROWS_MASK
+_RIGHT_EDGE = sum(bit(s) for s in SQUARES if row_col(s)[1] == 7)
+_LEFT_EDGE = sum(bit(s) for s in SQUARES if row_col(s)[1] == 0)
+_EVEN_NOT_RIGHT = EVEN_ROWS_MASK & ~_RIGHT_EDGE
+_ODD_NOT_LEFT = ODD_ROWS_MASK & ~_LEFT_EDGE
+
+
+def step_up_left(mask: int) -> int:
+    """Every square one step towards row 0 and column 0."""
+    return ((mask & EVEN_ROWS_MASK) >> 4) | ((mask & _ODD_NOT_LEFT) >> 5)
+
+
+def step_up_right(mask: int) -> int:
+    """Every square one step towards row 0 and column 7."""
+    return ((mask & _EVEN_NOT_RIGHT) >> 3) | ((mask & ODD_ROWS_MASK) >> 4)
+
+
+def step_down_left(mask: int) -> int:
+    """Every square one step towards row 7 and column 0."""
+    return (((mask & EVEN_ROWS_MASK) << 4) | ((mask & _ODD_NOT_LEFT) << 3)) & ALL_SQUARES_MASK
+
+
+def step_down_right(mask: int) -> int:
+    """Every square one step towards row 7 and column 7."""
+    return (((mask & _EVEN_NOT_RIGHT) << 5) | ((mask & ODD_ROWS_MASK) << 4)) & ALL_SQUARES_MASK
+
+
+#: STEPS[direction] shifts a whole bitboard one square along DIRECTIONS[direction].
+STEPS = (step_up_left, step_up_right, step_down_left, step_down_right)
+
+
+def men_that_can_capture(men: int, opponent: int, empty: int) -> int:
+    """The men (any side) with an adjacent opposing piece and an empty square beyond it (R-MAN-2).
+
+    Written out rather than composed from the step functions: move generation asks this at every
+    node, and perft spends a fifth of its time here.
+    """
+    even, odd, even_nr, odd_nl, full = (
+        EVEN_ROWS_MASK,
+        ODD_ROWS_MASK,
+        _EVEN_NOT_RIGHT,
+        _ODD_NOT_LEFT,
+        ALL_SQUARES_MASK,
+    )
+    # Up-left captures: the landing's down-right neighbour is an opponent, whose down-right is us.
+    t = ((((empty & even_nr) << 5) | ((empty & odd) << 4)) & full) & opponent
+    result = (((t & even_nr) << 5) | ((t & odd) << 4)) & full
+    # Up-right captures.
+    t = ((((empty & even) << 4) | ((empty & odd_nl) << 3)) & full) & opponent
+    result |= (((t & even) << 4) | ((t & odd_nl) << 3)) & full
+    # Down-left captures.
+    t = (((empty & even_nr) >> 3) | ((empty & odd) >> 4)) & opponent
+    result |= ((t & even_nr) >> 3) | ((t & odd) >> 4)
+    # Down-right captures.
+    t = (((empty & even) >> 4) | ((empty & odd_nl) >> 5)) & opponent
+    result |= ((t & even) >> 4) | ((t & odd_nl) >> 5)
+    return result & men
