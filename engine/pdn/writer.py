@@ -1,0 +1,94 @@
+"""Writing PDN: an exporter visitor, so records (or files being read) come out as PDN text.
+
+Tags come one a line, then a blank line, then the move text wrapped at 80 columns (a single word
+longer than that keeps its own line). Captures use ``x`` and the full path only when two captures
+share a start and an end (R-BRD-4).
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.board import Board, Move
+from engine.color import Color
+from engine.pdn.model import GameRecord, move_label
+from engine.pdn.visitor import BaseVisitor
+
+LINE_LENGTH = 80
+_TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
+#: A comment's words for wrapping; a command such as ``[%clk 0:44:51]`` stays on one line.
+_COMMENT_WORD = re.compile(r"\[%[^\]]*\]|\S+")
+
+
+class PdnExporter(BaseVisitor[str]):
+    """Collects one game as PDN text; ``result()`` is the text, ending in a newline."""
+
+    def __init__(self, line_length: int = LINE_LENGTH) -> None:
+        self.line_length = line_length
+
+    def begin_game(self) -> None:
+        self._tags: list[str] = []
+        self._words: list[str] = []
+        self._number = 1
+        self._need_number = True
+        self._text = ""
+
+    def visit_header(self, name: str, value: str) -> None:
+        if not _TAG_NAME.fullmatch(name):
+            raise ValueError(f"tag name {name!r} must be letters, digits or '_'")
+        if "\n" in value or "\r" in value:
+            raise ValueError(f"tag {name} holds a line break, which PDN cannot write")
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+        self._tags.append(f'[{name} "{escaped}"]')
+
+    def visit_move(self, board: Board, move: Move, notation: str) -> None:
+        if board.turn is Color.BLACK or self._need_number:
+            self._words.append(move_label(self._number, board.turn))
+        self._words.append(notation)
+        if board.turn is Color.WHITE:
+            self._number += 1
+        self._need_number = False
+
+    def visit_comment(self, comment: str) -> None:
+        if "}" in comment:
+            raise ValueError(f"a comment cannot hold '}}', which would end it early: {comment!r}")
+        words = _COMMENT_WORD.findall(comment)
+        if words:
+            words[0] = "{" + words[0]
+            words[-1] += "}"
+            self._words.extend(words)
+        else:
+            self._words.append("{}")
+        self._need_number = True
+
+    def visit_nag(self, nag: int) -> None:
+        self._words.append(f"${nag}")
+        self._need_number = True
+
+    def visit_result(self, result: str) -> None:
+        self._words.append(result)
+
+    def end_game(self) -> None:
+        lines: list[str] = []
+        current = ""
+        for word in self._words:
+            if current and len(current) + 1 + len(word) > self.line_length:
+                lines.append(current)
+                current = word
+            else:
+                current = f"{current} {word}" if current else word
+        lines.append(current)
+        self._text = "\n".join([*self._tags, "", *lines]) + "\n"
+
+    def result(self) -> str:
+        return self._text
+
+
+def write_game(record: GameRecord, *, line_length: int = LINE_LENGTH) -> str:
+    """One game as PDN text (tags, a blank line, the move text, a final newline)."""
+    return record.accept(PdnExporter(line_length))
+
+
+def write_games(records: list[GameRecord]) -> str:
+    """Several games as one PDN file, a blank line between games."""
+    return "\n".join(write_game(record) for record in records)
