@@ -225,7 +225,7 @@ class Board:
 
     def generate_legal_moves(self) -> list[Move]:
         """All legal moves: the captures if any exists (R-CAP-1), otherwise the simple moves."""
-        return self.generate_captures() or self._generate_simple_moves()
+        return self.generate_captures() or self.generate_simple_moves()
 
     def count_legal_moves(self) -> int:
         """How many legal moves there are, without building them when none is a capture."""
@@ -272,7 +272,8 @@ class Board:
             )
         return list(found.values())
 
-    def _generate_simple_moves(self) -> list[Move]:
+    def generate_simple_moves(self) -> list[Move]:
+        """Every non-capturing move (R-MAN-1, R-KNG-1), whether or not a capture is compulsory."""
         if self.turn is Color.BLACK:
             own, forward, king_row = self.black, BLACK_FORWARD, BLACK_KING_ROW_MASK
         else:

@@ -1,0 +1,136 @@
+"""What the occupancy tracker tells the rest of the system: typed events, one class per kind.
+
+Each event has ``t`` (sensor time, seconds) and a ``kind`` string used in JSON output
+(``poolboard replay --json``, the web API). Consumers handle them by type, one handler per kind.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from engine.board import Move
+from engine.color import Color
+from engine.cues import Cues
+
+
+class TrackerState(enum.Enum):
+    """What the board is waiting for; what a screen shows beside the board."""
+
+    SETUP = "set up the position"
+    TO_MOVE = "waiting for a move"
+    MOVING = "move in progress"
+    CONTINUE_CAPTURE = "continue the capture"
+    REMOVE_CAPTURED = "remove the captured pieces"
+    RESTORE = "restore the position"
+    CROWNING = "crown the new king"
+
+
+class Severity(enum.Enum):
+    """How serious a violation is: a caution, an infraction, or grounds to forfeit (R-END-3)."""
+
+    CAUTION = "caution"
+    VIOLATION = "violation"
+    FORFEIT = "forfeit"
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    """The set-up position stands on the board; play begins."""
+
+    t: float
+    fen: str
+    kind: str = "start"
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecorded:
+    """A legal move was made and recorded: ``notation`` in PDN, ``ply`` counts from 1."""
+
+    t: float
+    move: Move
+    notation: str
+    side: Color
+    ply: int
+    kind: str = "move"
+
+
+@dataclass(frozen=True, slots=True)
+class MoveCorrected:
+    """The last recorded move was the start of another legal move, which replaces it."""
+
+    t: float
+    old: Move
+    old_notation: str
+    move: Move
+    notation: str
+    side: Color
+    ply: int
+    kind: str = "correction"
+
+
+@dataclass(frozen=True, slots=True)
+class MoveTakenBack:
+    """The previous position was put back (a takeback, allowed by the rule profile)."""
+
+    t: float
+    move: Move
+    notation: str
+    side: Color
+    ply: int
+    kind: str = "takeback"
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """A breach of a rule: ``rule`` is its RULES.md ID, ``squares`` the squares concerned."""
+
+    t: float
+    rule: str
+    side: Color
+    squares: frozenset[int]
+    message: str
+    severity: Severity
+    referee: bool = False  # flagged for the referee's decision (tournament profiles)
+    kind: str = "violation"
+
+
+@dataclass(frozen=True, slots=True)
+class StateChanged:
+    """The board now waits for something else; ``detail`` says it in a sentence."""
+
+    t: float
+    state: TrackerState
+    detail: str
+    kind: str = "state"
+
+
+@dataclass(frozen=True, slots=True)
+class CuesChanged:
+    """The squares to light changed; ``cues`` is the whole new picture."""
+
+    t: float
+    cues: Cues
+    kind: str = "cues"
+
+
+@dataclass(frozen=True, slots=True)
+class FaultReported:
+    """A sensor fault (a flickering or stuck square): the squares are ignored until it clears."""
+
+    t: float
+    squares: frozenset[int]
+    message: str
+    kind: str = "fault"
+
+
+TrackerEvent = (
+    GameStarted
+    | MoveRecorded
+    | MoveCorrected
+    | MoveTakenBack
+    | Violation
+    | StateChanged
+    | CuesChanged
+    | FaultReported
+)

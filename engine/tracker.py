@@ -1,0 +1,629 @@
+"""The occupancy tracker: sensor snapshots in, recorded moves, violations and cues out.
+
+A reed board or a camera only says which squares hold a piece. The tracker keeps the recorded
+position and matches each settled occupancy against the results of its legal moves
+(:mod:`engine.patterns`): a move is recorded the moment the board shows it, unless another legal
+move is still on the way (a king sliding on, more pieces to come off), in which case it waits for
+the settle window; a recorded move that the board then extends is corrected. The recorded game
+only ever advances by legal moves. docs/tracker.md explains every situation and cue.
+
+>>> from engine.sensing import Snapshot
+>>> tracker = Tracker(config=TrackerConfig(debounce=0))
+>>> _ = tracker.feed(Snapshot(0.0, Board().occupied_squares()))
+>>> after = (Board().occupied_squares() - {11}) | {15}
+>>> [e.notation for e in tracker.feed(Snapshot(1.0, after)) if e.kind == "move"]
+['11-15']
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+from engine.board import Board
+from engine.color import Color
+from engine.cues import CueKind, Cues
+from engine.debounce import Debouncer
+from engine.events import (
+    CuesChanged,
+    FaultReported,
+    GameStarted,
+    MoveCorrected,
+    MoveRecorded,
+    MoveTakenBack,
+    Severity,
+    StateChanged,
+    TrackerEvent,
+    TrackerState,
+    Violation,
+)
+from engine.geometry import BITS, squares_of
+from engine.patterns import MovePattern, missed_capture_results, move_patterns
+from engine.sensing import AdjustNotice, LeverPress, SensorEvent, SensorFault, Snapshot
+
+
+@dataclass(frozen=True, slots=True)
+class TrackerConfig:
+    """Timings (seconds) and rule-profile switches of the tracker."""
+
+    debounce: float = 0.040  # a square change reverting sooner is noise
+    settle: float = 0.300  # wait before recording a move that could still extend
+    incomplete_jump: float = 2.0  # standing mid-capture this long is an incomplete jump (R-CAP-3)
+    stuck: float = 5.0  # an unexplained board one square off this long: suspect that square
+    confirm: float = 0.6  # how long the confirm cue shows on a recorded move's end square
+    takeback: bool = False  # restoring the previous position undoes the last move (casual)
+    referee_flags: bool = True  # touch-move breaches flagged for the referee (apca)
+    illegal_forfeit_after: int = 3  # R-ILL-1: from this many illegal moves, flag a forfeit
+
+    @classmethod
+    def for_profile(cls, name: str, **overrides: float) -> TrackerConfig:
+        """The switches a rule profile implies: takebacks only in ``casual``, referee flags in
+        the tournament profiles (``apca``, ``classic``)."""
+        if name not in {"apca", "classic", "casual"}:
+            raise ValueError(f"unknown rule profile {name!r}: expected apca, classic or casual")
+        casual = name == "casual"
+        return cls(takeback=casual, referee_flags=not casual, **overrides)  # type: ignore[arg-type]
+
+
+@dataclass
+class _LastMove:
+    """The last recorded move and the position before it, while it can still be corrected."""
+
+    before: Board
+    patterns: list[MovePattern]
+    pattern: MovePattern
+    correctable: bool = True
+
+
+@dataclass
+class _View:
+    """What one evaluation concluded: the state, the cue layers and the next time to look again."""
+
+    state: TrackerState
+    detail: str
+    cues: dict[int, CueKind] = field(default_factory=dict)
+    wake: list[float] = field(default_factory=list)
+
+
+class Tracker:
+    """Turns a stream of sensor events into game events for one game.
+
+    Feed it every sensor event with :meth:`feed`, and call :meth:`advance` when time passes with
+    no event (at :meth:`next_deadline` at the latest): settle windows and the incomplete-jump
+    timeout are decided from timestamps, never from wall-clock time.
+    """
+
+    def __init__(self, board: Board | None = None, config: TrackerConfig | None = None) -> None:
+        self.config = config or TrackerConfig()
+        self.board = board.copy() if board is not None else Board()
+        self.started = False
+        self._debouncer = Debouncer(hold=self.config.debounce)
+        self._now = -math.inf
+        self._since = -math.inf  # when the settled occupancy last changed
+        self._occupied: int | None = None
+        self._patterns = move_patterns(self.board)
+        self._last: _LastMove | None = None
+        self._finished: MovePattern | None = None  # the board showed this move, not yet recorded
+        self._touched: int | None = None  # the side to move's first lifted playable piece
+        self._adjusting = False  # the current lift follows an adjust notice (R-TCH-3)
+        self._adjust_notice: set[Color] = set()
+        self._unplayable_lifted: set[int] = set()
+        self._crown: int | None = None  # a new king's square, until crowned (R-PRO-1)
+        self._crown_lifted = False
+        self._confirm_until = -math.inf
+        self._raised: set[tuple[int, str]] = set()  # (occupancy, rule) already reported
+        self._violation: Violation | None = None
+        self._offences: Counter[tuple[Color, str]] = Counter()
+        self._timer: float | None = None
+        self._state: tuple[TrackerState, str] | None = None
+        self._cues = Cues.none()
+        self._out: list[TrackerEvent] = []
+
+    # -- public interface -----------------------------------------------------------------------
+
+    def feed(self, event: SensorEvent) -> list[TrackerEvent]:
+        """Process one sensor event (after letting time run up to it); returns what followed."""
+        self._advance_to(event.t)
+        match event:
+            case Snapshot(t, occupied):
+                mask = 0
+                for square in occupied:
+                    mask |= BITS[square]
+                for square in self._debouncer.observe(t, mask):
+                    self._emit(
+                        FaultReported(
+                            t,
+                            frozenset({square}),
+                            f"square {square} flickers without end: sensor fault; it is ignored "
+                            f"until it has been quiet for {self._debouncer.flicker_window:g} s",
+                        )
+                    )
+                self._advance_to(t)
+            case LeverPress(t, _side):
+                self._evaluate(t, lever=True)
+            case AdjustNotice(_t, side):
+                self._adjust_notice.add(side)
+            case SensorFault(t, message, squares):
+                self._emit(FaultReported(t, squares, message))
+        return self._drain()
+
+    def advance(self, t: float) -> list[TrackerEvent]:
+        """Let time pass up to ``t`` with no new sensor event; returns what followed."""
+        self._advance_to(t)
+        return self._drain()
+
+    def next_deadline(self) -> float | None:
+        """The next time something will happen if no sensor event arrives first."""
+        times = [x for x in (self._debouncer.next_deadline(), self._timer) if x is not None]
+        return min(times, default=None)
+
+    @property
+    def cues(self) -> Cues:
+        """The squares to light now."""
+        return self._cues
+
+    @property
+    def state(self) -> TrackerState | None:
+        """What the board is waiting for now."""
+        return self._state[0] if self._state else None
+
+    # -- time ----------------------------------------------------------------------------------
+
+    def _advance_to(self, t: float) -> None:
+        while True:
+            deadline = self.next_deadline()
+            if deadline is None or deadline > t:
+                break
+            steps = self._debouncer.settle(deadline)
+            self._now = max(self._now, deadline)
+            if steps:
+                for when, _occupied, recovered in steps:
+                    if recovered:
+                        squares = ", ".join(map(str, recovered))
+                        self._emit(
+                            FaultReported(
+                                when, frozenset(recovered), f"square {squares} is quiet again"
+                            )
+                        )
+                    self._evaluate(when)
+            else:
+                self._timer = None
+                self._evaluate(deadline)
+        self._now = max(self._now, t)
+        if self._occupied is None or self._effective() != self._occupied:
+            self._evaluate(t)
+
+    def _effective(self) -> int:
+        """Settled occupancy, with faulty squares read as the recorded position has them."""
+        faulty = 0
+        for square in self._debouncer.faulty:
+            faulty |= BITS[square]
+        return (self._debouncer.settled & ~faulty) | (self.board.occupied & faulty)
+
+    # -- evaluation ----------------------------------------------------------------------------
+
+    def _evaluate(self, t: float, lever: bool = False) -> None:
+        occupied = self._effective()
+        if occupied != self._occupied:
+            self._occupied = occupied
+            self._since = t
+        view = (
+            self._view_setup(t, occupied)
+            if not self.started
+            else self._view_play(t, occupied, lever)
+        )
+        if self.started:
+            view.cues = self._with_standing_cues(t, occupied, view)
+        self._publish(t, view)
+
+    def _view_setup(self, t: float, occupied: int) -> _View:
+        target = self.board.occupied
+        if occupied == target:
+            self.started = True
+            self._emit(GameStarted(t, self.board.fen()))
+            return self._view_play(t, occupied, False)
+        cues = _restore_cues(target, occupied)
+        return _View(TrackerState.SETUP, _restore_detail(target, occupied, "set up"), cues)
+
+    def _held(self, t: float, seconds: float) -> bool:
+        """Whether the board has stood unchanged for ``seconds`` at time ``t``."""
+        return t >= self._since + seconds
+
+    def _view_play(self, t: float, occupied: int, lever: bool) -> _View:
+        self._follow_crowning(occupied)
+        if self._last is not None and self._last.correctable:
+            view = self._view_correction(t, occupied, lever)
+            if view is not None:
+                return view
+        expected = self.board.occupied
+        if occupied == expected:
+            return self._view_at_rest(t)
+        self._follow_touch(occupied)
+        at = next((p for p in self._patterns if p.is_at(occupied)), None)
+        on_way = [p for p in self._patterns if p is not at and p.is_on_way(occupied)]
+        if at is not None:
+            if not on_way or lever or self._held(t, self.config.settle):
+                self._record(t, at)
+                return self._view_at_rest(t)
+            self._finished = at
+            return _View(
+                TrackerState.MOVING,
+                f"{self.board.notation(at.move)} unless the move goes on",
+                wake=[self._since + self.config.settle],
+            )
+        if on_way:
+            return self._view_on_way(t, occupied, on_way, lever)
+        if self._opponent_has_started(occupied):
+            assert self._finished is not None
+            self._record(t, self._finished)
+            return self._view_play(t, occupied, lever)
+        if self._state is not None and self._state[0] is TrackerState.CONTINUE_CAPTURE:
+            self._raise(
+                t,
+                occupied,
+                "R-CAP-3",
+                frozenset(squares_of(occupied ^ expected)),
+                "incomplete jump: the capture was left unfinished",
+            )
+        return self._view_off_path(t, occupied, lever)
+
+    def _opponent_has_started(self, occupied: int) -> bool:
+        """The board showed a finished move that could still have gone on, and now shows the
+        opponent's move under way from there: the first move was finished after all."""
+        if self._finished is None:
+            return False
+        self.board.push(self._finished.move)
+        try:
+            return any(p.is_on_way(occupied) for p in move_patterns(self.board))
+        finally:
+            self.board.pop()
+
+    def _view_at_rest(self, t: float) -> _View:
+        if self._unplayable_lifted and self._violation is None:
+            self._caution_touch(t)
+        self._violation = None
+        self._finished = None
+        self._adjusting = False
+        self._unplayable_lifted.clear()
+        side = self.board.turn.value.capitalize()
+        if self._crown is not None:
+            return _View(TrackerState.CROWNING, f"crown the new king on {self._crown}")
+        return _View(TrackerState.TO_MOVE, f"{side} to move")
+
+    def _view_on_way(
+        self, t: float, occupied: int, on_way: list[MovePattern], lever: bool
+    ) -> _View:
+        captures = [p for p in on_way if p.captured]
+        placed = occupied & ~self.board.occupied
+        if not captures or not placed:
+            return _View(TrackerState.MOVING, "move in progress")
+        finishing = [p for p in captures if p.end == placed]
+        if finishing:
+            left = 0
+            for pattern in finishing:
+                left |= occupied & pattern.captured
+            return _View(
+                TrackerState.REMOVE_CAPTURED,
+                "remove the captured pieces: " + ", ".join(map(str, squares_of(left))),
+                {square: CueKind.REMOVE for square in squares_of(left)},
+            )
+        cues: dict[int, CueKind] = {}
+        for pattern in captures:
+            path = pattern.move.path
+            standing = placed.bit_length()
+            if standing in path[1:-1]:
+                cues[path[path.index(standing) + 1]] = CueKind.CONTINUE_JUMP
+        view = _View(
+            TrackerState.CONTINUE_CAPTURE,
+            "the capture is not finished: jump on (R-CAP-3)",
+            cues,
+            wake=[self._since + self.config.incomplete_jump],
+        )
+        if lever or self._held(t, self.config.incomplete_jump):
+            self._raise(
+                t,
+                occupied,
+                "R-CAP-3",
+                frozenset(squares_of(placed)) | frozenset(cues),
+                "incomplete jump: the capturing piece stopped while it can capture further; "
+                "finish the capture",
+            )
+        return view
+
+    def _view_off_path(self, t: float, occupied: int, lever: bool) -> _View:
+        expected = self.board.occupied
+        added = occupied & ~expected
+        missing = expected & ~occupied
+        if self._crown is not None and not added and missing == BITS[self._crown]:
+            return _View(TrackerState.CROWNING, f"crowning the new king on {self._crown}")
+        if self._takeback_due(t, occupied):
+            return self._view_at_rest(t)
+        if not (lever or self._held(t, self.config.settle)):
+            # Hands pass through such boards (a sensor that sees the arrival before the
+            # departure, a piece set down and moved on): no cue and no verdict yet.
+            return _View(
+                TrackerState.MOVING, "move in progress", wake=[self._since + self.config.settle]
+            )
+        cues = _restore_cues(expected, occupied)
+        view = _View(TrackerState.RESTORE, _restore_detail(expected, occupied, "restore"), cues)
+        if not added:
+            return view  # pieces lifted, nothing put down: no move attempted yet
+        view.wake = [self._since + self.config.stuck]
+        missed = missed_capture_results(self.board).get(occupied)
+        if missed is not None:
+            capturers = frozenset(p.move.path[0] for p in self._patterns)
+            for square in capturers:
+                view.cues[square] = CueKind.MUST_CAPTURE
+            self._raise(
+                t,
+                occupied,
+                "R-CAP-1",
+                capturers | {missed.path[0], missed.path[-1]},
+                f"{missed.path[0]}-{missed.path[-1]} is not allowed: a capture is "
+                "compulsory (R-CAP-1); capture with " + ", ".join(map(str, sorted(capturers))),
+            )
+        else:
+            self._raise(
+                t,
+                occupied,
+                "R-ILL-1",
+                frozenset(squares_of(added | missing)),
+                "illegal move: " + _restore_detail(expected, occupied, "restore"),
+            )
+        if self._held(t, self.config.stuck):
+            self._suspect_stuck_square(t, occupied)
+        return view
+
+    def _view_correction(self, t: float, occupied: int, lever: bool) -> _View | None:
+        last = self._last
+        assert last is not None
+        if occupied == last.pattern.result:
+            return None
+        if occupied == last.before.occupied:
+            if self._takeback_due(t, occupied):
+                return self._view_at_rest(t)
+            if self.config.takeback:
+                return _View(
+                    TrackerState.MOVING, "taking back?", wake=[self._since + self.config.settle]
+                )
+            last.correctable = False
+            return None
+        going_on = [p for p in last.patterns if p.extends(last.pattern) and p.is_on_way(occupied)]
+        if not going_on:
+            last.correctable = False
+            return None
+        at = next((p for p in going_on if p.is_at(occupied)), None)
+        others = [p for p in going_on if p is not at]
+        if at is not None and (not others or lever or self._held(t, self.config.settle)):
+            self._correct(t, at)
+            return self._view_at_rest(t)
+        return _View(
+            TrackerState.MOVING, "move in progress", wake=[self._since + self.config.settle]
+        )
+
+    # -- actions -------------------------------------------------------------------------------
+
+    def _record(self, t: float, pattern: MovePattern) -> None:
+        move = pattern.move
+        side = self.board.turn
+        notation = self.board.notation(move)
+        touched = self._touched
+        before = self.board.copy(stack=False)
+        self._last = _LastMove(before, self._patterns, pattern)
+        self.board.push(move)
+        self._patterns = move_patterns(self.board)
+        self._after_move(t, move.crowns, move.path[-1])
+        self._emit(MoveRecorded(t, move, notation, side, len(self.board.move_stack)))
+        if touched is not None and touched != move.path[0]:
+            self._raise(
+                t,
+                None,
+                "R-TCH-1",
+                frozenset({touched, move.path[0]}),
+                f"touch move: {side.value} lifted the piece on {touched}, which could move, and "
+                f"then moved {notation}; the touched piece must be moved",
+                side=side,
+                severity=Severity.VIOLATION,
+                referee=self.config.referee_flags,
+            )
+
+    def _correct(self, t: float, pattern: MovePattern) -> None:
+        last = self._last
+        assert last is not None
+        old = self.board.pop()
+        old_notation = last.before.notation(old)
+        side = self.board.turn
+        notation = self.board.notation(pattern.move)
+        self.board.push(pattern.move)
+        last.pattern = pattern
+        self._patterns = move_patterns(self.board)
+        self._after_move(t, pattern.move.crowns, pattern.move.path[-1])
+        self._emit(
+            MoveCorrected(
+                t, old, old_notation, pattern.move, notation, side, len(self.board.move_stack)
+            )
+        )
+
+    def _after_move(self, t: float, crowns: bool, end: int) -> None:
+        self._touched = None
+        self._adjusting = False
+        self._unplayable_lifted.clear()
+        self._violation = None
+        self._crown, self._crown_lifted = (end, False) if crowns else (None, False)
+        self._confirm_until = t + self.config.confirm
+
+    def _takeback_due(self, t: float, occupied: int) -> bool:
+        """Casual play: the previous position stood still for the settle window: undo."""
+        if (
+            not self.config.takeback
+            or not self.board.move_stack
+            or not self._held(t, self.config.settle)
+        ):
+            return False
+        move = self.board.pop()
+        if occupied != self.board.occupied:
+            self.board.push(move)
+            return False
+        side = self.board.turn
+        notation = self.board.notation(move)
+        self._patterns = move_patterns(self.board)
+        self._last = None
+        self._after_move(t, False, move.path[0])
+        self._confirm_until = -math.inf
+        self._emit(MoveTakenBack(t, move, notation, side, len(self.board.move_stack) + 1))
+        return True
+
+    def _follow_crowning(self, occupied: int) -> None:
+        """The opponent crowns a new king by lifting it and putting it back (R-PRO-1): no touch."""
+        if self._crown is None:
+            return
+        if not occupied & BITS[self._crown]:
+            self._crown_lifted = True
+        elif self._crown_lifted:
+            self._crown = None
+
+    def _follow_touch(self, occupied: int) -> None:
+        """Touch move (R-TCH-1/2): the side to move's first lifted piece, unless announced."""
+        side = self.board.turn
+        lifted = self.board.pieces(side) & ~occupied
+        if not lifted or self._touched is not None or self._adjusting:
+            return
+        if side in self._adjust_notice:
+            self._adjust_notice.discard(side)
+            self._adjusting = True
+            return
+        for square in squares_of(lifted):
+            if any(p.move.path[0] == square for p in self._patterns):
+                self._touched = square
+                return
+        self._unplayable_lifted.update(squares_of(lifted))
+
+    def _caution_touch(self, t: float) -> None:
+        """A piece that cannot be played was lifted and put back (R-TCH-2)."""
+        side = self.board.turn
+        squares = frozenset(self._unplayable_lifted)
+        self._unplayable_lifted.clear()
+        repeat = self._offences[(side, "R-TCH-2")] >= 1
+        listed = ", ".join(map(str, sorted(squares)))
+        self._raise(
+            t,
+            None,
+            "R-TCH-2",
+            squares,
+            f"{side.value} touched the piece on {listed}, which cannot be played: "
+            + ("repeated, grounds to forfeit" if repeat else "a caution"),
+            side=side,
+            severity=Severity.FORFEIT if repeat else Severity.CAUTION,
+            referee=self.config.referee_flags,
+        )
+
+    def _raise(
+        self,
+        t: float,
+        occupied: int | None,
+        rule: str,
+        squares: frozenset[int],
+        message: str,
+        *,
+        side: Color | None = None,
+        severity: Severity | None = None,
+        referee: bool = False,
+    ) -> None:
+        """Report a violation once per board state; repeated illegal moves flag a forfeit."""
+        if occupied is not None:
+            if (occupied, rule) in self._raised:
+                return
+            self._raised.add((occupied, rule))
+        side = side or self.board.turn
+        self._offences[(side, rule)] += 1
+        if severity is None:
+            illegal = sum(n for (s, r), n in self._offences.items() if s is side and r in _ILLEGAL)
+            severity = (
+                Severity.FORFEIT
+                if illegal >= self.config.illegal_forfeit_after
+                else Severity.VIOLATION
+            )
+            referee = referee or severity is Severity.FORFEIT
+        violation = Violation(t, rule, side, squares, message, severity, referee)
+        if occupied is not None:
+            self._violation = violation
+        self._emit(violation)
+
+    def _suspect_stuck_square(self, t: float, occupied: int) -> None:
+        candidates = [self.board.occupied] + [p.result for p in self._patterns]
+        for result in candidates:
+            wrong = result ^ occupied
+            if wrong and wrong & (wrong - 1) == 0 and (occupied, "stuck") not in self._raised:
+                self._raised.add((occupied, "stuck"))
+                square = wrong.bit_length()
+                reads = "occupied" if occupied & wrong else "empty"
+                self._emit(
+                    FaultReported(
+                        t,
+                        frozenset({square}),
+                        f"square {square} still reads {reads}: if its piece is where it should "
+                        "be, the sensor on that square may be stuck",
+                    )
+                )
+                return
+
+    # -- output --------------------------------------------------------------------------------
+
+    def _with_standing_cues(self, t: float, occupied: int, view: _View) -> dict[int, CueKind]:
+        layers: list[dict[int, CueKind]] = [view.cues]
+        if self._violation is not None:
+            layers.append({s: CueKind.ERROR for s in self._violation.squares})
+        if self._touched is not None and occupied & BITS[self._touched]:
+            layers.append({self._touched: CueKind.TOUCH_MOVE})
+        if self._crown is not None:
+            layers.append({self._crown: CueKind.CROWN})
+        for square in self._debouncer.faulty:
+            layers.append({square: CueKind.ERROR})
+        stack = self.board.move_stack
+        if stack and occupied == self.board.occupied:
+            last = stack[-1]
+            if t < self._confirm_until:
+                view.wake.append(self._confirm_until)
+                layers.append({last.path[-1]: CueKind.CONFIRM})
+            layers.append({last.path[0]: CueKind.MOVE_FROM, last.path[-1]: CueKind.MOVE_TO})
+        return dict(Cues.merge(*layers).squares)
+
+    def _publish(self, t: float, view: _View) -> None:
+        if self._state != (view.state, view.detail):
+            self._state = (view.state, view.detail)
+            self._emit(StateChanged(t, view.state, view.detail))
+        cues = Cues.merge(view.cues)
+        if cues != self._cues:
+            self._cues = cues
+            self._emit(CuesChanged(t, cues))
+        future = [w for w in view.wake if w > t]
+        self._timer = min(future, default=None)
+
+    def _emit(self, event: TrackerEvent) -> None:
+        self._out.append(event)
+
+    def _drain(self) -> list[TrackerEvent]:
+        out, self._out = self._out, []
+        return out
+
+
+#: Rules whose breach is an illegal move in the sense of R-ILL-1 (repeated: grounds to forfeit).
+_ILLEGAL = frozenset({"R-ILL-1", "R-CAP-1", "R-CAP-3"})
+
+
+def _restore_cues(target: int, occupied: int) -> dict[int, CueKind]:
+    cues = {s: CueKind.RESTORE_FILL for s in squares_of(target & ~occupied)}
+    cues.update({s: CueKind.RESTORE_CLEAR for s in squares_of(occupied & ~target)})
+    return cues
+
+
+def _restore_detail(target: int, occupied: int, verb: str) -> str:
+    parts = []
+    fill = squares_of(target & ~occupied)
+    clear = squares_of(occupied & ~target)
+    if fill:
+        parts.append("put a piece on " + ", ".join(map(str, fill)))
+    if clear:
+        parts.append("clear " + ", ".join(map(str, clear)))
+    return f"{verb} the position: " + "; ".join(parts)
