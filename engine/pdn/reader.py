@@ -68,12 +68,20 @@ def _source_for(handle: TextIO, name: str | None) -> Source:
     label = name or str(getattr(handle, "name", "<pdn>"))
     try:
         source = _sources.get(handle)
-        if source is None:
+        if source is None or _at_start(handle):
             source = _sources[handle] = Source(handle, label)
     except TypeError:  # a handle that cannot be weakly referenced: positions restart per game
         return Source(handle, label)
     source.name = label
     return source
+
+
+def _at_start(handle: TextIO) -> bool:
+    """Whether a handle stands at its beginning (read afresh, e.g. after ``seek(0)``)."""
+    try:
+        return handle.seekable() and handle.tell() == 0
+    except (OSError, ValueError):
+        return False
 
 
 class _GameParser(Generic[ResultT]):

@@ -102,6 +102,11 @@ def test_games_split_on_results_and_on_tags_and_positions_run_on() -> None:
         read_game(handle, name="games.pdn")
     assert (error.value.line, error.value.column) == (5, 10)
     assert read_game(io.StringIO("  \n{just a comment}\n"), name="x") is None
+    handle.seek(0)  # read afresh: positions start again at line 1
+    assert read_game(handle, name="games.pdn") == first
+    assert read_game(handle, name="games.pdn") == second
+    with pytest.raises(PdnError, match=r"^games\.pdn:5:10: "):
+        read_game(handle, name="games.pdn")
 
 
 def test_gametype_with_extra_fields_and_escaped_tag_values() -> None:
