@@ -115,7 +115,7 @@ class _GameParser(Generic[ResultT]):
                 continue
             if token.kind is Kind.WORD:
                 raise self._unexpected(token)
-            board = self._board(token)
+            board = self._board()
             if open_variations:
                 if token.kind is Kind.OPEN:
                     open_variations.append(token)
@@ -145,7 +145,7 @@ class _GameParser(Generic[ResultT]):
             raise self._variation_not_closed(open_variations[-1])
         if not self.started or (not self.tags and not self.moves):
             return None
-        self._board(None)
+        self._board()
         header = self.tags.get("Result")
         self.visitor.visit_result(header.value if header else "*")
         self.visitor.end_game()
@@ -178,7 +178,7 @@ class _GameParser(Generic[ResultT]):
         self.tags[name] = token
         self.visitor.visit_header(name, value)
 
-    def _board(self, token: Token | None) -> Board:
+    def _board(self) -> Board:
         """The current board; the first move-text token (or the end) closes the tag section."""
         if self.board is None:
             setup = self.tags.get("SetUp")
