@@ -369,13 +369,22 @@ class Board:
         return f"{move.path[0]}x{move.path[-1]}"
 
     def parse_move(self, text: str) -> Move:
-        """The legal move PDN move text names (``11-15``, ``15x22``, ``15:22``, ``9x18x27``)."""
+        """The legal move PDN move text names (``11-15``, ``15x22``, ``15:22``, ``9x18x27``).
+
+        ``x`` or ``:`` must name a capture; ``-`` is accepted for either. A path that is exactly
+        one move's path names that move even when others share its ends."""
         squares = _parse_move_squares(text)
+        capture_marked = bool(re.search(r"[x:]", text, re.IGNORECASE))
         candidates = [
             m
             for m in self.generate_legal_moves()
-            if m.path[0] == squares[0] and m.path[-1] == squares[-1]
+            if m.path[0] == squares[0]
+            and m.path[-1] == squares[-1]
+            and (m.captures or not capture_marked)
         ]
+        exact = [m for m in candidates if list(m.path) == squares]
+        if len(exact) == 1:
+            return exact[0]
         if len(squares) > 2:
             captured = self._captures_along(squares)
             candidates = [m for m in candidates if m.capture_mask == captured]

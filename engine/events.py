@@ -8,10 +8,22 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import Any
 
 from engine.board import Move
 from engine.color import Color
 from engine.cues import Cues
+
+
+def move_json(move: Move) -> dict[str, Any]:
+    """A move's squares as JSON: ``from``, ``to``, ``path``, ``captures``, ``crowns``."""
+    return {
+        "from": move.from_square,
+        "to": move.to_square,
+        "path": list(move.path),
+        "captures": list(move.captures),
+        "crowns": move.crowns,
+    }
 
 
 class TrackerState(enum.Enum):
@@ -42,6 +54,10 @@ class GameStarted:
     fen: str
     kind: str = "start"
 
+    def to_json(self) -> dict[str, Any]:
+        """The event as a JSON object."""
+        return {"event": self.kind, "t": self.t, "fen": self.fen}
+
 
 @dataclass(frozen=True, slots=True)
 class MoveRecorded:
@@ -53,6 +69,17 @@ class MoveRecorded:
     side: Color
     ply: int
     kind: str = "move"
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as a JSON object."""
+        return {
+            "event": self.kind,
+            "t": self.t,
+            "ply": self.ply,
+            "side": self.side.value,
+            "notation": self.notation,
+            **move_json(self.move),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +95,18 @@ class MoveCorrected:
     ply: int
     kind: str = "correction"
 
+    def to_json(self) -> dict[str, Any]:
+        """The event as a JSON object: the new move, and the one it replaces under ``old``."""
+        return {
+            "event": self.kind,
+            "t": self.t,
+            "ply": self.ply,
+            "side": self.side.value,
+            "notation": self.notation,
+            **move_json(self.move),
+            "old": {"notation": self.old_notation, **move_json(self.old)},
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class MoveTakenBack:
@@ -79,6 +118,17 @@ class MoveTakenBack:
     side: Color
     ply: int
     kind: str = "takeback"
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as a JSON object: the move taken back."""
+        return {
+            "event": self.kind,
+            "t": self.t,
+            "ply": self.ply,
+            "side": self.side.value,
+            "notation": self.notation,
+            **move_json(self.move),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +144,19 @@ class Violation:
     referee: bool = False  # flagged for the referee's decision (tournament profiles)
     kind: str = "violation"
 
+    def to_json(self) -> dict[str, Any]:
+        """The event as a JSON object."""
+        return {
+            "event": self.kind,
+            "t": self.t,
+            "rule": self.rule,
+            "side": self.side.value,
+            "squares": sorted(self.squares),
+            "message": self.message,
+            "severity": self.severity.value,
+            "referee": self.referee,
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class StateChanged:
@@ -104,6 +167,15 @@ class StateChanged:
     detail: str
     kind: str = "state"
 
+    def to_json(self) -> dict[str, Any]:
+        """The event as a JSON object."""
+        return {
+            "event": self.kind,
+            "t": self.t,
+            "state": self.state.name.lower(),
+            "detail": self.detail,
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class CuesChanged:
@@ -112,6 +184,10 @@ class CuesChanged:
     t: float
     cues: Cues
     kind: str = "cues"
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as a JSON object: ``cues`` maps square numbers (as strings) to cue kinds."""
+        return {"event": self.kind, "t": self.t, "cues": self.cues.to_json()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +198,15 @@ class FaultReported:
     squares: frozenset[int]
     message: str
     kind: str = "fault"
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as a JSON object."""
+        return {
+            "event": self.kind,
+            "t": self.t,
+            "squares": sorted(self.squares),
+            "message": self.message,
+        }
 
 
 TrackerEvent = (

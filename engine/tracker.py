@@ -101,6 +101,7 @@ class Tracker:
         self._debouncer = Debouncer(hold=self.config.debounce)
         self._now = -math.inf
         self._since = -math.inf  # when the settled occupancy last changed
+        self._has_reading = False  # no snapshot yet: nothing to judge
         self._occupied: int | None = None
         self._patterns = move_patterns(self.board)
         self._last: _LastMove | None = None
@@ -130,6 +131,9 @@ class Tracker:
                 mask = 0
                 for square in occupied:
                     mask |= BITS[square]
+                if not self._has_reading:
+                    self._debouncer.reset(mask)  # the first reading is the board as it stands
+                    self._has_reading = True
                 for square in self._debouncer.observe(t, mask):
                     self._emit(
                         FaultReported(
@@ -191,7 +195,7 @@ class Tracker:
                 self._timer = None
                 self._evaluate(deadline)
         self._now = max(self._now, t)
-        if self._occupied is None or self._effective() != self._occupied:
+        if self._has_reading and self._effective() != self._occupied:
             self._evaluate(t)
 
     def _effective(self) -> int:
@@ -267,6 +271,9 @@ class Tracker:
                 "incomplete jump: the capture was left unfinished",
             )
         return self._view_off_path(t, occupied, lever)
+
+    def _is_previous_position(self, occupied: int) -> bool:
+        return self._last is not None and occupied == self._last.before.occupied
 
     def _opponent_has_started(self, occupied: int) -> bool:
         """The board showed a finished move that could still have gone on, and now shows the
@@ -347,8 +354,10 @@ class Tracker:
             )
         cues = _restore_cues(expected, occupied)
         view = _View(TrackerState.RESTORE, _restore_detail(expected, occupied, "restore"), cues)
-        if not added:
-            return view  # pieces lifted, nothing put down: no move attempted yet
+        if not added or self._is_previous_position(occupied):
+            # Pieces lifted and nothing put down, or the last move put back where takebacks are
+            # not allowed: no move was attempted; the cues ask for the position back.
+            return view
         view.wake = [self._since + self.config.stuck]
         missed = missed_capture_results(self.board).get(occupied)
         if missed is not None:

@@ -7,14 +7,7 @@ import json
 import sys
 import time
 
-from engine.sensing import (
-    AdjustNotice,
-    LeverPress,
-    LinkHealth,
-    SensorEvent,
-    SensorFault,
-    Snapshot,
-)
+from poolboard.sensor_log import event_to_json
 from poolboard.sensor_spec import SensorSpecError, open_sensor
 
 
@@ -34,22 +27,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--seconds", type=float, default=None, help="stop after this long (default: run until ^C)"
     )
     parser.set_defaults(handler=run)
-
-
-def event_to_json(event: SensorEvent) -> dict[str, object]:
-    """One sensor event as the JSON object ``monitor`` and sensor logs print."""
-    match event:
-        case Snapshot(t, occupied):
-            return {"t": round(t, 4), "occupied": sorted(occupied)}
-        case LeverPress(t, side):
-            return {"t": round(t, 4), "lever": side.value}
-        case AdjustNotice(t, side):
-            return {"t": round(t, 4), "adjust": side.value}
-        case SensorFault(t, message, squares):
-            return {"t": round(t, 4), "fault": message, "squares": sorted(squares)}
-        case LinkHealth(t, connected, detail):
-            return {"t": round(t, 4), "link": "up" if connected else "down", "detail": detail}
-    raise TypeError(f"not a sensor event: {event!r}")
 
 
 def run(args: argparse.Namespace) -> int:

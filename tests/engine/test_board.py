@@ -87,7 +87,8 @@ def test_move_text_errors() -> None:
         board.parse_move("11-18")
     with pytest.raises(IllegalMoveError):
         board.parse_move("21-17")
-    assert board.parse_move("11:15") == board.parse_move("11-15")
+    capture = Board("B:W18:B14")
+    assert capture.parse_move("14:23") == capture.parse_move("14x23")
 
 
 def test_ambiguous_capture_asks_for_the_path() -> None:
@@ -98,6 +99,19 @@ def test_ambiguous_capture_asks_for_the_path() -> None:
     start, end = next(k for k, v in by_ends.items() if len(v) > 1)
     with pytest.raises(AmbiguousMoveError, match="give the path"):
         board.parse_move(f"{start}x{end}")
+
+
+def test_x_must_name_a_capture_and_an_exact_path_wins() -> None:
+    board = Board()
+    for text in ["11-15", "23-19", "8-11"]:
+        board.push_notation(text)
+    with pytest.raises(IllegalMoveError):
+        board.parse_move("24x20")
+    assert board.parse_move("24-20") == Move((24, 20))
+    # 15x6 is a one-leg jump; a loop with the same ends takes other pieces.
+    board = Board("B:W10,12,18,19,26,27:B15")
+    assert board.parse_move("15x6").captures == (10,)
+    assert board.notation(board.parse_move("15x6")) == "15x6"
 
 
 def test_captured_mark_says_capture_is_compulsory() -> None:
