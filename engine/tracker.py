@@ -134,7 +134,8 @@ class Tracker:
                 if not self._has_reading:
                     self._debouncer.reset(mask)  # the first reading is the board as it stands
                     self._has_reading = True
-                for square in self._debouncer.observe(t, mask):
+                faulty = self._debouncer.observe(t, mask)
+                for square in faulty:
                     self._emit(
                         FaultReported(
                             t,
@@ -143,6 +144,8 @@ class Tracker:
                             f"until it has been quiet for {self._debouncer.flicker_window:g} s",
                         )
                     )
+                if faulty and self._has_reading:
+                    self._evaluate(t)
                 self._advance_to(t)
             case LeverPress(t, _side):
                 self._evaluate(t, lever=True)
@@ -291,6 +294,7 @@ class Tracker:
             self._caution_touch(t)
         self._violation = None
         self._finished = None
+        self._raised.clear()
         self._adjusting = False
         self._unplayable_lifted.clear()
         side = self.board.turn.value.capitalize()
@@ -560,7 +564,9 @@ class Tracker:
         self._emit(violation)
 
     def _suspect_stuck_square(self, t: float, occupied: int) -> None:
-        candidates = [self.board.occupied] + [p.result for p in self._patterns]
+        # A legal move's result first: all but one square agreeing with a move is the likelier
+        # story than a new piece on the board.
+        candidates = [p.result for p in self._patterns] + [self.board.occupied]
         for result in candidates:
             wrong = result ^ occupied
             if wrong and wrong & (wrong - 1) == 0 and (occupied, "stuck") not in self._raised:
@@ -582,7 +588,10 @@ class Tracker:
     def _with_standing_cues(self, t: float, occupied: int, view: _View) -> dict[int, CueKind]:
         layers: list[dict[int, CueKind]] = [view.cues]
         if self._violation is not None:
-            layers.append({s: CueKind.ERROR for s in self._violation.squares})
+            # The piece that must come off blinks as an error; the rest keeps its guidance.
+            layers.insert(
+                0, {s: CueKind.ERROR for s, k in view.cues.items() if k is CueKind.RESTORE_CLEAR}
+            )
         if self._touched is not None and occupied & BITS[self._touched]:
             layers.append({self._touched: CueKind.TOUCH_MOVE})
         if self._crown is not None:
