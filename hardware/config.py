@@ -1,0 +1,224 @@
+"""Pin maps and scan timing for a reed-switch board, built from plain mappings (TOML tables).
+
+Nothing here touches hardware: the config is validated up front and every error names the key that
+is wrong, e.g. ``matrix.rows[2]: GPIO 40 is not a header GPIO (2-27)``. docs/hardware.md shows a
+complete file.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+
+from engine.color import Color
+
+#: BCM numbers of the GPIOs on the 40-pin header that a board may use (0 and 1 are the HAT EEPROM).
+HEADER_GPIOS = range(2, 28)
+
+#: How the 8x4 matrix lies under the board (see :meth:`MatrixPins.from_mapping`).
+ORIENTATIONS = ("white", "black")
+
+
+def load_toml(path: str | Path) -> dict[str, object]:
+    """Read a TOML file; ``ValueError`` names the file and the syntax error."""
+    with open(path, "rb") as handle:
+        try:
+            return tomllib.load(handle)
+        except tomllib.TOMLDecodeError as error:
+            raise ValueError(f"{path}: {error}") from None
+
+
+def check_keys(mapping: Mapping[str, object], where: str, allowed: tuple[str, ...]) -> None:
+    """Reject keys not in ``allowed``: a typo in a config must not be silently ignored."""
+    for key in mapping:
+        if key not in allowed:
+            raise ValueError(f"{where}: unknown key {key!r} (expected one of {', '.join(allowed)})")
+
+
+def section(mapping: Mapping[str, object], key: str, where: str) -> Mapping[str, object]:
+    """The sub-table ``mapping[key]`` (empty if absent); ``ValueError`` if it is not a table."""
+    value = mapping.get(key, {})
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{where}.{key}: expected a table, got {value!r}")
+    return value
+
+
+def integer(value: object, where: str, low: int, high: int) -> int:
+    """``value`` as an int in ``low..high``; ``ValueError`` naming ``where`` otherwise."""
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ValueError(f"{where}: expected a whole number {low}-{high}, got {value!r}")
+    return value
+
+
+def number(value: object, where: str, low: float, high: float) -> float:
+    """``value`` as a float in ``low..high``; ``ValueError`` naming ``where`` otherwise."""
+    if not isinstance(value, int | float) or isinstance(value, bool) or not low <= value <= high:
+        raise ValueError(f"{where}: expected a number {low}-{high}, got {value!r}")
+    return float(value)
+
+
+def gpio_list(value: object, where: str) -> tuple[int, ...]:
+    """A non-empty list of header GPIO numbers, each checked."""
+    if not isinstance(value, list | tuple) or not value:
+        raise ValueError(f"{where}: expected a list of BCM GPIO numbers, got {value!r}")
+    return tuple(gpio_number(pin, f"{where}[{i}]") for i, pin in enumerate(value))
+
+
+def gpio_number(value: object, where: str) -> int:
+    """One BCM GPIO number on the header."""
+    if not isinstance(value, int) or isinstance(value, bool) or value not in HEADER_GPIOS:
+        raise ValueError(f"{where}: {value!r} is not a header GPIO (BCM 2-27)")
+    return value
+
+
+def default_square_map(orientation: str) -> dict[int, tuple[int, int]]:
+    """Square -> (row, column) for an 8-row x 4-column matrix laid along the board's rows.
+
+    ``"white"``: row 0 holds squares 1-4 (the far row seen from White), column 0 the leftmost dark
+    square of each row as White sees it. ``"black"``: the same grid turned half a turn (33 - s).
+    """
+    grid = {s: ((s - 1) // 4, (s - 1) % 4) for s in range(1, 33)}
+    if orientation == "black":
+        return {s: grid[33 - s] for s in grid}
+    return grid
+
+
+@dataclass(frozen=True, slots=True)
+class MatrixPins:
+    """Which GPIOs the reed matrix and clock levers use, and which crossing each square is.
+
+    Rows are driven (one at a time, low), columns read with pull-ups; each square's reed switch
+    and diode sit at one row/column crossing. Levers are buttons from a GPIO to ground.
+    """
+
+    rows: tuple[int, ...]
+    columns: tuple[int, ...]
+    square_map: Mapping[int, tuple[int, int]]
+    levers: Mapping[Color, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "square_map", MappingProxyType(dict(self.square_map)))
+        object.__setattr__(self, "levers", MappingProxyType(dict(self.levers)))
+
+    @classmethod
+    def from_mapping(cls, mapping: Mapping[str, object], where: str = "matrix") -> MatrixPins:
+        """Build from ``{"rows": [...], "columns": [...], "orientation" | "square_map", "levers"}``.
+
+        ``square_map`` maps each square "1"-"32" to ``[row_index, column_index]`` into the lists;
+        without it, ``orientation`` ("white", the default, or "black") needs 8 rows x 4 columns.
+        """
+        check_keys(mapping, where, ("rows", "columns", "orientation", "square_map", "levers"))
+        if "rows" not in mapping or "columns" not in mapping:
+            raise ValueError(f"{where}: both 'rows' and 'columns' are required")
+        rows = gpio_list(mapping["rows"], f"{where}.rows")
+        columns = gpio_list(mapping["columns"], f"{where}.columns")
+        lever_table = section(mapping, "levers", where)
+        check_keys(lever_table, f"{where}.levers", tuple(c.value for c in Color))
+        levers = {
+            Color(side): gpio_number(pin, f"{where}.levers.{side}")
+            for side, pin in lever_table.items()
+        }
+        _check_distinct(
+            [(f"{where}.rows[{i}]", p) for i, p in enumerate(rows)]
+            + [(f"{where}.columns[{i}]", p) for i, p in enumerate(columns)]
+            + [(f"{where}.levers.{side.value}", p) for side, p in levers.items()]
+        )
+        if "square_map" in mapping:
+            if "orientation" in mapping:
+                raise ValueError(f"{where}: give either 'orientation' or 'square_map', not both")
+            square_map = _square_map(mapping["square_map"], f"{where}.square_map", rows, columns)
+        else:
+            orientation = mapping.get("orientation", "white")
+            if orientation not in ORIENTATIONS:
+                raise ValueError(
+                    f"{where}.orientation: expected one of {', '.join(ORIENTATIONS)},"
+                    f" got {orientation!r}"
+                )
+            if (len(rows), len(columns)) != (8, 4):
+                raise ValueError(
+                    f"{where}: 'orientation' needs 8 rows and 4 columns (got {len(rows)} x"
+                    f" {len(columns)}); give {where}.square_map for any other wiring"
+                )
+            square_map = default_square_map(str(orientation))
+        return cls(rows, columns, square_map, levers)
+
+
+def _check_distinct(pins: list[tuple[str, int]]) -> None:
+    seen: dict[int, str] = {}
+    for where, pin in pins:
+        if pin in seen:
+            raise ValueError(f"{where}: GPIO {pin} is already used by {seen[pin]}")
+        seen[pin] = where
+
+
+def _square_map(
+    value: object, where: str, rows: tuple[int, ...], columns: tuple[int, ...]
+) -> dict[int, tuple[int, int]]:
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{where}: expected a table of square = [row, column], got {value!r}")
+    result: dict[int, tuple[int, int]] = {}
+    used: dict[tuple[int, int], int] = {}
+    for key, cell in value.items():
+        try:
+            square = int(key)
+        except ValueError:
+            square = 0
+        if not 1 <= square <= 32:
+            raise ValueError(f"{where}: key {key!r} is not a square 1-32 (R-BRD-2)")
+        here = f"{where}.{key}"
+        if not isinstance(cell, list | tuple) or len(cell) != 2:
+            raise ValueError(f"{here}: expected [row_index, column_index], got {cell!r}")
+        crossing = (
+            integer(cell[0], f"{here}[0]", 0, len(rows) - 1),
+            integer(cell[1], f"{here}[1]", 0, len(columns) - 1),
+        )
+        if crossing in used:
+            raise ValueError(
+                f"{here}: crossing {list(crossing)} is already square {used[crossing]}"
+            )
+        used[crossing] = square
+        result[square] = crossing
+    missing = sorted(set(range(1, 33)) - set(result))
+    if missing:
+        raise ValueError(f"{where}: squares {missing} have no crossing")
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class ScanSettings:
+    """Timing of the scan loop and thresholds of its debounce and fault checks."""
+
+    rate_hz: float = 250.0  # full scans a second (the goal is at least 200)
+    settle_us: float = 50.0  # wait between driving a row and reading the columns
+    debounce_scans: int = 3  # a square's change must hold this many consecutive scans ...
+    debounce_ms: float = 20.0  # ... and this long before it is reported
+    lever_debounce_ms: float = 30.0  # a lever must stay pressed this long to count
+    flicker_toggles: int = 20  # raw changes of one square within flicker_window_s = a fault
+    flicker_window_s: float = 2.0
+    stuck_changes: int = 2  # a square unchanged while every other changed this often = stuck
+
+    @classmethod
+    def from_mapping(cls, mapping: Mapping[str, object], where: str = "scan") -> ScanSettings:
+        """Build from a ``[scan]`` table; absent keys keep their defaults."""
+        limits: dict[str, tuple[float, float]] = {
+            "rate_hz": (1, 5000),
+            "settle_us": (0, 10_000),
+            "debounce_scans": (1, 1000),
+            "debounce_ms": (0, 1000),
+            "lever_debounce_ms": (0, 1000),
+            "flicker_toggles": (2, 100_000),
+            "flicker_window_s": (0.01, 3600),
+            "stuck_changes": (1, 1000),
+        }
+        check_keys(mapping, where, tuple(limits))
+        values: dict[str, float | int] = {}
+        for key, value in mapping.items():
+            low, high = limits[key]
+            if isinstance(getattr(cls(), key), int):
+                values[key] = integer(value, f"{where}.{key}", int(low), int(high))
+            else:
+                values[key] = number(value, f"{where}.{key}", low, high)
+        return cls(**values)  # type: ignore[arg-type]

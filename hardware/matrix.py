@@ -1,0 +1,329 @@
+"""The reed-switch matrix on the Pi's GPIO as a :class:`engine.sensing.Sensor`.
+
+Three layers, gpiozero-style: :class:`MatrixScanner` drives the pins for one full scan and says
+what it read; :class:`MatrixMonitor` turns scans into events (debounce, ghosts, stuck and
+flickering squares, lever presses) and touches no hardware; :class:`MatrixSensor` runs both in a
+thread at ``ScanSettings.rate_hz`` and queues the events. ``sensor_from_spec("board.toml")`` is
+what ``--sensor gpio:board.toml`` opens.
+
+Rows are open-drain: the row being read is an output driven low, every other row an input with
+its pull-up, so no wiring fault can ever short two outputs. A row that reads low while another is
+driven can only be current flowing backwards through a switch: its diode is missing or shorted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from engine.color import Color
+from engine.sensing import LeverPress, SensorEvent, SensorFault, Snapshot
+from hardware.config import MatrixPins, ScanSettings, check_keys, load_toml, section
+from hardware.debounce import Debouncer
+from hardware.faults import FaultLatch, FlickerWatch, StuckWatch, squares_of
+from hardware.gpio import GPIOModule, GPIOUnavailable, load_rpi_gpio
+
+
+@dataclass(frozen=True, slots=True)
+class Leak:
+    """Row ``source`` read low while row ``driven`` was driven: a diode in ``source`` is missing.
+
+    ``suspects`` are the closed switches whose diode may be the missing one; ``doubtful`` the
+    readings in the driven row that the leak could fake (ghosts).
+    """
+
+    driven: int
+    source: int
+    suspects: int  # square mask
+    doubtful: int  # square mask
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One full scan: squares that read closed (bit s-1 for square s), levers held, leaks seen."""
+
+    occupied: int
+    levers: int  # bit i: the i-th side of MatrixPins.levers is pressed
+    leaks: tuple[Leak, ...] = ()
+
+
+class MatrixScanner:
+    """Reads every crossing of the matrix once per :meth:`scan`.
+
+    Wiring: each square is a reed switch in series with a 1N4148 (band toward the row) from a
+    column GPIO to a row GPIO; columns and levers use the Pi's pull-ups; a lever shorts its GPIO
+    to ground. Example::
+
+        scanner = MatrixScanner(gpio, pins)
+        scanner.open()
+        reading = scanner.scan()
+    """
+
+    def __init__(
+        self,
+        gpio: GPIOModule,
+        pins: MatrixPins,
+        settle_s: float = 50e-6,
+        sleep: Callable[[float], object] = time.sleep,
+    ) -> None:
+        self.gpio = gpio
+        self.pins = pins
+        self.settle_s = settle_s
+        self._sleep = sleep
+        self.lever_sides: tuple[Color, ...] = tuple(pins.levers)
+        self._cells: list[list[int]] = [[0] * len(pins.columns) for _ in pins.rows]
+        for square, (row, column) in pins.square_map.items():
+            self._cells[row][column] = 1 << (square - 1)
+        self._row_bits = [0] * len(pins.rows)  # last reading of each row, as a column mask
+
+    @property
+    def all_pins(self) -> list[int]:
+        """Every GPIO this scanner uses."""
+        return [*self.pins.rows, *self.pins.columns, *self.pins.levers.values()]
+
+    def open(self) -> None:
+        """Claim the pins: BCM numbering, everything an input with its pull-up."""
+        self.gpio.setmode(self.gpio.BCM)
+        self.gpio.setup(self.all_pins, self.gpio.IN, pull_up_down=self.gpio.PUD_UP)
+
+    def close(self) -> None:
+        """Release this scanner's pins (and only them)."""
+        self.gpio.cleanup(self.all_pins)
+
+    def scan(self) -> Reading:
+        """Drive each row low in turn, read the columns, and check the other rows for leaks."""
+        gpio = self.gpio
+        read = gpio.input
+        row_bits = self._row_bits
+        occupied = 0
+        leaks: list[Leak] = []
+        for r, row in enumerate(self.pins.rows):
+            gpio.setup(row, gpio.OUT, initial=gpio.LOW)
+            if self.settle_s:
+                self._sleep(self.settle_s)
+            bits = 0
+            for c, column in enumerate(self.pins.columns):
+                if not read(column):
+                    bits |= 1 << c
+            row_bits[r] = bits
+            if bits:
+                for other_index, other in enumerate(self.pins.rows):
+                    if other_index != r and row_bits[other_index] & bits and not read(other):
+                        leaks.append(self._leak(r, other_index))
+            gpio.setup(row, gpio.IN, pull_up_down=gpio.PUD_UP)
+            cells = self._cells[r]
+            while bits:
+                low = bits & -bits
+                bits ^= low
+                occupied |= cells[low.bit_length() - 1]
+        levers = 0
+        for i, side in enumerate(self.lever_sides):
+            if not read(self.pins.levers[side]):
+                levers |= 1 << i
+        return Reading(occupied, levers, tuple(leaks))
+
+    def _leak(self, driven: int, source: int) -> Leak:
+        shared = self._row_bits[driven] & self._row_bits[source]
+        suspects = self._squares(source, shared)
+        doubtful_columns = self._row_bits[source]
+        if shared & (shared - 1) == 0:  # one shared column: its own reading made the leak
+            doubtful_columns &= ~shared
+        return Leak(driven, source, suspects, self._squares(driven, doubtful_columns))
+
+    def _squares(self, row: int, columns: int) -> int:
+        cells = self._cells[row]
+        return sum(cells[c] for c in range(len(cells)) if columns >> c & 1)
+
+
+class MatrixMonitor:
+    """Turns readings into sensor events; pure logic, fed by hand in tests.
+
+    Snapshots carry settled occupancy only; a square whose reading a leak could fake keeps its
+    last settled value, so a ghost never reaches a Snapshot.
+    """
+
+    def __init__(self, settings: ScanSettings, lever_sides: tuple[Color, ...] = ()) -> None:
+        self.settings = settings
+        self.lever_sides = lever_sides
+        self.squares = Debouncer(32, settings.debounce_scans, settings.debounce_ms / 1000)
+        self.levers = Debouncer(
+            len(lever_sides), settings.debounce_scans, settings.lever_debounce_ms / 1000
+        )
+        self.stuck = StuckWatch(settings.stuck_changes)
+        self.flicker = FlickerWatch(settings.flicker_toggles, settings.flicker_window_s)
+        self.leaks = FaultLatch(hold=settings.flicker_window_s)
+        self._reported: int | None = None
+        self._raw: int | None = None
+
+    def feed(self, reading: Reading, t: float) -> list[SensorEvent]:
+        """Events caused by one reading taken at ``t`` (seconds, monotonic)."""
+        events: list[SensorEvent] = []
+        doubtful = 0
+        suspects = 0
+        for leak in reading.leaks:
+            doubtful |= leak.doubtful
+            suspects |= leak.suspects
+        if self.leaks.update(squares_of(suspects | doubtful), t):
+            events.append(_diode_fault(t, suspects, doubtful))
+        if self._raw is not None:
+            flickering = self.flicker.update((reading.occupied ^ self._raw) & ~doubtful, t)
+            if flickering:
+                events.append(
+                    SensorFault(
+                        t,
+                        f"{_names(flickering)} keep flickering: a piece off-centre, a weak magnet"
+                        " or a loose wire",
+                        squares_of(flickering),
+                    )
+                )
+        self._raw = reading.occupied
+        before = self.squares.stable
+        if self.squares.update(reading.occupied, t, trusted=~doubtful & self.squares.full):
+            events.extend(self._settled(before, t))
+        events.extend(self._lever_presses(reading.levers, t))
+        return events
+
+    def _settled(self, before: int, t: float) -> list[SensorEvent]:
+        stable = self.squares.stable
+        if not self.squares.settled or stable == self._reported:
+            return []
+        events: list[SensorEvent] = [Snapshot(t, squares_of(stable))]
+        if self._reported is not None:
+            stuck = self.stuck.update(stable ^ before)
+            for square in squares_of(stuck):
+                state = "occupied" if stable >> (square - 1) & 1 else "empty"
+                events.append(
+                    SensorFault(
+                        t,
+                        f"square {square} always reads {state} while every other square has"
+                        " changed: its reed switch is stuck or its wiring broken",
+                        frozenset({square}),
+                    )
+                )
+        self._reported = stable
+        return events
+
+    def _lever_presses(self, raw: int, t: float) -> list[SensorEvent]:
+        if not self.lever_sides:
+            return []
+        was_known, was_down = self.levers.known, self.levers.stable
+        if not self.levers.update(raw, t):
+            return []
+        pressed = self.levers.stable & ~was_down & was_known
+        return [LeverPress(t, side) for i, side in enumerate(self.lever_sides) if pressed >> i & 1]
+
+
+def _names(mask: int) -> str:
+    squares = sorted(squares_of(mask))
+    return ("square " if len(squares) == 1 else "squares ") + ", ".join(map(str, squares))
+
+
+def _diode_fault(t: float, suspects: int, doubtful: int) -> SensorFault:
+    where = _names(suspects) if suspects & (suspects - 1) == 0 else f"one of {_names(suspects)}"
+    message = f"diode missing or shorted at {where} (current flows back through it)"
+    if doubtful:
+        message += f"; {_names(doubtful)} may show ghosts and are not trusted until it is fixed"
+    return SensorFault(t, message, squares_of(suspects | doubtful))
+
+
+class MatrixSensor:
+    """A reed-switch board on the Pi's own GPIO, scanned in a background thread.
+
+    ``gpio`` is the RPi.GPIO module to use; by default the installed ``RPi.GPIO`` (or rpi-lgpio)
+    is imported now. Example::
+
+        sensor = MatrixSensor(MatrixPins.from_mapping(table["matrix"]))
+        event = sensor.read(timeout=1.0)
+        sensor.close()
+    """
+
+    def __init__(
+        self,
+        pins: MatrixPins,
+        settings: ScanSettings | None = None,
+        gpio: GPIOModule | None = None,
+    ) -> None:
+        self.settings = settings or ScanSettings()
+        self.gpio = gpio if gpio is not None else load_rpi_gpio()
+        self.scanner = MatrixScanner(self.gpio, pins, self.settings.settle_us / 1e6)
+        self.monitor = MatrixMonitor(self.settings, self.scanner.lever_sides)
+        self.scans = 0
+        self._events: queue.Queue[SensorEvent] = queue.Queue()
+        self._stop = threading.Event()
+        try:
+            self.scanner.open()
+        except RuntimeError as error:  # not a Pi, no access to /dev/gpiomem, pins busy
+            with contextlib.suppress(RuntimeError):
+                self.scanner.close()
+            raise GPIOUnavailable(f"cannot claim the matrix GPIOs: {error}") from None
+        self._thread = threading.Thread(target=self._run, name="reed-matrix", daemon=True)
+        self._thread.start()
+
+    @classmethod
+    def from_mapping(
+        cls, config: Mapping[str, object], gpio: GPIOModule | None = None
+    ) -> MatrixSensor:
+        """Build from a board file's tables: ``[matrix]`` (pins), optional ``[scan]`` (timing).
+
+        A ``[leds]`` table may sit in the same file; :mod:`hardware.spi_leds` reads it.
+        """
+        check_keys(config, "board file", ("matrix", "scan", "leds"))
+        pins = MatrixPins.from_mapping(section(config, "matrix", "board file"))
+        settings = ScanSettings.from_mapping(section(config, "scan", "board file"))
+        return cls(pins, settings, gpio)
+
+    def _run(self) -> None:
+        period = 1.0 / self.settings.rate_hz
+        due = time.monotonic()
+        try:
+            while not self._stop.is_set():
+                t = time.monotonic()
+                for event in self.monitor.feed(self.scanner.scan(), t):
+                    self._events.put(event)
+                self.scans += 1
+                due += period
+                delay = due - time.monotonic()
+                if delay > 0:
+                    self._stop.wait(delay)
+                else:
+                    due = time.monotonic()  # fell behind: do not try to catch up in a burst
+        except Exception as error:  # report, never die silently: the tracker must know
+            self._events.put(SensorFault(time.monotonic(), f"GPIO scanning stopped: {error}"))
+
+    def read(self, timeout: float | None = None) -> SensorEvent | None:
+        """The next event, waiting up to ``timeout`` seconds; ``None`` if nothing happened."""
+        try:
+            return self._events.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def close(self) -> None:
+        """Stop scanning and release the pins."""
+        if not self._stop.is_set():
+            self._stop.set()
+            self._thread.join()
+            self.scanner.close()
+
+    def __enter__(self) -> MatrixSensor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def sensor_from_spec(argument: str) -> MatrixSensor:
+    """Open the board described by the TOML file at ``argument`` (the ``gpio:PATH`` sensor spec)."""
+    from poolboard.sensor_spec import SensorSpecError
+
+    if not argument:
+        raise SensorSpecError("gpio: needs a board file, e.g. gpio:/etc/poolboard/board.toml")
+    try:
+        return MatrixSensor.from_mapping(load_toml(argument))
+    except GPIOUnavailable as error:
+        raise SensorSpecError(f"gpio:{argument}: {error}") from None
+    except ValueError as error:
+        raise SensorSpecError(f"gpio:{argument}: {error}") from None
