@@ -1,0 +1,222 @@
+"""The service's configuration: a TOML file, every key optional, validated with clear errors.
+
+``load_config(path)`` returns a :class:`Config`; a wrong key or value raises :class:`ConfigError`
+naming the file, the key and why (``board.toml: [web] port: expected an integer 1-65535, got
+'http'``). docs/config.md lists every key; ``Config()`` is the demo's configuration.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from engine.board import Board, FenError
+
+PROFILES = ("apca", "classic", "casual")
+SENSORS = ("simulated", "serial", "gpio", "camera")
+LED_KINDS = ("none", "serial", "spi")
+
+
+class ConfigError(ValueError):
+    """A configuration file that cannot be used; the message names the key and why."""
+
+
+def default_data_dir() -> Path:
+    """``$XDG_DATA_HOME/poolboard``, i.e. ``~/.local/share/poolboard`` by default."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "share"
+    )
+    return Path(base) / "poolboard"
+
+
+@dataclass(frozen=True)
+class SensorConfig:
+    """Where occupancy comes from: ``kind`` and the backend's own argument (``spec``)."""
+
+    kind: str = "simulated"
+    spec: str = ""  # serial: a device path or "auto"; gpio: a pin-map TOML; camera: a source
+
+
+@dataclass(frozen=True)
+class LedConfig:
+    """How cues are shown on the board: none, through the Pico (``serial``) or SPI WS2812."""
+
+    kind: str = "none"
+    brightness: float = 0.4
+    spi_bus: int = 0
+    spi_device: int = 0
+
+
+@dataclass(frozen=True)
+class RulesConfig:
+    """The rule profile and, optionally, a start position (a problem or handicap game)."""
+
+    profile: str = "apca"
+    fen: str = ""
+
+
+@dataclass(frozen=True)
+class ClockConfig:
+    """The time control (docs/clock.md syntax) and what switches the clock."""
+
+    time_control: str = "apca-match"
+    switch_on: str = "move"  # "move": when a move is recorded; "lever": the players' levers
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """PDN tags written into every recorded game."""
+
+    event: str = "?"
+    site: str = "?"
+    round: str = "?"
+    black: str = "?"
+    white: str = "?"
+
+
+@dataclass(frozen=True)
+class StorageConfig:
+    """Where games and sensor logs are kept, and how much sensor log to keep."""
+
+    path: str = ""  # empty: the XDG data directory
+    sensor_log_max_bytes: int = 20_000_000
+    sensor_logs_kept: int = 20
+
+    @property
+    def directory(self) -> Path:
+        """The storage folder as a path."""
+        return Path(self.path).expanduser() if self.path else default_data_dir()
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    """The web UI's address; ``port`` 0 picks a free one."""
+
+    host: str = "127.0.0.1"
+    port: int = 8080
+
+
+@dataclass(frozen=True)
+class RefereeConfig:
+    """The referee console's credentials (HTTP Basic); no password: the console is closed."""
+
+    username: str = "referee"
+    password: str = ""
+
+
+@dataclass(frozen=True)
+class TrackerTimings:
+    """Optional overrides of the tracker's timings (seconds; docs/tracker.md)."""
+
+    debounce: float = 0.040
+    settle: float = 0.300
+    incomplete_jump: float = 2.0
+
+
+@dataclass(frozen=True)
+class Config:
+    """The whole configuration; every section has working defaults (the demo's)."""
+
+    sensor: SensorConfig = field(default_factory=SensorConfig)
+    leds: LedConfig = field(default_factory=LedConfig)
+    rules: RulesConfig = field(default_factory=RulesConfig)
+    clock: ClockConfig = field(default_factory=ClockConfig)
+    game: GameConfig = field(default_factory=GameConfig)
+    storage: StorageConfig = field(default_factory=StorageConfig)
+    web: WebConfig = field(default_factory=WebConfig)
+    referee: RefereeConfig = field(default_factory=RefereeConfig)
+    tracker: TrackerTimings = field(default_factory=TrackerTimings)
+
+
+def load_config(path: str | Path | None) -> Config:
+    """Read and validate a config file; ``None`` gives the defaults."""
+    if path is None:
+        return Config()
+    name = str(path)
+    try:
+        with open(path, "rb") as handle:
+            data = tomllib.load(handle)
+    except OSError as error:
+        raise ConfigError(f"{name}: cannot read the config file: {error.strerror}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{name}: not valid TOML: {error}") from None
+    return config_from_mapping(data, name)
+
+
+def config_from_mapping(data: dict[str, Any], name: str = "config") -> Config:
+    """Build a :class:`Config` from parsed TOML, checking every section, key and value."""
+    sections = {f.name: f.default_factory for f in fields(Config)}  # type: ignore[misc]
+    unknown = sorted(set(data) - set(sections))
+    if unknown:
+        raise ConfigError(
+            f"{name}: unknown section [{unknown[0]}]; the sections are "
+            + ", ".join(f"[{s}]" for s in sections)
+        )
+    built = {}
+    for section, factory in sections.items():
+        value = data.get(section, {})
+        if not isinstance(value, dict):
+            raise ConfigError(f"{name}: [{section}] must be a table, got {value!r}")
+        built[section] = _section(factory(), value, f"{name}: [{section}]")
+    config = Config(**built)
+    _check(config, name)
+    return config
+
+
+def _section(defaults: Any, values: dict[str, Any], where: str) -> Any:
+    kinds = {f.name: type(getattr(defaults, f.name)) for f in fields(defaults)}
+    unknown = sorted(set(values) - set(kinds))
+    if unknown:
+        raise ConfigError(f"{where} {unknown[0]}: unknown key; expected one of {', '.join(kinds)}")
+    checked = {}
+    for key, value in values.items():
+        kind = kinds[key]
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+            raise ConfigError(f"{where} {key}: expected {_KIND_NAMES[kind]}, got {value!r}")
+        checked[key] = value
+    return type(defaults)(
+        **{**{f.name: getattr(defaults, f.name) for f in fields(defaults)}, **checked}
+    )
+
+
+_KIND_NAMES = {str: "a string", int: "an integer", float: "a number", bool: "true or false"}
+
+
+def _check(config: Config, name: str) -> None:
+    def fail(where: str, why: str) -> None:
+        raise ConfigError(f"{name}: [{where}: {why}")
+
+    if config.sensor.kind not in SENSORS:
+        fail("sensor] kind", f"expected one of {', '.join(SENSORS)}, got {config.sensor.kind!r}")
+    if config.sensor.kind in ("serial", "gpio", "camera") and not config.sensor.spec:
+        fail("sensor] spec", f"a {config.sensor.kind} sensor needs a spec (docs/config.md)")
+    if config.leds.kind not in LED_KINDS:
+        fail("leds] kind", f"expected one of {', '.join(LED_KINDS)}, got {config.leds.kind!r}")
+    if config.leds.kind == "serial" and config.sensor.kind != "serial":
+        fail("leds] kind", "serial LEDs are driven by the Pico: [sensor] kind must be serial")
+    if not 0.0 <= config.leds.brightness <= 1.0:
+        fail("leds] brightness", f"expected 0.0-1.0, got {config.leds.brightness}")
+    if config.rules.profile not in PROFILES:
+        fail(
+            "rules] profile", f"expected one of {', '.join(PROFILES)}, got {config.rules.profile!r}"
+        )
+    if config.rules.fen:
+        try:
+            Board(config.rules.fen)
+        except FenError as error:
+            fail("rules] fen", str(error))
+    if config.clock.switch_on not in ("move", "lever"):
+        fail("clock] switch_on", f"expected move or lever, got {config.clock.switch_on!r}")
+    if not 0 <= config.web.port <= 65535:
+        fail("web] port", f"expected an integer 0-65535, got {config.web.port}")
+    if config.storage.sensor_log_max_bytes < 10_000 or config.storage.sensor_logs_kept < 1:
+        fail("storage] sensor_log_max_bytes", "keep at least 10000 bytes and 1 log")
+    timings = config.tracker
+    for key in ("debounce", "settle", "incomplete_jump"):
+        if not 0.0 <= getattr(timings, key) <= 30.0:
+            fail(f"tracker] {key}", f"expected 0-30 seconds, got {getattr(timings, key)}")
