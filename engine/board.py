@@ -29,6 +29,7 @@ from engine.geometry import (
     STEPS,
     WHITE_FORWARD,
     WHITE_KING_ROW_MASK,
+    count_man_steps,
     men_that_can_capture,
     square_at,
     squares_of,
@@ -232,12 +233,10 @@ class Board:
         captures = self.generate_captures()
         if captures:
             return len(captures)
-        own, forward = (
-            (self.black, BLACK_FORWARD) if self.turn is Color.BLACK else (self.white, WHITE_FORWARD)
-        )
+        black = self.turn is Color.BLACK
+        own = self.black if black else self.white
         empty = ALL_SQUARES_MASK & ~(self.black | self.white)
-        men = own & ~self.kings
-        count = sum((STEPS[direction](men) & empty).bit_count() for direction in forward)
+        count = count_man_steps(own & ~self.kings, empty, black)
         for square in squares_of(own & self.kings):
             for ray in RAYS[square]:
                 for target in ray:

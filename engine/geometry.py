@@ -137,3 +137,16 @@ def men_that_can_capture(men: int, opponent: int, empty: int) -> int:
     t = (((empty & even) >> 4) | ((empty & odd_nl) >> 5)) & opponent
     result |= ((t & even) >> 4) | ((t & odd_nl) >> 5)
     return result & men
+
+
+def count_man_steps(men: int, empty: int, black: bool) -> int:
+    """How many one-square forward moves the given men have (R-MAN-1); Black moves towards
+    row 7, White towards row 0. Written out for perft's leaves, like men_that_can_capture."""
+    even, odd = EVEN_ROWS_MASK, ODD_ROWS_MASK
+    if black:
+        left = ((men & even) << 4) | ((men & _ODD_NOT_LEFT) << 3)
+        right = ((men & _EVEN_NOT_RIGHT) << 5) | ((men & odd) << 4)
+    else:
+        left = ((men & even) >> 4) | ((men & _ODD_NOT_LEFT) >> 5)
+        right = ((men & _EVEN_NOT_RIGHT) >> 3) | ((men & odd) >> 4)
+    return (left & empty).bit_count() + (right & empty).bit_count()
