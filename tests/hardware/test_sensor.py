@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 
+import hardware
 from engine.color import Color
 from engine.sensing import LeverPress, Sensor, Snapshot
 from hardware.config import MatrixPins, ScanSettings
 from hardware.matrix import MatrixSensor, sensor_from_spec
 from hardware.sim_gpio import SimGPIO, SimReedBoard
+from hardware.spi_leds import LedLayout
 from poolboard.sensor_spec import SensorSpecError
 
 BOARD_FILE = """\
@@ -98,3 +100,10 @@ def test_monitor_cli_reports_a_bad_board_file_without_a_traceback(tmp_path: Path
     assert result.returncode == 2
     assert "unknown key 'colums'" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_the_example_board_file_is_valid() -> None:
+    table = tomllib.loads((Path(hardware.__file__).parent / "board.example.toml").read_text())
+    with MatrixSensor.from_mapping(table, gpio=SimGPIO()) as sensor:
+        assert sensor.settings == ScanSettings()
+    assert LedLayout.from_mapping(table["leds"]).count == 35
