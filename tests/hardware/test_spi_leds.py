@@ -30,6 +30,12 @@ def test_encoded_frames_decode_to_the_same_colours(colours) -> None:
     assert sent(colours).frames == [colours]
 
 
+@pytest.mark.parametrize("hz", [6_250_000, 6_410_256])  # the clocks a Pi really gives
+def test_frames_survive_the_clock_a_pi_rounds_to(hz: int) -> None:
+    colours = [(1, 2, 3), (255, 128, 0)]
+    assert sent(colours, hz).frames == [colours]
+
+
 def test_the_waveform_is_checked_not_just_the_bytes() -> None:
     with pytest.raises(WaveformError, match="neither a WS2812 0 nor 1"):
         sent([(255, 0, 0)], hz=ws2812.SPI_HZ // 2)  # half the clock: every pulse twice as long
