@@ -20,16 +20,9 @@ class GPIOModule(Protocol):
     OUT: int
     IN: int
     LOW: int
-    HIGH: int
-    PUD_OFF: int
     PUD_UP: int
-    PUD_DOWN: int
 
     def setmode(self, mode: int) -> None: ...
-
-    def getmode(self) -> int | None: ...
-
-    def setwarnings(self, flag: bool) -> None: ...
 
     def setup(
         self,
@@ -40,8 +33,6 @@ class GPIOModule(Protocol):
     ) -> None: ...
 
     def input(self, channel: int) -> int: ...
-
-    def output(self, channel: int | Iterable[int], value: int | bool) -> None: ...
 
     def cleanup(self, chanlist: int | Iterable[int] | None = ...) -> None: ...
 

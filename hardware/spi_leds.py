@@ -177,7 +177,7 @@ class SpiCueDisplay:
         self._cues = Cues.none()
         self._status: dict[str, tuple[Rgb, Blink]] = {}
         self._sent: bytes | None = None
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         hz = self.layout.refresh_hz if refresh_hz is None else refresh_hz
@@ -228,8 +228,8 @@ class SpiCueDisplay:
 
     def render(self, t: float) -> None:
         """Send the frame for time ``t`` if it differs from the last one sent."""
-        data = ws2812.encode(self.colours(t))
-        with self._lock:
+        with self._lock:  # one frame at a time, so a stale frame never overtakes a new one
+            data = ws2812.encode(self.colours(t))
             if data == self._sent or self.spi is None:
                 return
             self._sent = data
