@@ -1,0 +1,119 @@
+"""``poolboard vision``: calibrate the overhead camera, read pictures, print the corner markers."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "vision",
+        help="overhead camera: calibrate, read board pictures, print corner markers",
+        description="Tools for the overhead camera sensor (see docs/vision.md).",
+    )
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+
+    calibrate = actions.add_parser(
+        "calibrate",
+        help="find the board and learn its colours from a picture of the start position",
+        description="Find the board in a picture of the start position (corner markers, else "
+        "the checker grid, else --corners) and learn the colours of squares and pieces.",
+    )
+    calibrate.add_argument("image", metavar="IMAGE", help="picture of the start position")
+    calibrate.add_argument("--out", required=True, metavar="CAL.json", help="where to save")
+    calibrate.add_argument(
+        "--corners",
+        metavar="x,y,x,y,x,y,x,y",
+        help="the playing area's corners in pixels: a1 (White's near-left), h1, h8, a8",
+    )
+    calibrate.set_defaults(handler=run_calibrate)
+
+    read = actions.add_parser(
+        "read",
+        help="say what each dark square holds in pictures",
+        description="Read pictures with a calibration: each square is b, w or empty.",
+    )
+    read.add_argument("images", nargs="+", metavar="IMAGE")
+    read.add_argument("--calibration", required=True, metavar="CAL.json")
+    read.add_argument("--json", action="store_true", help="one JSON object per picture")
+    read.set_defaults(handler=run_read)
+
+    markers = actions.add_parser(
+        "markers",
+        help="write a printable sheet of the four corner markers",
+        description="Write the four ArUco corner stickers (ids 0-3 for a1, h1, h8, a8) as a PNG.",
+    )
+    markers.add_argument("out", metavar="OUT.png")
+    markers.add_argument(
+        "--size", type=int, default=600, metavar="PX", help="sticker side in pixels (default 600)"
+    )
+    markers.set_defaults(handler=run_markers)
+
+
+def _fail(message: str) -> int:
+    print(f"poolboard vision: {message}", file=sys.stderr)
+    return 2
+
+
+def run_calibrate(args: argparse.Namespace) -> int:
+    from vision.calibration import CalibrationError, calibrate, load_image
+    from vision.corners import CornerError, parse_corners
+
+    try:
+        corners = None if args.corners is None else parse_corners(args.corners)
+        calibration = calibrate(load_image(args.image), corners)
+        calibration.save(args.out)
+    except (CalibrationError, CornerError) as error:
+        return _fail(str(error))
+    except OSError as error:
+        return _fail(f"cannot write {args.out!r}: {error.strerror or error}")
+    corners_text = ", ".join(f"{x:.0f},{y:.0f}" for x, y in calibration.corners)
+    print(f"calibrated by {calibration.method}: corners a1,h1,h8,a8 = {corners_text}")
+    print(f"saved {args.out}")
+    return 0
+
+
+def run_read(args: argparse.Namespace) -> int:
+    from vision.calibration import Calibration, CalibrationError, load_image, read_squares
+
+    try:
+        calibration = Calibration.load(args.calibration)
+    except CalibrationError as error:
+        return _fail(str(error))
+    status = 0
+    for path in args.images:
+        try:
+            squares = read_squares(calibration, load_image(path))
+        except CalibrationError as error:
+            status = _fail(str(error))
+            continue
+        if args.json:
+            reading = {"image": path, "squares": {str(s): k for s, k in squares.items()}}
+            print(json.dumps(reading), flush=True)
+        else:
+            black = [s for s, k in squares.items() if k == "b"]
+            white = [s for s, k in squares.items() if k == "w"]
+            print(f"{path}: Black {black or '-'}  White {white or '-'}", flush=True)
+    return status
+
+
+def run_markers(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.markers import marker_sheet
+
+    if args.size < 60:
+        return _fail("--size must be at least 60 pixels")
+    if not Path(args.out).suffix:
+        return _fail(f"{args.out!r} needs an image suffix such as .png")
+    try:
+        written = cv2.imwrite(args.out, marker_sheet(args.size))
+    except cv2.error:
+        written = False
+    if not written:
+        return _fail(f"cannot write {args.out!r}")
+    print(f"wrote {args.out}: cut out the four stickers; see docs/vision.md for where each goes")
+    return 0

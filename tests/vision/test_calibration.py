@@ -1,0 +1,107 @@
+"""Calibration from synthetic pictures: markers, the checker grid, corners by hand, JSON, errors."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from vision.calibration import Calibration, CalibrationError, calibrate, read_squares
+from vision.corners import CornerError, parse_corners
+from vision.markers import detect_markers, marker_sheet
+from vision.synthetic import START, STYLES, Style, View, random_view, render
+
+
+def test_markers_give_the_corners_in_a1_h1_h8_a8_order(view: View) -> None:
+    frame = render(START, Style(), view)
+    calibration = calibrate(frame.image)
+    assert calibration.method == "markers"
+    assert sorted(calibration.markers) == [0, 1, 2, 3]
+    assert np.abs(calibration.corners - frame.corners).max() < 2.5
+
+
+def test_markers_work_whichever_way_the_camera_is_turned() -> None:
+    rng = np.random.default_rng(11)
+    for quarter in range(4):
+        view = random_view(rng, distortion=0.0)
+        base = np.array(view.corners)
+        turned = np.roll(base, quarter, axis=0)  # the board turned under the camera
+        frame = render(START, Style(), replace(view, corners=tuple(map(tuple, turned))))
+        calibration = calibrate(frame.image)
+        assert calibration.method == "markers"
+        assert np.abs(calibration.corners - frame.corners).max() < 2.5
+
+
+@pytest.mark.parametrize("name", sorted(STYLES))
+def test_the_grid_is_found_without_markers_on_every_stock_set(name: str) -> None:
+    view = random_view(np.random.default_rng(len(name)))
+    frame = render(START, STYLES[name], view, markers=False)
+    calibration = calibrate(frame.image)
+    assert calibration.method == "auto"
+    assert np.abs(calibration.corners - frame.corners).max() < 7  # a fifth of a square
+
+
+def test_corners_given_by_hand_are_used_as_given(view: View) -> None:
+    frame = render(START, Style(), view, markers=False)
+    text = ",".join(f"{v:.1f}" for v in frame.corners.ravel())
+    calibration = calibrate(frame.image, parse_corners(text))
+    assert calibration.method == "manual"
+    assert np.abs(calibration.corners - frame.corners).max() < 0.1
+
+
+def test_json_round_trip_reads_the_same(tmp_path, view: View, calibration: Calibration) -> None:
+    path = tmp_path / "cal.json"
+    calibration.save(path)
+    loaded = Calibration.load(path)
+    assert loaded.method == calibration.method
+    assert np.allclose(loaded.corners, calibration.corners, atol=0.01)
+    after = {**START, 22: "empty", 18: "w"}
+    image = render(after, Style(), replace(view, seed=5)).image
+    assert read_squares(loaded, image) == {s: after.get(s, "empty") for s in range(1, 33)}
+
+
+def test_a_picture_without_a_board_says_to_give_corners() -> None:
+    blank = np.full((480, 640, 3), 120, dtype=np.uint8)
+    with pytest.raises(CalibrationError, match=r"markers not found.*--corners"):
+        calibrate(blank)
+
+
+def test_a_picture_not_of_the_start_position_is_refused(view: View) -> None:
+    middle_game = {**START, 9: "empty", 13: "b", 30: "empty"}
+    with pytest.raises(CalibrationError, match="start position"):
+        calibrate(render(middle_game, Style(), view).image)
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("1,2,3", "eight numbers"),
+        ("a,b,c,d,e,f,g,h", "eight numbers"),
+        ("0,0,1,0,1,1,0,1", "almost no area"),
+        ("100,400,500,400,300,300,100,50", "convex"),
+        ("100,400,100,50,500,50,500,400", "wrong way round"),
+    ],
+)
+def test_bad_corners_are_named(text: str, problem: str) -> None:
+    with pytest.raises(CornerError, match=problem):
+        parse_corners(text)
+
+
+def test_malformed_calibration_files_are_named(tmp_path) -> None:
+    path = tmp_path / "cal.json"
+    with pytest.raises(CalibrationError, match="does not exist"):
+        Calibration.load(path)
+    path.write_text("{not json")
+    with pytest.raises(CalibrationError, match="cannot read"):
+        Calibration.load(path)
+    path.write_text('{"version": 99}')
+    with pytest.raises(CalibrationError, match="version 99"):
+        Calibration.load(path)
+    path.write_text('{"version": 1, "corners": {}}')
+    with pytest.raises(CalibrationError, match="malformed"):
+        Calibration.load(path)
+
+
+def test_the_marker_sheet_holds_the_four_markers() -> None:
+    assert sorted(detect_markers(marker_sheet(200))) == [0, 1, 2, 3]

@@ -1,0 +1,114 @@
+"""Finding the playing area's corners without markers, and putting any four corners in order.
+
+Automatic detection looks for the 7x7 inner corners of the checker pattern (they stay visible with
+pieces on the dark squares), tries each colour channel since some boards only contrast in one, and
+extrapolates the outer corners. The board's turn is then read from the picture: the dark squares
+must be dark, and (R-BRD-3) the darker pieces, Black's, start on the far side from White.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.layout import BOARD_PX, CANONICAL_CORNERS, LAYOUT
+
+
+class CornerError(ValueError):
+    """The board's corners could not be found or were given wrongly."""
+
+
+def parse_corners(text: str) -> np.ndarray:
+    """``"x,y,x,y,x,y,x,y"`` (a1, h1, h8, a8) to a (4, 2) array; ``CornerError`` if malformed."""
+    try:
+        values = [float(v) for v in text.replace(" ", "").split(",")]
+    except ValueError:
+        raise CornerError(f"corners {text!r}: expected eight numbers x,y,x,y,x,y,x,y") from None
+    if len(values) != 8:
+        raise CornerError(
+            f"corners {text!r}: expected eight numbers (a1, h1, h8, a8), got {len(values)}"
+        )
+    corners = np.array(values, dtype=np.float32).reshape(4, 2)
+    check_quad(corners)
+    return corners
+
+
+def check_quad(corners: np.ndarray) -> None:
+    """``CornerError`` unless the corners form a convex board of sensible size, in turn order."""
+    area = cv2.contourArea(corners.astype(np.float32), oriented=True)
+    if abs(area) < 64 * 16:
+        raise CornerError("corners enclose almost no area: the board must be at least 32 px wide")
+    if not cv2.isContourConvex(corners.astype(np.float32).reshape(-1, 1, 2)):
+        raise CornerError("corners do not form a convex quadrilateral: give them as a1, h1, h8, a8")
+    if _sign(corners) != _sign(CANONICAL_CORNERS):
+        raise CornerError("corners run the wrong way round: give them as a1, h1, h8, a8")
+
+
+def homography(corners: np.ndarray) -> np.ndarray:
+    """The 3x3 map from the camera image to the canonical board image."""
+    return cv2.getPerspectiveTransform(corners.astype(np.float32), CANONICAL_CORNERS)
+
+
+def warp(image: np.ndarray, to_canonical: np.ndarray) -> np.ndarray:
+    """The canonical top-down board image (``BOARD_PX`` square) of a camera frame."""
+    return cv2.warpPerspective(image, to_canonical, (BOARD_PX, BOARD_PX), flags=cv2.INTER_LINEAR)
+
+
+def _grid_corners(image: np.ndarray) -> np.ndarray | None:
+    """The outer corners of the checker pattern in some turn order, or ``None``."""
+    channels = [cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), *cv2.split(image)]
+    flags = cv2.CALIB_CB_EXHAUSTIVE | cv2.CALIB_CB_ACCURACY
+    for channel in channels:
+        found, points = cv2.findChessboardCornersSB(channel, (7, 7), flags=flags)
+        if found:
+            grid = np.array([[x, y] for y in range(1, 8) for x in range(1, 8)], dtype=np.float32)
+            to_image, _ = cv2.findHomography(grid, points.reshape(-1, 2))
+            outer = np.array([[[0, 0], [8, 0], [8, 8], [0, 8]]], dtype=np.float32)
+            return cv2.perspectiveTransform(outer, to_image)[0]
+    return None
+
+
+def _brightness(canonical: np.ndarray) -> np.ndarray:
+    return canonical.reshape(-1, 3).astype(np.float32).sum(axis=1)
+
+
+def _sign(quad: np.ndarray) -> bool:
+    return cv2.contourArea(quad.astype(np.float32), oriented=True) > 0
+
+
+def _turns(quad: np.ndarray) -> list[np.ndarray]:
+    """The quad's four turn orders, each a candidate for (a1, h1, h8, a8)."""
+    if _sign(quad) != _sign(CANONICAL_CORNERS):  # seen from above the turn never mirrors
+        quad = quad[::-1]
+    return [np.roll(quad, -k, axis=0) for k in range(4)]
+
+
+def orient(image: np.ndarray, quad: np.ndarray, near: np.ndarray | None = None) -> np.ndarray:
+    """Put a board's four corners in a1, h1, h8, a8 order by looking at the squares.
+
+    With ``near`` (earlier corners) the turn closest to them wins among those where the dark
+    squares are dark; otherwise the one with the darker pieces on the far side.
+    """
+    candidates = []
+    for corners in _turns(quad.astype(np.float32)):
+        bright = _brightness(warp(image, homography(corners)))
+        light = np.median(bright[LAYOUT.light])
+        dark = np.median(bright[LAYOUT.corners])
+        if light > dark:
+            candidates.append((corners, bright))
+    if not candidates:
+        raise CornerError("found a grid, but cannot tell its light squares from its dark ones")
+    if near is not None:
+        return min(candidates, key=lambda c: float(np.abs(c[0] - near).sum()))[0]
+    far_pieces = [np.median(bright[LAYOUT.discs[:12]]) for _, bright in candidates]
+    near_pieces = [np.median(bright[LAYOUT.discs[20:]]) for _, bright in candidates]
+    best = int(np.argmax(np.array(near_pieces) - np.array(far_pieces)))
+    return candidates[best][0]
+
+
+def find_board_corners(image: np.ndarray, near: np.ndarray | None = None) -> np.ndarray:
+    """The playing area's corners (a1, h1, h8, a8) without markers; ``CornerError`` if unseen."""
+    quad = _grid_corners(image)
+    if quad is None:
+        raise CornerError("could not find the board's 8x8 grid of squares in the picture")
+    return orient(image, quad, near)

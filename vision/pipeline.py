@@ -1,0 +1,214 @@
+"""From camera frames to snapshots: read each frame, wait for stillness, refuse covered boards.
+
+``BoardWatcher.feed`` takes one frame and returns a sensor event or ``None``. A Snapshot is issued
+only when the board has read the same for ``still_frames`` frames in a row with nothing moving,
+no light square hidden (a hand or arm) and every dark square fitting a learnt colour. Colour
+models follow slow light changes. A view that stays changed while nothing moves means the camera
+moved (or the light changed for good): the corners are found again from the markers or the grid
+and the light squares relearnt; a hand-given calibration can only report the fault.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from engine.sensing import LinkHealth, SensorEvent, SensorFault, Snapshot
+from vision.calibration import Calibration
+from vision.colour import Features, measure
+from vision.corners import CornerError, find_board_corners, warp
+from vision.markers import MARKER_IDS, board_corners_from_markers, detect_markers
+
+_THUMB = 40  # side of the thumbnail compared frame to frame for motion
+
+
+@dataclass(frozen=True)
+class WatchConfig:
+    """Thresholds of the watcher; the defaults suit 15-30 frames a second."""
+
+    still_frames: int = 3  # identical, motionless readings needed for a snapshot
+    motion_limit: float = 12.0  # largest thumbnail change (grey levels) that counts as still
+    light_limit: float = 0.3  # log-colour change that marks a light square as covered
+    covered_limit: int = 2  # this many covered light squares mean a hand over the board
+    moved_frames: int = 20  # still-but-changed frames before looking for the board again
+    drift_limit: float = 3.0  # corner movement (pixels) that counts as a moved camera
+    marker_every: int = 30  # still frames between routine marker checks (0: never)
+    adapt_rate: float = 0.02  # how fast colour models and light squares follow the light
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What one frame shows: a kind per square 1-32 and why it may not be trusted."""
+
+    kinds: tuple[str, ...]
+    unknown: frozenset[int]  # squares that fit no learnt colour
+    covered: int  # light squares that look unlike themselves
+    motion: float  # largest change since the previous frame (grey levels)
+    features: Features
+
+    @property
+    def occupied(self) -> frozenset[int]:
+        """Squares holding a piece of either side."""
+        return frozenset(s for s, k in enumerate(self.kinds, 1) if k != "empty")
+
+
+class BoardReader:
+    """Reads frames under one calibration: kinds, covered light squares, motion."""
+
+    def __init__(self, calibration: Calibration, config: WatchConfig | None = None) -> None:
+        self.calibration = calibration
+        self.config = config or WatchConfig()
+        self._to_canonical = calibration.homography
+        self._thumb: np.ndarray | None = None
+
+    def recalibrated(self, calibration: Calibration) -> None:
+        """Use new corners (and colours) from now on."""
+        self.calibration = calibration
+        self._to_canonical = calibration.homography
+        self._thumb = None
+
+    def read(self, frame: np.ndarray) -> Reading:
+        """One frame's reading."""
+        canonical = warp(frame, self._to_canonical)
+        grey = cv2.cvtColor(canonical, cv2.COLOR_BGR2GRAY)
+        thumb = cv2.resize(grey, (_THUMB, _THUMB), interpolation=cv2.INTER_AREA).astype(np.int16)
+        motion = 255.0 if self._thumb is None else float(np.abs(thumb - self._thumb).max())
+        self._thumb = thumb
+        features = measure(canonical)
+        kinds, unknown = self.calibration.colours.classify(features)
+        return Reading(
+            kinds=kinds,
+            unknown=frozenset(int(i) + 1 for i in np.flatnonzero(unknown)),
+            covered=int((self.light_change(features) > self.config.light_limit).sum()),
+            motion=motion,
+            features=features,
+        )
+
+    def light_change(self, features: Features) -> np.ndarray:
+        """How far each light square is from its learnt colour, after the overall light change."""
+        change = features.light - self.calibration.light
+        change -= np.median(change, axis=0)
+        return np.abs(change).max(axis=1)
+
+    def adapt(self, reading: Reading) -> None:
+        """Follow slow light changes from a trusted reading."""
+        rate = self.config.adapt_rate
+        self.calibration.colours.adapt(reading.features, reading.kinds, rate)
+        light = self.calibration.light
+        light += rate * (reading.features.light - light)
+
+
+class BoardWatcher:
+    """Frames in, sensor events out: the camera pipeline without the camera.
+
+    >>> watcher = BoardWatcher(Calibration.load("cal.json"))  # doctest: +SKIP
+    >>> event = watcher.feed(frame, t=time.monotonic())  # doctest: +SKIP
+    """
+
+    def __init__(self, calibration: Calibration, config: WatchConfig | None = None) -> None:
+        self.config = config or WatchConfig()
+        # A copy: the watcher adapts colours and may move corners, the caller's file stays put.
+        self.reader = BoardReader(copy.deepcopy(calibration), self.config)
+        self.kinds: tuple[str, ...] | None = None  # the last snapshot's kinds, with colours
+        self._candidate: tuple[str, ...] | None = None
+        self._steady = 0
+        self._changed_still = 0
+        self._still = 0
+        self._faulted = False
+
+    @property
+    def calibration(self) -> Calibration:
+        """The calibration in use (corners change when the camera has moved)."""
+        return self.reader.calibration
+
+    def feed(self, frame: np.ndarray, t: float) -> SensorEvent | None:
+        """Take one frame; a Snapshot when the board has settled on a new reading."""
+        height, width = frame.shape[:2]
+        if (width, height) != self.calibration.image_size:
+            self.reader.recalibrated(self.calibration.scaled_to((width, height)))
+        reading = self.reader.read(frame)
+        still = reading.motion <= self.config.motion_limit
+        self._still = self._still + 1 if still else 0
+        disturbed = bool(reading.unknown) or reading.covered >= self.config.covered_limit
+        self._changed_still = self._changed_still + 1 if (still and disturbed) else 0
+        if self._changed_still >= self.config.moved_frames:
+            self._changed_still = 0
+            return self._find_board_again(frame, t, reading)
+        every = self.config.marker_every
+        if every and self.calibration.method == "markers" and self._still % every == every - 1:
+            event = self._check_markers(frame, t)
+            if event is not None:
+                return event
+        if not still or disturbed:
+            self._candidate, self._steady = None, 0
+            return None
+        if reading.kinds != self._candidate:
+            self._candidate, self._steady = reading.kinds, 0
+        self._steady += 1
+        if self._steady < self.config.still_frames:
+            return None
+        self.reader.adapt(reading)
+        self._faulted = False
+        if reading.kinds == self.kinds:
+            return None
+        self.kinds = reading.kinds
+        return Snapshot(t, reading.occupied)
+
+    def _check_markers(self, frame: np.ndarray, t: float) -> SensorEvent | None:
+        markers = detect_markers(frame)
+        if len(markers) < len(MARKER_IDS) or not self.calibration.markers:
+            return None
+        drift = max(
+            float(np.abs(markers[i] - self.calibration.markers[i]).max()) for i in MARKER_IDS
+        )
+        if drift <= self.config.drift_limit:
+            return None
+        self.reader.recalibrated(
+            self.calibration.moved_to(board_corners_from_markers(markers), markers)
+        )
+        return LinkHealth(t, True, f"camera moved {drift:.1f} px: corners found again")
+
+    def _find_board_again(
+        self, frame: np.ndarray, t: float, reading: Reading
+    ) -> SensorEvent | None:
+        """The view stayed changed while still: find the corners again, or relearn the light."""
+        old = self.calibration.corners
+        if self.calibration.method == "markers":
+            markers = detect_markers(frame)
+            if len(markers) == len(MARKER_IDS):
+                corners = board_corners_from_markers(markers)
+                return self._rebase(frame, t, self.calibration.moved_to(corners, markers), old)
+        elif self.calibration.method == "auto":
+            try:
+                corners = find_board_corners(frame, near=old)
+            except CornerError:
+                pass
+            else:
+                return self._rebase(frame, t, self.calibration.moved_to(corners, {}), old)
+        if not reading.unknown:  # every square still reads: the light changed, not the camera
+            return self._rebase(frame, t, self.calibration, old)
+        return self._fault(t, "the board's view changed and the board cannot be found again")
+
+    def _rebase(
+        self, frame: np.ndarray, t: float, calibration: Calibration, old: np.ndarray
+    ) -> SensorEvent | None:
+        self.reader.recalibrated(calibration)
+        features = measure(warp(frame, calibration.homography))
+        _, unknown = calibration.colours.classify(features)
+        if unknown.any():
+            return self._fault(t, "the board's view changed and its squares no longer read")
+        calibration.light[:] = features.light
+        drift = float(np.abs(calibration.corners - old).max())
+        if drift > self.config.drift_limit:
+            return LinkHealth(t, True, f"camera moved {drift:.1f} px: corners found again")
+        return LinkHealth(t, True, "the light changed: light squares relearnt")
+
+    def _fault(self, t: float, message: str) -> SensorEvent | None:
+        if self._faulted:
+            return None
+        self._faulted = True
+        squares = frozenset()  # the whole view, not particular squares
+        return SensorFault(t, f"{message}: recalibrate (poolboard vision calibrate)", squares)
