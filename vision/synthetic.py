@@ -191,7 +191,8 @@ def render(
         image = image * (1 - alpha) + shade * alpha
     if view.glare is not None:
         x, y, strength = view.glare
-        image += strength * np.exp(-((xs - x) ** 2 + (ys - y) ** 2) / (2 * 6.0**2))[..., None]
+        spot = strength * np.exp(-((xs - x) ** 2 + (ys - y) ** 2) / (2 * 6.0**2)) * light
+        image += spot[..., None]  # a reflection of the lamp: as bright as the lamp is
     image = cv2.GaussianBlur(image, (0, 0), 0.7)
     image += rng.normal(0, view.noise, image.shape).astype(np.float32)
     image = np.clip(image, 0, 255).astype(np.uint8)

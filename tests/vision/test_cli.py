@@ -1,0 +1,71 @@
+"""``poolboard vision`` run as a real subprocess on PNG files."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from vision.markers import detect_markers
+from vision.synthetic import START, Style, View, render
+
+AFTER = {**START, 22: "empty", 18: "w"}
+
+
+def poolboard(*args: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "poolboard.cli", "vision", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60)
+
+
+def test_calibrate_then_read(tmp_path, view: View) -> None:
+    start, after = tmp_path / "start.png", tmp_path / "after.png"
+    cv2.imwrite(str(start), render(START, Style(), view).image)
+    cv2.imwrite(str(after), render(AFTER, Style(), replace(view, seed=9)).image)
+    cal = tmp_path / "cal.json"
+    done = poolboard("calibrate", str(start), "--out", str(cal))
+    assert done.returncode == 0, done.stderr
+    assert "calibrated by markers" in done.stdout
+    assert json.loads(cal.read_text())["version"] == 1
+    done = poolboard("read", str(start), str(after), "--calibration", str(cal), "--json")
+    assert done.returncode == 0, done.stderr
+    readings = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [r["image"] for r in readings] == [str(start), str(after)]
+    assert readings[1]["squares"] == {str(s): AFTER.get(s, "empty") for s in range(1, 33)}
+
+
+def test_calibrate_with_corners_given(tmp_path, view: View) -> None:
+    frame = render(START, Style(), view, markers=False)
+    start = tmp_path / "start.png"
+    cv2.imwrite(str(start), frame.image)
+    corners = ",".join(f"{v:.0f}" for v in frame.corners.ravel())
+    done = poolboard(
+        "calibrate", str(start), "--out", str(tmp_path / "c.json"), "--corners", corners
+    )
+    assert done.returncode == 0, done.stderr
+    assert "calibrated by manual" in done.stdout
+
+
+def test_errors_are_plain_sentences(tmp_path) -> None:
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((480, 640, 3), 128, dtype=np.uint8))
+    done = poolboard("calibrate", str(blank), "--out", str(tmp_path / "c.json"))
+    assert done.returncode == 2
+    assert "markers not found" in done.stderr and "--corners" in done.stderr
+    assert "Traceback" not in done.stderr
+    done = poolboard("calibrate", str(tmp_path / "none.png"), "--out", str(tmp_path / "c.json"))
+    assert done.returncode == 2 and "does not exist" in done.stderr
+    done = poolboard("read", str(blank), "--calibration", str(tmp_path / "none.json"))
+    assert done.returncode == 2 and "does not exist" in done.stderr
+    done = poolboard("calibrate", str(blank), "--out", "x.json", "--corners", "1,2")
+    assert done.returncode == 2 and "eight numbers" in done.stderr
+
+
+def test_markers_sheet_is_written_and_detectable(tmp_path) -> None:
+    out = tmp_path / "markers.png"
+    done = poolboard("markers", str(out), "--size", "200")
+    assert done.returncode == 0, done.stderr
+    assert sorted(detect_markers(cv2.imread(str(out)))) == [0, 1, 2, 3]

@@ -1,0 +1,110 @@
+"""The frame pipeline: snapshots only when still and uncovered, a moved camera, slow light."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from engine.sensing import LinkHealth, SensorFault, Snapshot
+from vision.calibration import Calibration, calibrate
+from vision.pipeline import BoardWatcher, WatchConfig
+from vision.synthetic import START, Style, View, render
+
+AFTER = {**START, 22: "empty", 18: "w"}  # White played 22-18
+
+
+def occupied(position: dict[int, str]) -> frozenset[int]:
+    return frozenset(s for s, k in position.items() if k != "empty")
+
+
+def feed(watcher: BoardWatcher, frames: list[np.ndarray]) -> list[object]:
+    return [watcher.feed(frame, float(t)) for t, frame in enumerate(frames)]
+
+
+def test_a_snapshot_comes_only_after_still_frames(calibration: Calibration, view: View) -> None:
+    watcher = BoardWatcher(calibration, WatchConfig(still_frames=3))
+    events = feed(watcher, [render(START, Style(), replace(view, seed=k)).image for k in range(6)])
+    # Frame 0 has nothing to compare with; frames 1-3 are still: the snapshot comes at frame 3.
+    assert events[:3] == [None, None, None]
+    assert events[3] == Snapshot(3.0, occupied(START))
+    assert events[4:] == [None, None]  # the same board is not reported again
+    assert watcher.kinds == tuple(START.get(s, "empty") for s in range(1, 33))
+
+
+def test_an_arm_over_the_board_gives_no_snapshot(calibration: Calibration, view: View) -> None:
+    watcher = BoardWatcher(calibration)
+    reach = [0, 0, 0, 0, 0.3, 0.6, 0.9, 1.0, 1.0, 1.0, 1.0, 0.9, 0.6, 0.3, 0, 0, 0, 0]
+    frames = [
+        render(START if k < 8 else AFTER, Style(), replace(view, seed=k, arm=a)).image
+        for k, a in enumerate(reach)
+    ]
+    events = feed(watcher, frames)
+    snapshots = [(t, e) for t, e in enumerate(events) if e is not None]
+    assert [e.occupied for _, e in snapshots] == [occupied(START), occupied(AFTER)]
+    # The second comes only once the arm has gone and three frames were still.
+    assert snapshots[1][0] == len(reach) - 1
+
+
+def test_a_hand_held_still_over_the_board_gives_no_snapshot(
+    calibration: Calibration, view: View
+) -> None:
+    watcher = BoardWatcher(calibration)
+    held = replace(view, arm=1.0, arm_from="right")
+    events = feed(watcher, [render(AFTER, Style(), replace(held, seed=k)).image for k in range(8)])
+    assert events == [None] * 8
+
+
+def test_moving_pieces_give_no_snapshot_until_they_rest(
+    calibration: Calibration, view: View
+) -> None:
+    watcher = BoardWatcher(calibration)
+    positions = [START] * 4 + [AFTER if k % 2 else START for k in range(6)]
+    frames = [render(p, Style(), replace(view, seed=k)).image for k, p in enumerate(positions)]
+    events = feed(watcher, frames)
+    assert [e.occupied for e in events if e is not None] == [occupied(START)]
+
+
+def test_a_moved_camera_is_found_again_by_its_markers(calibration: Calibration, view: View) -> None:
+    watcher = BoardWatcher(calibration, WatchConfig(moved_frames=4, marker_every=0))
+    shifted = np.array(view.corners) + [22, -14]
+    moved = replace(view, corners=tuple(map(tuple, shifted)))
+    frames = [render(START, Style(), replace(view, seed=k)).image for k in range(4)]
+    frames += [render(AFTER, Style(), replace(moved, seed=k)).image for k in range(12)]
+    events = [e for e in feed(watcher, frames) if e is not None]
+    assert events[0] == Snapshot(3.0, occupied(START))
+    assert isinstance(events[1], LinkHealth) and "camera moved" in events[1].detail
+    assert isinstance(events[2], Snapshot) and events[2].occupied == occupied(AFTER)
+    assert np.abs(watcher.calibration.corners - render(START, Style(), moved).corners).max() < 3
+
+
+def test_a_small_drift_is_caught_by_the_routine_marker_check(
+    calibration: Calibration, view: View
+) -> None:
+    watcher = BoardWatcher(calibration, WatchConfig(marker_every=5))
+    nudged = replace(view, corners=tuple(map(tuple, np.array(view.corners) + [6, 0])))
+    frames = [render(START, Style(), replace(nudged, seed=k)).image for k in range(8)]
+    events = [e for e in feed(watcher, frames) if e is not None]
+    assert any(isinstance(e, LinkHealth) and "camera moved" in e.detail for e in events)
+
+
+def test_a_moved_camera_without_markers_is_a_fault_for_hand_corners(view: View) -> None:
+    frame = render(START, Style(), view, markers=False)
+    manual = calibrate(frame.image, frame.corners)
+    watcher = BoardWatcher(manual, WatchConfig(moved_frames=3))
+    far = replace(view, corners=tuple(map(tuple, np.array(view.corners) + [60, 30])))
+    frames = [render(START, Style(), replace(far, seed=k), markers=False).image for k in range(12)]
+    faults = [e for e in feed(watcher, frames) if isinstance(e, SensorFault)]
+    assert len(faults) == 1 and "recalibrate" in faults[0].message
+
+
+def test_slow_dimming_is_followed(calibration: Calibration, view: View) -> None:
+    watcher = BoardWatcher(calibration)
+    frames = []
+    for k in range(40):  # the room darkens to half, and the light swings across the board
+        light = replace(
+            view, seed=k, brightness=1.0 - k / 80, gradient=(0.3 - k / 60, -0.2 + k / 100)
+        )
+        frames.append(render(START if k < 30 else AFTER, Style(), light).image)
+    events = [e for e in feed(watcher, frames) if e is not None]
+    assert [e.occupied for e in events] == [occupied(START), occupied(AFTER)]
