@@ -164,10 +164,16 @@ def calibrate(image: np.ndarray, corners: np.ndarray | None = None) -> Calibrati
         )
     kinds, unknown = colours.classify(features)
     wrong = [s for s, (k, want) in enumerate(zip(kinds, START_KINDS, strict=True), 1) if k != want]
-    if wrong or unknown.any():
+    if wrong:
         raise CalibrationError(
             f"the picture does not read as the start position (squares {wrong} differ): "
             "set up the start position, or check the corners"
+        )
+    if unknown.any():
+        odd = [int(s) + 1 for s in np.flatnonzero(unknown)]
+        raise CalibrationError(
+            f"squares {odd} look unlike the rest of their kind (glare? something on them?): "
+            "move the lamp or the camera and calibrate again"
         )
     height, width = image.shape[:2]
     return Calibration(found, method, (width, height), colours, features.light, markers)

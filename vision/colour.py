@@ -20,7 +20,7 @@ KINDS = ("empty", "b", "w")
 START_KINDS = ("b",) * 12 + ("empty",) * 8 + ("w",) * 12
 
 _FLOOR = 0.08  # smallest spread a model may claim, in log colour: cameras are never exact
-_UNKNOWN = 120.0  # squared distance past which a square fits no model (a hand, a fallen object)
+_UNKNOWN = 250.0  # squared distance past which a square fits no model (a hand, a fallen object)
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,9 @@ class Features:
 def measure(canonical: np.ndarray) -> Features:
     """Features of a canonical BGR board image (``vision.layout`` geometry)."""
     logs = np.log1p(canonical.reshape(-1, 3).astype(np.float32))
-    disc = np.median(logs[LAYOUT.discs], axis=1)
+    # A low percentile, not the median: a lamp's reflection may cover half a piece, but it
+    # only ever brightens, and a darker third of the disc is still the piece's own colour.
+    disc = np.percentile(logs[LAYOUT.discs], 30, axis=1)
     corners = np.median(logs[LAYOUT.corners], axis=1)
     light = np.median(logs[LAYOUT.light], axis=1)
     around = np.median(light[LAYOUT.neighbours], axis=1)
@@ -57,10 +59,12 @@ class ColourModel:
             samples = features.squares[labels == kind]
             if len(samples) == 0:
                 raise ValueError(f"cannot learn colours: no square holds {kind!r}")
-            means.append(samples.mean(axis=0))
+            means.append(np.median(samples, axis=0))  # a glare-struck piece does not drag it
             residuals.append(samples - means[-1])
-        # One spread for all kinds: a kind seen tightly at calibration must not win every doubt.
-        pooled = np.maximum(np.vstack(residuals).std(axis=0), _FLOOR)
+        # One spread for all kinds (a kind seen tightly must not win every doubt), robust to
+        # the odd outlier: 1.4826 times the median absolute deviation estimates a deviation.
+        spread = 1.4826 * np.median(np.abs(np.vstack(residuals)), axis=0)
+        pooled = np.maximum(spread, _FLOOR)
         return cls(np.array(means), np.tile(pooled, (3, 1)))
 
     def distances(self, features: Features) -> np.ndarray:

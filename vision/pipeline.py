@@ -31,7 +31,7 @@ class WatchConfig:
 
     still_frames: int = 3  # identical, motionless readings needed for a snapshot
     motion_limit: float = 12.0  # largest thumbnail change (grey levels) that counts as still
-    light_limit: float = 0.3  # log-colour change that marks a light square as covered
+    light_limit: float = 0.2  # log-colour change that marks a light square as covered
     covered_limit: int = 2  # this many covered light squares mean a hand over the board
     moved_frames: int = 20  # still-but-changed frames before looking for the board again
     drift_limit: float = 3.0  # corner movement (pixels) that counts as a moved camera
