@@ -46,8 +46,7 @@ class LedConfig:
 
     kind: str = "none"
     brightness: float = 0.4
-    spi_bus: int = 0
-    spi_device: int = 0
+    spec: str = ""  # spi: a board file whose [leds] table gives the strip layout (docs/hardware.md)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,84 @@
+"""``poolboard games`` and ``poolboard export``: the recorded games, listed or written as PDN."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from engine.pdn import write_games
+from poolboard.config import ConfigError, load_config
+from poolboard.storage import GameStore, StorageError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    games = subparsers.add_parser(
+        "games",
+        help="list the recorded games",
+        description="List every recorded game: id, date, players, moves, result.",
+    )
+    games.add_argument("--config", default=None, help="the service's config file")
+    games.add_argument("--json", action="store_true", help="one JSON object per game")
+    games.set_defaults(handler=list_games)
+
+    export = subparsers.add_parser(
+        "export",
+        help="write recorded games as PDN (with [%%clk] clock times)",
+        description="Write recorded games as PDN: all of them, or the ids given.",
+    )
+    export.add_argument("ids", nargs="*", type=int, metavar="ID", help="game ids (default: all)")
+    export.add_argument("--config", default=None, help="the service's config file")
+    export.add_argument("--out", default="-", help="output file (default: standard output)")
+    export.set_defaults(handler=export_games)
+
+
+def _open_store(config_path: str | None) -> GameStore:
+    config = load_config(config_path)
+    path = config.storage.directory / "games.sqlite3"
+    if not path.exists():
+        raise StorageError(f"no games recorded yet: {path} does not exist")
+    return GameStore(path)
+
+
+def list_games(args: argparse.Namespace) -> int:
+    try:
+        store = _open_store(args.config)
+        games = store.games()
+    except (ConfigError, StorageError) as error:
+        print(f"poolboard games: {error}", file=sys.stderr)
+        return 2
+    for game in games:
+        summary = {
+            "id": game.id,
+            "created": game.created,
+            "black": game.headers.get("Black", "?"),
+            "white": game.headers.get("White", "?"),
+            "event": game.headers.get("Event", "?"),
+            "moves": len(game.moves),
+            "result": game.result or "*",
+            "reason": game.result_reason or "",
+        }
+        if args.json:
+            print(json.dumps(summary))
+        else:
+            print(
+                f"{game.id:5d}  {game.created[:16]}  {summary['black']} - {summary['white']}  "
+                f"{summary['moves']:3d} moves  {summary['result']}  {summary['reason']}"
+            )
+    return 0
+
+
+def export_games(args: argparse.Namespace) -> int:
+    try:
+        store = _open_store(args.config)
+        games = [store.game(i) for i in args.ids] if args.ids else store.games()
+        text = write_games([game.record() for game in games])
+    except (ConfigError, StorageError, KeyError) as error:
+        print(f"poolboard export: {str(error).strip(chr(39))}", file=sys.stderr)
+        return 2
+    if args.out == "-":
+        sys.stdout.write(text)
+    else:
+        with open(args.out, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    return 0

@@ -1,0 +1,82 @@
+"""``poolboard install-service``: run poolboard at boot under systemd, logging to journald."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+UNIT_NAME = "poolboard.service"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "install-service",
+        help="install and start a systemd unit that runs 'poolboard run' at boot",
+        description=(
+            "Write a systemd unit running 'poolboard run --config CONFIG' as USER (logs go to "
+            "journald: journalctl -u poolboard), then enable and start it. Needs root."
+        ),
+    )
+    parser.add_argument("--config", required=True, help="the config file the service reads")
+    parser.add_argument("--user", default=None, help="run as this user (default: you)")
+    parser.add_argument(
+        "--unit-dir", default="/etc/systemd/system", help="where to write the unit file"
+    )
+    parser.add_argument("--print", action="store_true", help="only print the unit")
+    parser.add_argument("--no-start", action="store_true", help="write it, but do not start it")
+    parser.set_defaults(handler=run)
+
+
+def unit_text(executable: str, config: str, user: str) -> str:
+    """The systemd unit: restarts on failure; the groups give it GPIO, SPI, serial and camera."""
+    return f"""[Unit]
+Description=poolboard electronic pool checkers board
+After=network-online.target
+Wants=network-online.target
+
+[Service]
+Type=simple
+User={user}
+SupplementaryGroups=gpio spi dialout video
+ExecStart={executable} run --config {config}
+Restart=on-failure
+RestartSec=2
+Environment=PYTHONUNBUFFERED=1
+
+[Install]
+WantedBy=multi-user.target
+"""
+
+
+def run(args: argparse.Namespace) -> int:
+    config = Path(args.config).expanduser().resolve()
+    if not config.is_file():
+        print(f"poolboard install-service: no config file at {config}", file=sys.stderr)
+        return 2
+    executable = shutil.which("poolboard") or str(Path(sys.argv[0]).resolve())
+    text = unit_text(executable, str(config), args.user or getpass.getuser())
+    if args.print:
+        sys.stdout.write(text)
+        return 0
+    unit = Path(args.unit_dir) / UNIT_NAME
+    try:
+        unit.write_text(text)
+    except OSError as error:
+        print(
+            f"poolboard install-service: cannot write {unit}: {error.strerror} (run it with sudo)",
+            file=sys.stderr,
+        )
+        return 2
+    print(f"wrote {unit}")
+    if args.no_start:
+        return 0
+    for command in (["systemctl", "daemon-reload"], ["systemctl", "enable", "--now", UNIT_NAME]):
+        if subprocess.run(command).returncode != 0:
+            print(f"poolboard install-service: {' '.join(command)} failed", file=sys.stderr)
+            return 1
+    print("started: journalctl -u poolboard -f shows its log")
+    return 0

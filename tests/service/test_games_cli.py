@@ -1,0 +1,62 @@
+"""``poolboard games`` and ``poolboard export`` on a real store."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from engine.board import Board
+from poolboard.storage import GameStore
+
+
+def poolboard(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "poolboard.cli", *args], capture_output=True, text=True
+    )
+
+
+def make_store(tmp_path: Path) -> Path:
+    config = tmp_path / "board.toml"
+    config.write_text(f'[storage]\npath = "{tmp_path / "data"}"\n')
+    store = GameStore(tmp_path / "data" / "games.sqlite3")
+    for names in (("Ann", "Bob"), ("Bob", "Ann")):
+        game_id = store.create_game(Board().fen(), "apca", {"Black": names[0], "White": names[1]})
+        board = Board()
+        for ply, text in enumerate(["11-15", "23-19"], start=1):
+            move = board.parse_move(text)
+            store.add_move(game_id, ply, move, text)
+            board.push(move)
+    store.set_result(1, "1/2-1/2", "agreed (R-END-2)")
+    store.close()
+    return config
+
+
+def test_games_lists_every_game(tmp_path: Path) -> None:
+    config = make_store(tmp_path)
+    result = poolboard("games", "--config", str(config), "--json")
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(r["id"], r["black"], r["moves"], r["result"]) for r in rows] == [
+        (1, "Ann", 2, "1/2-1/2"),
+        (2, "Bob", 2, "*"),
+    ]
+    assert "Ann - Bob" in poolboard("games", "--config", str(config)).stdout
+
+
+def test_export_writes_pdn(tmp_path: Path) -> None:
+    config = make_store(tmp_path)
+    out = tmp_path / "out.pdn"
+    assert poolboard("export", "2", "--config", str(config), "--out", str(out)).returncode == 0
+    text = out.read_text()
+    assert '[Black "Bob"]' in text and "1. 11-15 23-19 *" in text
+    check = poolboard("pdn", str(out))
+    assert check.returncode == 0, check.stderr
+
+
+def test_export_of_a_missing_game_or_store_says_so(tmp_path: Path) -> None:
+    config = make_store(tmp_path)
+    result = poolboard("export", "9", "--config", str(config))
+    assert result.returncode == 2 and "no game 9" in result.stderr
+    empty = tmp_path / "empty.toml"
+    empty.write_text(f'[storage]\npath = "{tmp_path / "none"}"\n')
+    result = poolboard("games", "--config", str(empty))
+    assert result.returncode == 2 and "no games recorded yet" in result.stderr

@@ -1,0 +1,89 @@
+"""The game store: a real SQLite file; moves durable, corrections, damage reported."""
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from engine.board import Board, Move
+from engine.pdn import read_game, write_game
+from poolboard.storage import GameStore, StorageError
+
+
+def play(store: GameStore, game_id: int, texts: list[str]) -> Board:
+    board = Board()
+    for ply, text in enumerate(texts, start=1):
+        move = board.parse_move(text)
+        store.add_move(game_id, ply, move, board.notation(move), (600.0 - ply, 590.0))
+        board.push(move)
+    return board
+
+
+def test_moves_are_stored_and_the_game_resumes(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "games.sqlite3")
+    game_id = store.create_game(Board().fen(), "apca", {"Event": "Club"})
+    board = play(store, game_id, ["11-15", "23-19", "8-11"])
+    store.close()
+    again = GameStore(tmp_path / "games.sqlite3")  # a new process after a crash
+    game = again.unfinished_game()
+    assert game is not None and game.id == game_id
+    assert [m.notation for m in game.moves] == ["11-15", "23-19", "8-11"]
+    assert game.board() == board
+    assert again.unfinished_game() is not None
+    again.set_result(game_id, "0-1", "R-END-1")
+    assert again.unfinished_game() is None
+
+
+def test_wal_and_full_sync_are_on(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "games.sqlite3")
+    assert store._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_a_correction_replaces_the_move_at_its_ply(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "g.sqlite3")
+    game_id = store.create_game(Board("B:W30:BK1").fen(), "apca", {})
+    store.add_move(game_id, 1, Move((1, 10)), "1-10")
+    store.add_move(game_id, 1, Move((1, 19)), "1-19")
+    assert [m.notation for m in store.game(game_id).moves] == ["1-19"]
+    store.delete_moves_from(game_id, 1)
+    assert store.game(game_id).moves == []
+
+
+def test_pdn_export_carries_clock_times_and_tags(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "g.sqlite3")
+    game_id = store.create_game(Board().fen(), "apca", {"Event": "Club", "Black": "Ann"})
+    play(store, game_id, ["11-15", "23-19"])
+    text = write_game(store.game(game_id).record())
+    assert '[Event "Club"]' in text and '[Black "Ann"]' in text
+    assert "{[%clk 0:09:59]}" in text and "{[%clk 0:09:50]}" in text
+    import io
+
+    assert [n.notation for n in read_game(io.StringIO(text)).moves] == ["11-15", "23-19"]
+
+
+def test_a_damaged_move_row_is_reported_not_played(tmp_path: Path) -> None:
+    path = tmp_path / "g.sqlite3"
+    store = GameStore(path)
+    game_id = store.create_game(Board().fen(), "apca", {})
+    play(store, game_id, ["11-15"])
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE moves SET path = '[11, 20]'")
+    with pytest.raises(StorageError, match="ply 1"):
+        store.game(game_id).board()
+
+
+def test_not_a_database_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "junk.sqlite3"
+    path.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(StorageError, match="not a usable poolboard database"):
+        GameStore(path)
+
+
+def test_events_and_audit_are_kept(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "g.sqlite3")
+    game_id = store.create_game(Board().fen(), "apca", {})
+    store.add_event(game_id, "violation", {"rule": "R-ILL-1"})
+    store.audit(game_id, "referee", "pause", {})
+    assert store.events(game_id)[0][1:] == ("violation", {"rule": "R-ILL-1"})
+    assert store.audit_log()[0][1:] == ("referee", "pause", {})
