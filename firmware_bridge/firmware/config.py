@@ -1,0 +1,18 @@
+"""The firmware's wiring and timing; edit here for another wiring (README.md has the pin map).
+
+GP numbers are the Pico's GPIO numbers, not its physical pin numbers.
+"""
+
+# Matrix: one reed switch + diode per crossing; square = row * len(COLUMN_PINS) + column + 1.
+# 8 rows x 4 columns (one board row per matrix row) or 4 x 8 (two board rows per row) both work.
+ROW_PINS = (2, 3, 4, 5, 6, 7, 8, 9)  # driven low one at a time
+COLUMN_PINS = (10, 11, 12, 13)  # inputs with pull-ups; a closed switch reads low
+LEVER_PINS = (14, 15)  # Black's, White's clock lever to GND; pressed reads low
+LED_PIN = 16  # WS2812 data, through a 3.3 V -> 5 V level shifter
+
+SETTLE_US = 20  # after driving a row, before reading the columns
+SCAN_PERIOD_MS = 5  # one full scan every 5 ms (200 scans a second)
+DEBOUNCE_SCANS = 3  # a square or lever changes after this many equal consecutive scans
+HEARTBEAT_MS = 1000  # a state report at least this often
+LED_REFRESH_MS = 20  # blink patterns are redrawn this often (only changed frames are sent)
+BRIGHTNESS = 64  # 0-255, scales every colour: 34 LEDs at full white would draw about 2 A

@@ -1,0 +1,45 @@
+"""The LED picture the host sent, drawn with its blink patterns at a given time."""
+
+from .protocol import BLINK_FAST, BLINK_SLOW, LED_SLOTS, SQUARE_LEDS
+
+DARK = (0, 0, 0, 0)
+WAITING = (0, 0, 255, BLINK_SLOW)  # status LED 1 while no host has said HELLO
+
+
+def is_on(blink, t_ms):
+    """Whether a light with this blink code is on at ``t_ms`` (slow 1 Hz, fast 4 Hz, half on)."""
+    if blink == BLINK_SLOW:
+        return t_ms % 1000 < 500
+    if blink == BLINK_FAST:
+        return t_ms % 250 < 125
+    return True
+
+
+class LedPicture:
+    """``LED_SLOTS`` entries ``(r, g, b, blink)``: squares 1-32 in chain order, then 2 status LEDs.
+
+    Until a host has linked, status LED 1 blinks blue so a person sees the board waits for it.
+    """
+
+    def __init__(self, brightness):
+        self.brightness = brightness
+        self.entries = [DARK] * LED_SLOTS
+        self.linked = False
+
+    def set(self, entries):
+        """Replace the whole picture (from an LED_FRAME)."""
+        self.entries = list(entries)
+
+    def pixels(self, t_ms):
+        """The colours to send down the chain at ``t_ms``, scaled by the brightness."""
+        scale = self.brightness
+        out = []
+        for index, entry in enumerate(self.entries):
+            if index == SQUARE_LEDS and not self.linked:
+                entry = WAITING
+            r, g, b, blink = entry
+            if is_on(blink, t_ms):
+                out.append((r * scale // 255, g * scale // 255, b * scale // 255))
+            else:
+                out.append((0, 0, 0))
+        return out

@@ -1,0 +1,242 @@
+"""The bridge's wire format, shared by the Pico firmware and the host: COBS frames with a CRC-16.
+
+MicroPython-compatible on purpose (no annotations, no dataclasses, no struct): the host imports
+this very module, so the two sides can never disagree on the codec. PROTOCOL.md describes it.
+"""
+
+PROTOCOL_VERSION = 1
+FIRMWARE_VERSION = (1, 0)
+
+# Board -> host.
+HELLO = 0x01
+STATE_CHANGE = 0x02
+STATE_LEVER = 0x03
+STATE_HEARTBEAT = 0x04
+ACK = 0x05
+# Host -> board.
+HOST_HELLO = 0x81
+LED_FRAME = 0x82
+
+HELLO_BOOT = 0  # sent unasked at power-up or reset
+HELLO_REPLY = 1  # the answer to a HOST_HELLO
+
+ACK_OK = 0
+ACK_UNKNOWN_TYPE = 1
+ACK_BAD_LENGTH = 2
+
+BLINK_SOLID = 0
+BLINK_SLOW = 1
+BLINK_FAST = 2
+
+SQUARE_LEDS = 32
+STATUS_LEDS = 2
+LED_SLOTS = SQUARE_LEDS + STATUS_LEDS
+LED_FRAME_LENGTH = 4 * LED_SLOTS
+STATE_LENGTH = 12
+MAX_BODY = 2 + LED_FRAME_LENGTH + 2
+MAX_ENCODED = MAX_BODY + MAX_BODY // 254 + 2
+
+
+def _crc_table():
+    table = []
+    for byte in range(256):
+        crc = byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
+        table.append(crc & 0xFFFF)
+    return table
+
+
+_CRC_TABLE = _crc_table()
+
+
+def crc16(data, crc=0xFFFF):
+    """CRC-16/CCITT (poly 0x1021, MSB first, start 0xFFFF, no final xor): the firmware's table.
+
+    Equals ``binascii.crc_hqx(data, 0xFFFF)``, which the host uses; a test holds them together.
+    """
+    table = _CRC_TABLE
+    for byte in data:
+        crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ byte]
+    return crc
+
+
+class FrameError(ValueError):
+    """A received frame that is malformed (``reason`` is "cobs", "short" or "crc")."""
+
+    def __init__(self, reason):
+        super().__init__("bad frame: " + reason)
+        self.reason = reason
+
+
+def cobs_encode(data):
+    """Consistent Overhead Byte Stuffing: ``data`` rewritten without any zero byte."""
+    out = bytearray()
+    block = bytearray()
+    for byte in data:
+        if byte == 0:
+            out.append(len(block) + 1)
+            out.extend(block)
+            block = bytearray()
+        else:
+            block.append(byte)
+            if len(block) == 254:
+                out.append(255)
+                out.extend(block)
+                block = bytearray()
+    out.append(len(block) + 1)
+    out.extend(block)
+    return bytes(out)
+
+
+def cobs_decode(data):
+    """Undo :func:`cobs_encode`; ``FrameError("cobs")`` if ``data`` is not a valid encoding."""
+    if b"\x00" in data:
+        raise FrameError("cobs")
+    out = bytearray()
+    index = 0
+    length = len(data)
+    while index < length:
+        code = data[index]
+        end = index + code
+        if end > length:
+            raise FrameError("cobs")
+        out.extend(data[index + 1 : end])
+        index = end
+        if code != 255 and index < length:
+            out.append(0)
+    return bytes(out)
+
+
+def encode_frame(kind, seq, payload, crc=crc16):
+    """One message on the wire: ``00 COBS(kind seq payload crc_hi crc_lo) 00``."""
+    body = bytearray((kind, seq & 0xFF))
+    body.extend(payload)
+    check = crc(body)
+    body.append(check >> 8)
+    body.append(check & 0xFF)
+    return b"\x00" + cobs_encode(body) + b"\x00"
+
+
+def decode_frame(encoded, crc=crc16):
+    """``(kind, seq, payload)`` from one frame's bytes between delimiters; ``FrameError`` if bad."""
+    body = cobs_decode(encoded)
+    if len(body) < 4:
+        raise FrameError("short")
+    if crc(body[:-2]) != (body[-2] << 8) | body[-1]:
+        raise FrameError("crc")
+    return body[0], body[1], body[2:-2]
+
+
+class Deframer:
+    """Splits a byte stream at zero bytes into messages, dropping bad frames and counting them.
+
+    After garbage it resynchronises at the next zero byte: no payload byte can be mistaken for one.
+    """
+
+    def __init__(self, crc=crc16):
+        self.crc = crc
+        self.frames_ok = 0
+        self.crc_errors = 0
+        self.bad_frames = 0
+        self._buffer = bytearray()
+        self._overflow = False
+
+    def feed(self, data):
+        """The ``(kind, seq, payload)`` messages completed by ``data``, in order."""
+        messages = []
+        for byte in data:
+            if byte != 0:
+                if len(self._buffer) < MAX_ENCODED:
+                    self._buffer.append(byte)
+                else:
+                    self._overflow = True
+                continue
+            if self._overflow:
+                self.bad_frames += 1
+            elif self._buffer:
+                try:
+                    messages.append(decode_frame(bytes(self._buffer), self.crc))
+                    self.frames_ok += 1
+                except FrameError as error:
+                    if error.reason == "crc":
+                        self.crc_errors += 1
+                    else:
+                        self.bad_frames += 1
+            self._buffer = bytearray()
+            self._overflow = False
+        return messages
+
+
+def _u16(value):
+    return bytes(((value >> 8) & 0xFF, value & 0xFF))
+
+
+def _u32(value):
+    return bytes(((value >> 24) & 0xFF, (value >> 16) & 0xFF, (value >> 8) & 0xFF, value & 0xFF))
+
+
+def _get(data, start, size):
+    value = 0
+    for byte in data[start : start + size]:
+        value = (value << 8) | byte
+    return value
+
+
+def pack_hello(reason, board_id):
+    """HELLO payload: protocol version, firmware major, minor, reason (boot/reply), board id."""
+    major, minor = FIRMWARE_VERSION
+    return bytes((PROTOCOL_VERSION, major, minor, reason)) + bytes(board_id)
+
+
+def unpack_hello(payload):
+    """``(protocol_version, (major, minor), reason, board_id)``; ``FrameError`` if truncated."""
+    if len(payload) < 4:
+        raise FrameError("short")
+    return payload[0], (payload[1], payload[2]), payload[3], bytes(payload[4:])
+
+
+def pack_state(mask, black_presses, white_presses, uptime_ms):
+    """State payload: occupancy mask (bit n-1 = square n), lever press counters, uptime in ms."""
+    return (
+        _u32(mask)
+        + _u16(black_presses & 0xFFFF)
+        + _u16(white_presses & 0xFFFF)
+        + _u32(uptime_ms & 0xFFFFFFFF)
+    )
+
+
+def unpack_state(payload):
+    """``(mask, black_presses, white_presses, uptime_ms)``; ``FrameError`` if its length is off."""
+    if len(payload) != STATE_LENGTH:
+        raise FrameError("short")
+    return _get(payload, 0, 4), _get(payload, 4, 2), _get(payload, 6, 2), _get(payload, 8, 4)
+
+
+def pack_ack(seq, status):
+    """ACK payload: the acknowledged sequence number and a status code (``ACK_OK`` ...)."""
+    return bytes((seq & 0xFF, status))
+
+
+def unpack_ack(payload):
+    """``(seq, status)`` of an ACK; ``FrameError`` if the length is wrong."""
+    if len(payload) != 2:
+        raise FrameError("short")
+    return payload[0], payload[1]
+
+
+def pack_leds(entries):
+    """LED_FRAME payload from ``LED_SLOTS`` entries ``(r, g, b, blink)``: squares 1-32, status."""
+    if len(entries) != LED_SLOTS:
+        raise ValueError(f"an LED frame has {LED_SLOTS} entries, got {len(entries)}")
+    out = bytearray()
+    for r, g, b, blink in entries:
+        out.extend((r, g, b, blink))
+    return bytes(out)
+
+
+def unpack_leds(payload):
+    """The ``(r, g, b, blink)`` entries of an LED_FRAME payload; ``FrameError`` if truncated."""
+    if len(payload) != LED_FRAME_LENGTH:
+        raise FrameError("short")
+    return [tuple(payload[i : i + 4]) for i in range(0, LED_FRAME_LENGTH, 4)]
