@@ -203,6 +203,16 @@ def test_r_drw_4_classic_forty_count_restarts_at_forty() -> None:
     assert "40 count: Black (weaker side) has made 40 of 40 moves" in outcome.reason
 
 
+def test_r_drw_4_count_lapses_when_the_invoker_is_no_longer_weaker() -> None:
+    """Black (8 v 13) invokes, then takes the white king: 8 v 5, the count has nobody to serve."""
+    game = Game("B:WK14,21,25:BK10", "apca")
+    game.invoke_count(Color.BLACK)
+    play(game, "10x17")
+    assert count_of(game, CountKind.STRONGER_SIDE) is None
+    game.invoke_count(Color.WHITE)  # now White is the weaker side
+    assert count_of(game, CountKind.STRONGER_SIDE) == (0, 30)
+
+
 def test_r_drw_4_only_the_weaker_side_may_invoke_by_r_drw_6() -> None:
     game = Game(KINGS_AND_MEN, "apca")
     with pytest.raises(ValueError, match=r"R-DRW-6: White is not the weaker side \(25 v 8"):
