@@ -40,6 +40,7 @@ from engine.events import (
 )
 from engine.geometry import BITS, squares_of
 from engine.patterns import MovePattern, missed_capture_results, move_patterns
+from engine.profiles import profile
 from engine.sensing import AdjustNotice, LeverPress, SensorEvent, SensorFault, Snapshot
 
 
@@ -58,12 +59,14 @@ class TrackerConfig:
 
     @classmethod
     def for_profile(cls, name: str, **overrides: float) -> TrackerConfig:
-        """The switches a rule profile implies: takebacks only in ``casual``, referee flags in
-        the tournament profiles (``apca``, ``classic``)."""
-        if name not in {"apca", "classic", "casual"}:
-            raise ValueError(f"unknown rule profile {name!r}: expected apca, classic or casual")
-        casual = name == "casual"
-        return cls(takeback=casual, referee_flags=not casual, **overrides)  # type: ignore[arg-type]
+        """The switches a rule profile implies (engine.profiles): takebacks only in ``casual``,
+        referee flags in the tournament profiles; ``ValueError`` for an unknown name."""
+        rules = profile(name)
+        return cls(
+            takeback=rules.takeback,
+            referee_flags=rules.referee_flags,
+            **overrides,  # type: ignore[arg-type]
+        )
 
 
 @dataclass
