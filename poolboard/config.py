@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.board import Board, FenError
+from engine.profiles import PROFILES
 
-PROFILES = ("apca", "classic", "casual")
 SENSORS = ("simulated", "serial", "gpio", "camera")
 LED_KINDS = ("none", "serial", "spi")
 

@@ -9,6 +9,7 @@ import sys
 from engine.board import STARTING_FEN, Board, FenError
 from engine.events import TrackerEvent
 from engine.pdn import GameRecord, write_games
+from engine.profiles import PROFILES
 from engine.tracker import Tracker, TrackerConfig
 from poolboard.sensor_log import SensorLogError, read_sensor_log
 
@@ -31,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--rules",
         default="apca",
-        choices=["apca", "classic", "casual"],
+        choices=sorted(PROFILES),
         help="rule profile (default: apca)",
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per event")
