@@ -17,7 +17,7 @@ import threading
 import time
 import tty
 from pathlib import Path
-from types import ModuleType
+from typing import Any
 
 from engine.sensing import occupancy
 from firmware_bridge.firmware import config
@@ -87,7 +87,7 @@ class Emulator:
         *,
         board_id: bytes = b"EMULATED",
         seed: int | None = None,
-        settings: ModuleType = config,
+        settings: Any = config,
     ) -> None:
         if link is None:
             self._tempdir: str | None = tempfile.mkdtemp(prefix="poolboard-pico-")
@@ -306,7 +306,10 @@ class Emulator:
         elif name == "disconnect":
             if len(args) > 1:
                 raise ValueError("usage: disconnect [SECONDS]")
-            seconds = float(args[0]) if args else 1.0
+            try:
+                seconds = float(args[0]) if args else 1.0
+            except ValueError:
+                raise ValueError(f"{args[0]!r} is not a number of seconds") from None
             if not 0 <= seconds <= 3600:
                 raise ValueError(f"disconnect {seconds} s: give 0-3600 seconds")
             self.disconnect(seconds)

@@ -11,10 +11,11 @@ import time
 class SimHal:
     """A board whose pieces are bits: ``switches`` bit n-1 is square n's reed switch closed.
 
-    ``output`` is called with every chunk the firmware writes (one whole frame per call).
+    ``output`` is called with every chunk the firmware writes (one whole frame per call);
+    ``now`` is the clock in seconds (tests pass a fake one).
     """
 
-    def __init__(self, rows=8, columns=4, board_id=b"EMULATED", output=None):
+    def __init__(self, rows=8, columns=4, board_id=b"EMULATED", output=None, now=time.monotonic):
         self.rows = rows
         self.columns = columns
         self.switches = 0
@@ -27,7 +28,8 @@ class SimHal:
         self._row = None
         self._input = bytearray()
         self._lock = threading.Lock()
-        self._start = time.monotonic()
+        self._now = now
+        self._start = now()
 
     def _collect(self, data):
         self.written.extend(data)
@@ -38,7 +40,7 @@ class SimHal:
             self._input.extend(data)
 
     def ticks_ms(self):
-        return int((time.monotonic() - self._start) * 1000)
+        return int((self._now() - self._start) * 1000)
 
     def ticks_diff(self, later, earlier):
         return later - earlier
