@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable, Iterator
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from engine.color import Color
 from engine.geometry import (
@@ -100,6 +100,16 @@ class Move:
     def is_capture(self) -> bool:
         """Whether the move jumps at least one piece."""
         return bool(self.captures)
+
+    def to_json(self) -> dict[str, Any]:
+        """The move's squares as JSON: ``from``, ``to``, ``path``, ``captures``, ``crowns``."""
+        return {
+            "from": self.path[0],
+            "to": self.path[-1],
+            "path": list(self.path),
+            "captures": list(self.captures),
+            "crowns": self.crowns,
+        }
 
     def key(self) -> tuple[int, int, frozenset[int]]:
         """Identity of the move: (start, end, captured set)."""

@@ -15,17 +15,6 @@ from engine.color import Color
 from engine.cues import Cues
 
 
-def move_json(move: Move) -> dict[str, Any]:
-    """A move's squares as JSON: ``from``, ``to``, ``path``, ``captures``, ``crowns``."""
-    return {
-        "from": move.from_square,
-        "to": move.to_square,
-        "path": list(move.path),
-        "captures": list(move.captures),
-        "crowns": move.crowns,
-    }
-
-
 class TrackerState(enum.Enum):
     """What the board is waiting for; what a screen shows beside the board."""
 
@@ -72,14 +61,7 @@ class MoveRecorded:
 
     def to_json(self) -> dict[str, Any]:
         """The event as a JSON object."""
-        return {
-            "event": self.kind,
-            "t": self.t,
-            "ply": self.ply,
-            "side": self.side.value,
-            "notation": self.notation,
-            **move_json(self.move),
-        }
+        return _played_json(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,13 +80,8 @@ class MoveCorrected:
     def to_json(self) -> dict[str, Any]:
         """The event as a JSON object: the new move, and the one it replaces under ``old``."""
         return {
-            "event": self.kind,
-            "t": self.t,
-            "ply": self.ply,
-            "side": self.side.value,
-            "notation": self.notation,
-            **move_json(self.move),
-            "old": {"notation": self.old_notation, **move_json(self.old)},
+            **_played_json(self),
+            "old": {"notation": self.old_notation, **self.old.to_json()},
         }
 
 
@@ -121,14 +98,7 @@ class MoveTakenBack:
 
     def to_json(self) -> dict[str, Any]:
         """The event as a JSON object: the move taken back."""
-        return {
-            "event": self.kind,
-            "t": self.t,
-            "ply": self.ply,
-            "side": self.side.value,
-            "notation": self.notation,
-            **move_json(self.move),
-        }
+        return _played_json(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +177,17 @@ class FaultReported:
             "squares": sorted(self.squares),
             "message": self.message,
         }
+
+
+def _played_json(event: MoveRecorded | MoveCorrected | MoveTakenBack) -> dict[str, Any]:
+    return {
+        "event": event.kind,
+        "t": event.t,
+        "ply": event.ply,
+        "side": event.side.value,
+        "notation": event.notation,
+        **event.move.to_json(),
+    }
 
 
 TrackerEvent = (

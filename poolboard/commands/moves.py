@@ -35,14 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def move_to_json(board: Board, move: Move) -> dict[str, object]:
     """A legal move as the JSON object ``moves`` and ``pdn`` print."""
-    return {
-        "from": move.from_square,
-        "to": move.to_square,
-        "path": list(move.path),
-        "captures": list(move.captures),
-        "crowns": move.crowns,
-        "notation": board.notation(move),
-    }
+    return {**move.to_json(), "notation": board.notation(move)}
 
 
 def answer(fen: str, *, as_json: bool) -> tuple[str, bool]:
