@@ -23,9 +23,9 @@ class CueKind(enum.Enum):
     CONTINUE_JUMP = "continue-jump"  # where the capturing piece can jump on (R-CAP-3)
     REMOVE = "remove"  # a captured piece still to take off (R-CAP-4)
     CROWN = "crown"  # a new king waiting to be crowned (R-PRO-1)
+    CONFIRM = "confirm"  # brief acknowledgement that a move was recorded
     MOVE_FROM = "move-from"  # the last move's start square
     MOVE_TO = "move-to"  # the last move's end square
-    CONFIRM = "confirm"  # brief acknowledgement that a move was recorded
 
 
 class Blink(enum.Enum):

@@ -134,3 +134,10 @@ def test_no_takeback_in_tournament_profiles(hands) -> None:
     assert h.of("takeback") == []
     assert len(h.tracker.board.move_stack) == 1
     assert h.tracker.cues.squares == {11: CueKind.RESTORE_CLEAR, 15: CueKind.RESTORE_FILL}
+
+
+def test_a_recorded_move_is_confirmed_then_shows_as_the_last_move(hands) -> None:
+    h = hands().lift(11).place(15).wait(0.1)
+    assert h.tracker.cues.squares == {11: CueKind.MOVE_FROM, 15: CueKind.CONFIRM}
+    h.wait(1.0)
+    assert h.tracker.cues.squares == {11: CueKind.MOVE_FROM, 15: CueKind.MOVE_TO}
