@@ -1,0 +1,483 @@
+"""The session: one sensor, the tracker, the game, the clock, the store and whoever is watching.
+
+Data flows one way: sensor event -> tracker -> game -> store -> (cues, clock, spectators). A
+recorded move is written to the store (on disk) before it is announced to any display or
+spectator. After a crash the unfinished game is resumed from the store: the tracker waits until
+the stored position stands on the board again (cueing what to restore), and the clock, saved
+with every move, restarts then without charging the outage.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from engine.board import Board
+from engine.clock import (
+    Clock,
+    ClockError,
+    ClockEvent,
+    ClockState,
+    FlagFell,
+    MoveTimeForfeit,
+    TimeControl,
+)
+from engine.color import Color
+from engine.cues import Cues
+from engine.events import (
+    CuesChanged,
+    FaultReported,
+    GameStarted,
+    MoveCorrected,
+    MoveRecorded,
+    MoveTakenBack,
+    StateChanged,
+    TrackerEvent,
+    Violation,
+)
+from engine.game import Game
+from engine.sensing import CueDisplay, LeverPress, Sensor, SensorEvent
+from engine.tracker import Tracker, TrackerConfig
+from poolboard.config import Config
+from poolboard.sensor_log_files import RotatingSensorLog
+from poolboard.storage import GameStore, StoredGame
+
+Listener = Callable[[dict[str, Any]], None]
+
+
+@contextmanager
+def _clock_errors() -> Iterator[None]:
+    """The clock's refusals (pausing a paused clock...) reach the referee as RefereeError."""
+    try:
+        yield
+    except ClockError as error:
+        raise RefereeError(str(error)) from None
+
+
+def clock_event_json(event: ClockEvent) -> dict[str, Any]:
+    """A clock event as JSON: ``event`` (its kind), ``side`` and the event's other fields."""
+    data: dict[str, Any] = {"event": type(event).__name__}
+    for name in event.__dataclass_fields__:
+        value = getattr(event, name)
+        data[name] = value.value if isinstance(value, Color) else value
+    return data
+
+
+class RefereeError(ValueError):
+    """A referee action that cannot be done; the message says why."""
+
+
+class Session:
+    """Runs one board: feed it sensor events (``process``) or let ``run`` read the sensor."""
+
+    def __init__(
+        self,
+        config: Config,
+        sensor: Sensor,
+        displays: Sequence[CueDisplay] = (),
+        *,
+        store: GameStore | None = None,
+        now: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.config = config
+        self.sensor = sensor
+        self.displays = list(displays)
+        self.now = now
+        data = config.storage.directory
+        self.store = store or GameStore(data / "games.sqlite3")
+        self.sensor_log = RotatingSensorLog(
+            data / "sensor-logs",
+            config.storage.sensor_log_max_bytes,
+            config.storage.sensor_logs_kept,
+        )
+        self.lock = threading.RLock()
+        self._listeners: list[Listener] = []
+        self._violations: list[dict[str, Any]] = []
+        self._faults: list[dict[str, Any]] = []
+        self._tracker_state: StateChanged | None = None
+        self._clock_events: list[dict[str, Any]] = []
+        self.game_id = 0
+        self.game: Game
+        self.tracker: Tracker
+        self.clock: Clock
+        self._open_game()
+
+    # -- games ---------------------------------------------------------------------------------
+
+    def _tracker_config(self) -> TrackerConfig:
+        timings = self.config.tracker
+        return TrackerConfig.for_profile(
+            self.config.rules.profile,
+            debounce=timings.debounce,
+            settle=timings.settle,
+            incomplete_jump=timings.incomplete_jump,
+        )
+
+    def _open_game(self) -> None:
+        stored = self.store.unfinished_game()
+        if stored is None:
+            self._new_game(self.config.rules.fen or Board().fen())
+        else:
+            self._resume(stored)
+
+    def _headers(self) -> dict[str, str]:
+        game = self.config.game
+        return {
+            "Event": game.event,
+            "Site": game.site,
+            "Date": time.strftime("%Y.%m.%d"),
+            "Round": game.round,
+            "White": game.white,
+            "Black": game.black,
+            "Result": "*",
+            "GameType": "23",
+            "TimeControl": self.config.clock.time_control,
+        }
+
+    def _new_game(self, fen: str, clock: Clock | None = None) -> None:
+        self.game = Game(fen, profile=self.config.rules.profile)
+        self.game_id = self.store.create_game(fen, self.config.rules.profile, self._headers())
+        self.tracker = Tracker(self.game.board, self._tracker_config())
+        self.clock = clock or Clock(
+            TimeControl.from_string(self.config.clock.time_control), self.now
+        )
+        self._violations.clear()
+        self._faults.clear()
+        self._clock_events.clear()
+
+    def _resume(self, stored: StoredGame) -> None:
+        """Rebuild an unfinished game from the store; the tracker asks for its position."""
+        board = stored.board()  # re-validates every stored move
+        self.game = Game(stored.start_fen, profile=stored.rules)
+        for move in board.move_stack:
+            self.game.push(move)
+        self.game_id = stored.id
+        self.tracker = Tracker(self.game.board, self._tracker_config())
+        if stored.clock is not None:
+            # Times left were saved with every move: the running side restarts from now, so the
+            # outage is not charged (docs/service.md).
+            self.clock = Clock.from_dict(stored.clock, self.now)
+        else:
+            self.clock = Clock(TimeControl.from_string(self.config.clock.time_control), self.now)
+
+    # -- the loop ------------------------------------------------------------------------------
+
+    def run(self, stop: threading.Event) -> None:
+        """Read the sensor and process its events until ``stop`` is set."""
+        while not stop.is_set():
+            with self.lock:
+                due = self.tracker.next_deadline()
+            # At least four looks a second, for the clock's warnings and flag.
+            timeout = 0.25 if due is None else max(0.0, min(0.25, due - self.now()))
+            event = self.sensor.read(timeout=timeout)
+            with self.lock:
+                self.process(event)
+
+    def process(self, event: SensorEvent | None) -> None:
+        """Handle one sensor event (or none: time passing), then announce what changed."""
+        changed = False
+        if event is not None:
+            self.sensor_log.write(event)
+            for tracker_event in self.tracker.feed(event):
+                changed |= self._on_tracker_event(tracker_event)
+            if isinstance(event, LeverPress) and self.config.clock.switch_on == "lever":
+                changed |= self._clock_lever(event.side)
+        else:
+            for tracker_event in self.tracker.advance(self.now()):
+                changed |= self._on_tracker_event(tracker_event)
+        for clock_event in self.clock.poll():
+            changed |= self._on_clock_event(clock_event)
+        if changed:
+            self._announce()
+
+    def _on_tracker_event(self, event: TrackerEvent) -> bool:
+        match event:
+            case GameStarted():
+                if self.clock.state is ClockState.READY and not self.game.is_over():
+                    self.clock.start(self.game.board.turn, one_capture=self._only_capture())
+            case MoveRecorded(move=move, notation=notation, side=side, ply=ply):
+                self.game.push(move)
+                if self.config.clock.switch_on == "move":
+                    self._switch_clock(side)
+                self.store.add_move(
+                    self.game_id, ply, move, notation, self._clock_pair(), self.clock.to_dict()
+                )
+                self._finish_if_over()
+            case MoveCorrected(move=move, notation=notation, ply=ply):
+                self.game.pop()
+                self.game.push(move)
+                self.store.add_move(
+                    self.game_id, ply, move, notation, self._clock_pair(), self.clock.to_dict()
+                )
+                self.store.add_event(self.game_id, "correction", event.to_json())
+                self._finish_if_over()
+            case MoveTakenBack(ply=ply, side=side):
+                self.game.pop()
+                self.store.delete_moves_from(self.game_id, ply)
+                # The turn goes back to the side that moved (casual play; an increment or
+                # delay bonus may be credited once more: docs/service.md).
+                self._switch_clock(side.opponent)
+                self.store.save_clock(self.game_id, self.clock.to_dict())
+            case Violation():
+                self._violations.append(event.to_json())
+                self.store.add_event(self.game_id, "violation", event.to_json())
+            case FaultReported():
+                self._faults.append(event.to_json())
+                self.store.add_event(self.game_id, "fault", event.to_json())
+            case CuesChanged(cues=cues):
+                self._show(cues)
+            case StateChanged():
+                self._tracker_state = event
+        return True
+
+    def _on_clock_event(self, event: ClockEvent) -> bool:
+        data = clock_event_json(event)
+        self._clock_events.append(data)
+        self.store.add_event(self.game_id, "clock", data)
+        if isinstance(event, FlagFell | MoveTimeForfeit) and not self.game.is_over():
+            what = "flag fell" if isinstance(event, FlagFell) else "move not completed in time"
+            self.game.forfeit(event.side, reason=f"{what} ({event.rule}, R-END-3)")
+            self._finish_if_over()
+        return True
+
+    def _switch_clock(self, side: Color) -> bool:
+        """``side`` finished a move on the clock, if it was theirs to make and time is running."""
+        if self.clock.running is not side:
+            return False
+        try:
+            return self.clock.move_made(side, one_capture=self._only_capture())
+        except ClockError:
+            return False
+
+    def _clock_lever(self, side: Color) -> bool:
+        return self._switch_clock(side)
+
+    def _only_capture(self) -> bool:
+        """Whether the side to move has exactly one capturing move (R-TIM-2)."""
+        return len(self.game.board.generate_captures()) == 1
+
+    def _clock_pair(self) -> tuple[float, float]:
+        return (self.clock.remaining(Color.BLACK), self.clock.remaining(Color.WHITE))
+
+    def _finish_if_over(self) -> None:
+        outcome = self.game.outcome()
+        if outcome is None:
+            return
+        if self.clock.state in (ClockState.RUNNING, ClockState.PAUSED):
+            self.clock.stop()
+        self.store.save_clock(self.game_id, self.clock.to_dict())
+        self.store.set_result(self.game_id, outcome.result, outcome.reason)
+
+    def _show(self, cues: Cues) -> None:
+        for display in self.displays:
+            display.show(cues)
+
+    # -- the referee ---------------------------------------------------------------------------
+    # Every action is checked, applied, written to the audit log and announced. Bad input raises
+    # RefereeError (a ValueError) whose message says what was wrong.
+
+    def _audited(self, actor: str, action: str, data: dict[str, Any]) -> None:
+        self.store.audit(self.game_id, actor, action, data)
+        self._announce()
+
+    def pause_clock(self, actor: str) -> None:
+        """Stop both clocks (the referee's pause)."""
+        with self.lock, _clock_errors():
+            self.clock.pause()
+            self.store.save_clock(self.game_id, self.clock.to_dict())
+            self._audited(actor, "pause", {})
+
+    def resume_clock(self, actor: str) -> None:
+        """Restart the clock of the side to move."""
+        with self.lock, _clock_errors():
+            self.clock.resume()
+            self.store.save_clock(self.game_id, self.clock.to_dict())
+            self._audited(actor, "resume", {})
+
+    def adjust_clock(self, actor: str, side: Color, seconds: float) -> None:
+        """Add time to a side's clock (negative: take time)."""
+        with self.lock, _clock_errors():
+            if not -36_000 <= seconds <= 36_000:
+                raise RefereeError(f"adjust by {seconds} s: expected at most 10 hours either way")
+            self.clock.adjust(side, seconds)
+            self.store.save_clock(self.game_id, self.clock.to_dict())
+            self._audited(actor, "adjust", {"side": side.value, "seconds": seconds})
+
+    def correct_move(self, actor: str, ply: int, text: str) -> None:
+        """Replace recorded move ``ply`` (1-based) with ``text``, re-validated; later moves are
+        kept while they stay legal, the rest dropped. The board is then cued to match."""
+        with self.lock:
+            moves = self.game.board.move_stack
+            if not 1 <= ply <= len(moves):
+                raise RefereeError(f"ply {ply}: the game has moves 1 to {len(moves)}")
+            game = Game(self.game.start_fen, profile=self.game.profile)
+            for move in moves[: ply - 1]:
+                game.push(move)
+            try:
+                replacement = game.board.parse_move(text)
+            except ValueError as error:
+                raise RefereeError(f"ply {ply}: {error}") from None
+            kept = [game.push(replacement)]
+            for move in moves[ply:]:
+                if game.is_over() or move not in game.board.generate_legal_moves():
+                    break
+                kept.append(game.push(move))
+            self.store.delete_moves_from(self.game_id, ply)
+            board = Board(self.game.start_fen)
+            for number, move in enumerate(game.board.move_stack, start=1):
+                if number >= ply:
+                    self.store.add_move(self.game_id, number, move, board.notation(move))
+                board.push(move)
+            dropped = len(moves) - (ply - 1) - len(kept)
+            self.game = game
+            self.tracker = Tracker(self.game.board, self._tracker_config())
+            self._audited(actor, "correct", {"ply": ply, "move": text, "dropped": dropped})
+
+    def set_position(self, actor: str, fen: str) -> None:
+        """Start a new game from a position (a problem, an adjourned game); the board is cued."""
+        with self.lock:
+            try:
+                start = Board(fen).fen()
+            except ValueError as error:
+                raise RefereeError(str(error)) from None
+            self.store.set_result(self.game_id, "*", "replaced by a set-up position")
+            self._new_game(start)
+            self._audited(actor, "setup", {"fen": start})
+
+    def invoke_count(self, actor: str, side: Color) -> None:
+        """The weaker side calls the stronger-side count (R-DRW-4)."""
+        with self.lock:
+            try:
+                self.game.invoke_count(side)
+            except ValueError as error:
+                raise RefereeError(str(error)) from None
+            self._audited(actor, "count", {"side": side.value})
+
+    def penalty(self, actor: str, side: Color, rule: str, severity: str, note: str = "") -> None:
+        """Record a caution, or a forfeit that ends the game (R-TCH-2, R-ILL-1, R-END-3)."""
+        with self.lock:
+            if severity not in ("caution", "forfeit"):
+                raise RefereeError(f"severity must be caution or forfeit, got {severity!r}")
+            if not rule.startswith("R-"):
+                raise RefereeError(f"rule must be a RULES.md ID such as R-TCH-2, got {rule!r}")
+            data = {"side": side.value, "rule": rule, "severity": severity, "note": note}
+            self.store.add_event(self.game_id, "penalty", data)
+            if severity == "forfeit":
+                self._require_running()
+                self.game.forfeit(side, reason=f"forfeit by the referee ({rule}) {note}".strip())
+                self._finish_if_over()
+            self._audited(actor, "penalty", data)
+
+    def declare_result(self, actor: str, result: str, reason: str) -> None:
+        """End the game with a PDN result: ``1-0`` White wins, ``0-1`` Black wins, ``1/2-1/2``."""
+        with self.lock:
+            self._require_running()
+            reason = reason.strip() or "declared by the referee"
+            if result == "1/2-1/2":
+                self.game.declare_draw(reason)
+            elif result in ("1-0", "0-1"):
+                self.game.forfeit(Color.BLACK if result == "1-0" else Color.WHITE, reason)
+            else:
+                raise RefereeError(f"result must be 1-0, 0-1 or 1/2-1/2, got {result!r}")
+            self._finish_if_over()
+            self._audited(actor, "result", {"result": result, "reason": reason})
+
+    def next_game(self, actor: str) -> None:
+        """Start the next game of a match: the players change colours (R-TRN-2); a match clock
+        carries on (R-TIM-4)."""
+        with self.lock:
+            if not self.game.is_over():
+                raise RefereeError("the current game has no result yet: declare one first")
+            headers = self.store.game(self.game_id).headers
+            if self.clock.state is not ClockState.READY:
+                self.clock.new_game()
+            self._new_game(self.config.rules.fen or Board().fen(), clock=self.clock)
+            swapped = {
+                **self._headers(),
+                "Black": headers.get("White", "?"),
+                "White": headers.get("Black", "?"),
+            }
+            self.store.set_headers(self.game_id, swapped)
+            self._audited(actor, "next-game", {"game_id": self.game_id})
+
+    def _require_running(self) -> None:
+        if self.game.is_over():
+            raise RefereeError(f"the game is over already ({self.game.result})")
+
+    # -- what spectators see -------------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener`` with the whole state after every change; returns an unsubscribe."""
+        with self.lock:
+            self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            with self.lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def _announce(self) -> None:
+        state = self.state()
+        for listener in list(self._listeners):
+            listener(state)
+
+    def state(self) -> dict[str, Any]:
+        """Everything a screen shows, as JSON-ready data (GET /api/state)."""
+        board = self.game.board
+        stack = board.move_stack
+        replay = Board(self.game.start_fen)
+        moves = []
+        for move in stack:
+            moves.append(replay.notation(move))
+            replay.push(move)
+        last = stack[-1] if stack else None
+        outcome = self.game.outcome()
+        stored_headers = self.store.game(self.game_id).headers
+        tracker_state = self._tracker_state
+        return {
+            "game_id": self.game_id,
+            "fen": board.fen(),
+            "start_fen": self.game.start_fen,
+            "turn": board.turn.value,
+            "moves": moves,
+            "last_move": None
+            if last is None
+            else {"from": last.from_square, "to": last.to_square, "path": list(last.path)},
+            "clock": self._clock_json(),
+            "cues": self.tracker.cues.to_json(),
+            "result": None if outcome is None else outcome.result,
+            "result_reason": None if outcome is None else outcome.reason,
+            "counts": [count.to_json() for count in self.game.counts()],
+            "state": None
+            if tracker_state is None
+            else {"name": tracker_state.state.name.lower(), "detail": tracker_state.detail},
+            "violations": self._violations[-10:],
+            "faults": self._faults[-5:],
+            "headers": stored_headers,
+            "rules": self.config.rules.profile,
+        }
+
+    def _clock_json(self) -> dict[str, Any]:
+        clock = self.clock
+        return {
+            "black": round(clock.remaining(Color.BLACK), 3),
+            "white": round(clock.remaining(Color.WHITE), 3),
+            "running": None if clock.running is None else clock.running.value,
+            "state": clock.state.value,
+            "control": str(clock.control),
+            "game": clock.game,
+            "events": self._clock_events[-5:],
+        }
+
+    def close(self) -> None:
+        """Release the sensor, the displays, the log and the store."""
+        self.sensor.close()
+        for display in self.displays:
+            display.close()
+        self.sensor_log.close()
+        self.store.close()
