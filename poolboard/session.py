@@ -47,6 +47,10 @@ from poolboard.storage import GameStore, StoredGame
 
 Listener = Callable[[dict[str, Any]], None]
 
+#: While a clock runs its state is saved this often, so a crash refunds at most this much of the
+#: running side's thinking time (the outage itself is never charged).
+CLOCK_SAVE_SECONDS = 2.0
+
 
 @contextmanager
 def _clock_errors() -> Iterator[None]:
@@ -99,6 +103,7 @@ class Session:
         self._faults: list[dict[str, Any]] = []
         self._tracker_state: StateChanged | None = None
         self._clock_events: list[dict[str, Any]] = []
+        self._clock_saved = -float("inf")
         self.game_id = 0
         self.game: Game
         self.tracker: Tracker
@@ -190,6 +195,9 @@ class Session:
                 changed |= self._on_tracker_event(tracker_event)
         for clock_event in self.clock.poll():
             changed |= self._on_clock_event(clock_event)
+        if self.clock.running is not None and self.now() >= self._clock_saved + CLOCK_SAVE_SECONDS:
+            self.store.save_clock(self.game_id, self.clock.to_dict())
+            self._clock_saved = self.now()
         if changed:
             self._announce()
 

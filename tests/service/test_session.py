@@ -1,0 +1,187 @@
+"""The session end to end on the simulated board: recording, resume, clock, referee."""
+
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from engine.board import Board
+from engine.color import Color
+from poolboard.config import ClockConfig, Config, RefereeConfig, RulesConfig, StorageConfig
+from poolboard.session import RefereeError, Session
+from poolboard.simulated_board import SimulatedBoard
+from poolboard.simulator import HumanSimulator, random_game
+
+
+class FakeTime:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Table:
+    """A session on a simulated board, driven by hand on a fake clock."""
+
+    def __init__(self, tmp_path: Path, **sections: object) -> None:
+        self.time = FakeTime()
+        self.config = Config(storage=StorageConfig(path=str(tmp_path)), **sections)
+        self.board = SimulatedBoard(now=self.time)
+        self.session = Session(self.config, self.board, now=self.time)
+        self.occupied = set(self.session.game.board.occupied_squares())
+
+    def reopen(self) -> None:
+        """A new process on the same storage (after a crash: nothing was closed)."""
+        self.board = SimulatedBoard(now=self.time)
+        self.session = Session(self.config, self.board, now=self.time)
+
+    def settle(self, seconds: float = 0.5) -> None:
+        self.time.now += seconds
+        self.session.process(None)
+
+    def show(self, squares: set[int]) -> None:
+        self.occupied = set(squares)
+        self.board.set_occupied(self.occupied)
+        self.session.process(self.board.read(0))
+        self.settle(0.1)
+
+    def move(self, start: int, end: int, *captured: int) -> None:
+        self.show(self.occupied - {start})
+        self.show(self.occupied | {end})
+        for square in captured:
+            self.show(self.occupied - {square})
+        self.settle()
+
+    def set_up(self) -> None:
+        self.show(set(self.session.game.board.occupied_squares()))
+
+
+def moves_on_disk(tmp_path: Path) -> int:
+    with sqlite3.connect(tmp_path / "games.sqlite3") as db:
+        return db.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
+
+
+def test_a_simulated_game_is_recorded_and_every_move_is_on_disk_first(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    announced: list[int] = []
+
+    def spectator(state: dict) -> None:  # sees a move only once it is stored
+        assert moves_on_disk(tmp_path) >= len(state["moves"])
+        announced.append(len(state["moves"]))
+
+    table.session.subscribe(spectator)
+    rng = random.Random(4)
+    moves = random_game(rng, 40)
+    for event in HumanSimulator(rng).play(Board(), moves):
+        table.time.now = 100.0 + event.t
+        table.board._events.put(event)
+        table.session.process(table.board.read(0))
+    table.settle(5)
+    stored = table.session.store.game(table.session.game_id)
+    assert [m.move for m in stored.moves] == moves
+    assert max(announced) == len(moves)
+    assert table.session.state()["moves"][0] == Board().notation(moves[0])
+
+
+def test_resume_after_a_crash_cues_the_position_and_does_not_charge_the_outage(
+    tmp_path: Path,
+) -> None:
+    table = Table(tmp_path, clock=ClockConfig(time_control="600"))
+    table.set_up()
+    table.move(11, 15)
+    table.move(23, 19)
+    black_left = table.session.clock.remaining(Color.BLACK)
+    table.settle(3)  # Black thinks for 3 s, then the power goes
+    thought = table.session.clock.remaining(Color.BLACK)
+    assert thought == pytest.approx(black_left - 3, abs=0.01)
+    table.time.now += 3600.0  # an hour without power
+    table.reopen()
+    session = table.session
+    assert session.state()["moves"] == ["11-15", "23-19"]
+    assert session.clock.remaining(Color.BLACK) == pytest.approx(thought, abs=0.01)
+    table.show(set(Board().occupied_squares()))  # the board was reset meanwhile
+    assert session.state()["state"]["name"] == "setup"
+    assert session.state()["cues"]["15"] == "restore-fill"
+    table.show(set(session.game.board.occupied_squares()))
+    table.move(8, 11)
+    assert session.store.game(session.game_id).moves[-1].notation == "8-11"
+
+
+def test_a_violation_is_kept_with_the_game(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    table.set_up()
+    table.move(12, 17)  # no such move
+    table.settle(1)
+    events = table.session.store.events(table.session.game_id)
+    assert [data["rule"] for _, kind, data in events if kind == "violation"] == ["R-ILL-1"]
+    assert table.session.state()["violations"][-1]["rule"] == "R-ILL-1"
+
+
+def test_the_game_ends_when_a_side_cannot_move(tmp_path: Path) -> None:
+    table = Table(tmp_path, rules=RulesConfig(fen="B:W18:B14"))
+    table.set_up()
+    table.move(14, 23, 18)
+    stored = table.session.store.game(table.session.game_id)
+    assert stored.result == "0-1" and "R-END-1" in stored.result_reason
+    assert table.session.state()["clock"]["state"] == "stopped"
+
+
+def test_flag_fall_forfeits_the_game(tmp_path: Path) -> None:
+    table = Table(tmp_path, clock=ClockConfig(time_control="5"))
+    table.set_up()
+    table.settle(6)
+    stored = table.session.store.game(table.session.game_id)
+    assert stored.result == "1-0"  # Black's flag fell: White wins
+    assert "R-END-3" in stored.result_reason
+
+
+def test_lever_switches_the_clock_in_tournament_mode(tmp_path: Path) -> None:
+    table = Table(tmp_path, clock=ClockConfig(time_control="600", switch_on="lever"))
+    table.set_up()
+    table.move(11, 15)
+    assert table.session.clock.running is Color.BLACK  # recorded, but no lever yet
+    table.board.press_lever(Color.BLACK)
+    table.session.process(table.board.read(0))
+    assert table.session.clock.running is Color.WHITE
+
+
+def test_referee_actions_are_checked_applied_and_audited(tmp_path: Path) -> None:
+    table = Table(tmp_path, referee=RefereeConfig(password="x"))
+    session = table.session
+    table.set_up()
+    table.move(11, 15)
+    session.pause_clock("ref")
+    with pytest.raises(RefereeError, match="cannot pause"):
+        session.pause_clock("ref")
+    before = session.clock.remaining(Color.WHITE)
+    session.adjust_clock("ref", Color.WHITE, 60)
+    assert session.clock.remaining(Color.WHITE) == pytest.approx(before + 60)
+    session.resume_clock("ref")
+    session.correct_move("ref", 1, "11-16")
+    assert session.state()["moves"] == ["11-16"]
+    with pytest.raises(RefereeError, match="ply 1: '11-18' is not a legal move"):
+        session.correct_move("ref", 1, "11-18")
+    with pytest.raises(RefereeError, match="ply 5"):
+        session.correct_move("ref", 5, "11-15")
+    with pytest.raises(RefereeError):
+        session.invoke_count("ref", Color.BLACK)  # equal strength: nobody is weaker (R-DRW-6)
+    session.penalty("ref", Color.WHITE, "R-TCH-2", "caution")
+    session.declare_result("ref", "1/2-1/2", "agreed (R-END-2)")
+    with pytest.raises(RefereeError, match="over already"):
+        session.declare_result("ref", "1-0", "")
+    first = session.game_id
+    session.next_game("ref")
+    assert session.game_id != first
+    assert session.store.game(first).result == "1/2-1/2"
+    actions = [action for _, _, action, _ in session.store.audit_log()]
+    assert actions == ["pause", "adjust", "resume", "correct", "penalty", "result", "next-game"]
+
+
+def test_set_position_starts_a_game_from_a_fen(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    table.session.set_position("ref", "W:WK10:B19,27")
+    assert table.session.state()["fen"] == "W:WK10:B19,27"
+    with pytest.raises(RefereeError, match="side to move"):
+        table.session.set_position("ref", "Q:W1:B2")
