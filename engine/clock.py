@@ -235,15 +235,13 @@ def _parse_stage(part: str) -> Stage:
 
 
 def _parse_move_limit(spec: str) -> MoveLimit:
-    normal, _, capture = spec.partition(",")
+    normal, comma, capture = spec.partition(",")
     call, grace = _parse_move_part(normal, "move:")
-    if not capture:
-        if spec.endswith(","):
-            raise TimeControlError("nothing after ',': expected capture:SECONDS[+SECONDS]")
-        return MoveLimit(call, MOVE_GRACE if grace is None else grace)
-    if not capture.startswith("capture:"):
-        raise TimeControlError(f"{capture!r} after ',' should be capture:SECONDS[+SECONDS]")
     grace = MOVE_GRACE if grace is None else grace
+    if not comma:
+        return MoveLimit(call, grace)
+    if not capture.startswith("capture:"):
+        raise TimeControlError(f"{capture!r} after ',' should be capture:SECONDS[+GRACE]")
     capture_call, capture_grace = _parse_move_part(capture.removeprefix("capture:"), "capture:")
     return MoveLimit(call, grace, capture_call, None if capture_grace == grace else capture_grace)
 
@@ -290,7 +288,7 @@ class FlagFell:
 
 @dataclass(frozen=True, slots=True)
 class MoveTimeCalled:
-    """ "Time" is called on ``side``'s move (R-TIM-1, or R-TIM-2 for a one-capture move)."""
+    """The call of "time" on ``side``'s move (R-TIM-1, or R-TIM-2 for a one-capture move)."""
 
     side: Color
     rule: str
@@ -545,7 +543,10 @@ class Clock:
             control = TimeControl.from_string(snap.get("control", str))
         except TimeControlError as error:
             raise ClockError(f"clock snapshot: {error}") from None
-        clock = cls(control, time_source, warnings=snap.get("warnings", list))
+        try:
+            clock = cls(control, time_source, warnings=snap.get("warnings", list))
+        except ValueError as error:
+            raise ClockError(f"clock snapshot: {error}") from None
         clock._game = snap.get("game", int)
         clock._started = snap.get("started", bool)
         clock._to_move = snap.side("to_move")
@@ -556,7 +557,10 @@ class Clock:
         clock._stage = snap.get("stage", int)
         clock._stage_moves = snap.per_side("stage_moves", int)
         clock._moves = snap.per_side("moves", int)
-        clock._warned = {side: set(ts) for side, ts in snap.per_side("warned", list).items()}
+        clock._warned = {
+            side: set(snap.thresholds(f"warned.{side.value}", given))
+            for side, given in snap.per_side("warned", list).items()
+        }
         clock._timed_out = snap.side("timed_out")
         clock._pending = [_event_from_dict(item) for item in snap.get("pending", list)]
         if not 0 <= clock._stage < len(control.stages or (None,)):
@@ -746,6 +750,11 @@ class _Snapshot:
         if kind is float and not math.isfinite(value):
             raise ClockError(f"clock snapshot: {key!r} must be finite, got {value!r}")
         return value
+
+    def thresholds(self, key: str, values: list[Any]) -> list[float]:
+        if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+            raise ClockError(f"clock snapshot: {key!r} should hold numbers of seconds")
+        return [float(v) for v in values]
 
     def side(self, key: str) -> Color | None:
         if key not in self._data:

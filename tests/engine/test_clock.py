@@ -502,6 +502,8 @@ def test_a_paused_snapshot_resumes_paused() -> None:
         (lambda d: d.update(to_move="red"), "'to_move' should be black, white or null"),
         (lambda d: d["remaining"].update(white="lots"), "'white' should be float.*'remaining'"),
         (lambda d: d.update(stage=3), "stage 3"),
+        (lambda d: d.update(warnings=[0]), "warning threshold must be"),
+        (lambda d: d["warned"].update(black=["60"]), "'warned.black' should hold numbers"),
         (lambda d: d["pending"].append({"event": "Nope"}), "bad pending event"),
     ],
 )
@@ -575,7 +577,7 @@ def test_equivalent_spellings_render_one_way(text: str, canonical: str) -> None:
         ("40/7200:", "'' is not a stage"),
         ("300x5", "'300x5' is not a stage"),
         ("move:", "should be move:SECONDS or move:SECONDS\\+GRACE"),
-        ("move:300,", "nothing after ','"),
+        ("move:300,", "'' after ',' should be capture:SECONDS"),
         ("move:300,cap:60", "'cap:60' after ',' should be capture:SECONDS"),
         (
             "move:60,capture:300",
