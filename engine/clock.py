@@ -529,7 +529,7 @@ class Clock:
             "moves": {side.value: self._moves[side] for side in Color},
             "warned": {side.value: sorted(self._warned[side]) for side in Color},
             "timed_out": None if self._timed_out is None else self._timed_out.value,
-            "pending": [_event_to_dict(event) for event in self._pending],
+            "pending": [event_to_dict(event) for event in self._pending],
         }
 
     @classmethod
@@ -713,7 +713,8 @@ def _name(side: Color | None) -> str:
     return "no one" if side is None else side.value.capitalize()
 
 
-def _event_to_dict(event: ClockEvent) -> dict[str, Any]:
+def event_to_dict(event: ClockEvent) -> dict[str, Any]:
+    """A clock event as JSON-ready data: ``event`` (its class name) and its fields."""
     data: dict[str, Any] = {"event": type(event).__name__}
     for item in fields(event):
         value = getattr(event, item.name)

@@ -97,8 +97,17 @@ class Tracker:
     timeout are decided from timestamps, never from wall-clock time.
     """
 
-    def __init__(self, board: Board | None = None, config: TrackerConfig | None = None) -> None:
+    def __init__(
+        self,
+        board: Board | None = None,
+        config: TrackerConfig | None = None,
+        *,
+        resuming: bool = False,
+    ) -> None:
+        """``resuming``: the game was under way before a restart, so a board already showing a
+        legal move from the position (made while the service was down) starts play at once."""
         self.config = config or TrackerConfig()
+        self.resuming = resuming
         self.board = board.copy() if board is not None else Board()
         self.started = False
         self._debouncer = Debouncer(hold=self.config.debounce)
@@ -229,7 +238,8 @@ class Tracker:
 
     def _view_setup(self, t: float, occupied: int) -> _View:
         target = self.board.occupied
-        if occupied == target:
+        resumed_on_the_way = self.resuming and any(p.is_on_way(occupied) for p in self._patterns)
+        if occupied == target or resumed_on_the_way:
             self.started = True
             self._emit(GameStarted(t, self.board.fen()))
             return self._view_play(t, occupied, False)

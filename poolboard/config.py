@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.board import Board, FenError
+from engine.clock import TimeControl
 from engine.profiles import PROFILES
 
 SENSORS = ("simulated", "serial", "gpio", "camera")
@@ -209,6 +210,10 @@ def _check(config: Config, name: str) -> None:
             Board(config.rules.fen)
         except FenError as error:
             fail("rules] fen", str(error))
+    try:
+        TimeControl.from_string(config.clock.time_control)
+    except ValueError as error:
+        fail("clock] time_control", str(error))
     if config.clock.switch_on not in ("move", "lever"):
         fail("clock] switch_on", f"expected move or lever, got {config.clock.switch_on!r}")
     if not 0 <= config.web.port <= 65535:

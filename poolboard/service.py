@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import logging
+import signal
+import threading
 import tomllib
+from collections.abc import Callable
 
 from engine.sensing import CueDisplay, Sensor
 from poolboard.config import Config, ConfigError
@@ -50,3 +54,26 @@ def build_session(config: Config) -> Session:
         sensor.close()
         raise
     return Session(config, sensor, displays)
+
+
+def serve(session: Session, *, web: bool, announce: Callable[[str], None] = print) -> None:
+    """Run the session until SIGTERM or SIGINT, with the web UI unless ``web`` is false."""
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    worker = threading.Thread(target=session.run, args=(stop,), name="session", daemon=True)
+    worker.start()
+    try:
+        if web:
+            from poolboard.web.app import serve_web
+
+            serve_web(session, stop, announce=announce)
+        else:
+            announce(f"poolboard: recording to {session.store.path} (no web UI)")
+            while not stop.wait(0.5):
+                pass
+    finally:
+        stop.set()
+        worker.join(timeout=5)
+        session.close()
+        logging.getLogger("poolboard").info("stopped")

@@ -9,6 +9,7 @@ with every move, restarts then without charging the outage.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -24,6 +25,7 @@ from engine.clock import (
     FlagFell,
     MoveTimeForfeit,
     TimeControl,
+    event_to_dict,
 )
 from engine.color import Color
 from engine.cues import Cues
@@ -46,6 +48,7 @@ from poolboard.sensor_log_files import RotatingSensorLog
 from poolboard.storage import GameStore, StoredGame
 
 Listener = Callable[[dict[str, Any]], None]
+log = logging.getLogger("poolboard.session")
 
 #: While a clock runs its state is saved this often, so a crash refunds at most this much of the
 #: running side's thinking time (the outage itself is never charged).
@@ -59,15 +62,6 @@ def _clock_errors() -> Iterator[None]:
         yield
     except ClockError as error:
         raise RefereeError(str(error)) from None
-
-
-def clock_event_json(event: ClockEvent) -> dict[str, Any]:
-    """A clock event as JSON: ``event`` (its kind), ``side`` and the event's other fields."""
-    data: dict[str, Any] = {"event": type(event).__name__}
-    for name in event.__dataclass_fields__:
-        value = getattr(event, name)
-        data[name] = value.value if isinstance(value, Color) else value
-    return data
 
 
 class RefereeError(ValueError):
@@ -160,7 +154,7 @@ class Session:
         for move in board.move_stack:
             self.game.push(move)
         self.game_id = stored.id
-        self.tracker = Tracker(self.game.board, self._tracker_config())
+        self.tracker = Tracker(self.game.board, self._tracker_config(), resuming=True)
         if stored.clock is not None:
             # Times left were saved with every move: the running side restarts from now, so the
             # outage is not charged (docs/service.md).
@@ -213,6 +207,7 @@ class Session:
                 self.store.add_move(
                     self.game_id, ply, move, notation, self._clock_pair(), self.clock.to_dict()
                 )
+                log.info("game %d: move %d %s (%s)", self.game_id, ply, notation, side.value)
                 self._finish_if_over()
             case MoveCorrected(move=move, notation=notation, ply=ply):
                 self.game.pop()
@@ -221,6 +216,7 @@ class Session:
                     self.game_id, ply, move, notation, self._clock_pair(), self.clock.to_dict()
                 )
                 self.store.add_event(self.game_id, "correction", event.to_json())
+                log.info("game %d: move %d corrected to %s", self.game_id, ply, notation)
                 self._finish_if_over()
             case MoveTakenBack(ply=ply, side=side):
                 self.game.pop()
@@ -232,9 +228,13 @@ class Session:
             case Violation():
                 self._violations.append(event.to_json())
                 self.store.add_event(self.game_id, "violation", event.to_json())
+                log.warning(
+                    "game %d: %s %s: %s", self.game_id, event.rule, event.side.value, event.message
+                )
             case FaultReported():
                 self._faults.append(event.to_json())
                 self.store.add_event(self.game_id, "fault", event.to_json())
+                log.warning("sensor fault: %s", event.message)
             case CuesChanged(cues=cues):
                 self._show(cues)
             case StateChanged():
@@ -242,7 +242,7 @@ class Session:
         return True
 
     def _on_clock_event(self, event: ClockEvent) -> bool:
-        data = clock_event_json(event)
+        data = event_to_dict(event)
         self._clock_events.append(data)
         self.store.add_event(self.game_id, "clock", data)
         if isinstance(event, FlagFell | MoveTimeForfeit) and not self.game.is_over():
@@ -278,6 +278,7 @@ class Session:
             self.clock.stop()
         self.store.save_clock(self.game_id, self.clock.to_dict())
         self.store.set_result(self.game_id, outcome.result, outcome.reason)
+        log.info("game %d: %s (%s)", self.game_id, outcome.result, outcome.reason)
 
     def _show(self, cues: Cues) -> None:
         for display in self.displays:

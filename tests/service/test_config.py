@@ -79,6 +79,7 @@ settle = 0.25
         ("[leds]\nkind = 'serial'", "[leds] kind: serial LEDs are driven by the Pico"),
         ("[leds]\nbrightness = 2", "[leds] brightness: expected 0.0-1.0"),
         ("[clock]\nswitch_on = 'voice'", "[clock] switch_on: expected move or lever"),
+        ("[clock]\ntime_control = '5 minutes'", "[clock] time_control: time control '5 minutes'"),
         ("[tracker]\nsettle = true", "[tracker] settle: expected a number, got True"),
         ("web = 3", "[web] must be a table"),
         ("[web\nport = 1", "not valid TOML"),

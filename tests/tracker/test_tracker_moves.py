@@ -141,3 +141,17 @@ def test_a_recorded_move_is_confirmed_then_shows_as_the_last_move(hands) -> None
     assert h.tracker.cues.squares == {11: CueKind.MOVE_FROM, 15: CueKind.CONFIRM}
     h.wait(1.0)
     assert h.tracker.cues.squares == {11: CueKind.MOVE_FROM, 15: CueKind.MOVE_TO}
+
+
+def test_resuming_accepts_a_move_made_while_the_service_was_down() -> None:
+    from engine.board import Board
+    from engine.sensing import Snapshot
+    from engine.tracker import Tracker
+
+    after = (Board().occupied_squares() - {11}) | {15}
+    resumed = Tracker(Board(), resuming=True)
+    events = resumed.feed(Snapshot(0.0, after)) + resumed.advance(1.0)
+    assert [e.notation for e in events if e.kind == "move"] == ["11-15"]
+    fresh = Tracker(Board())  # a new game's set-up never records a move
+    events = fresh.feed(Snapshot(0.0, after)) + fresh.advance(1.0)
+    assert not fresh.started and [e for e in events if e.kind == "move"] == []

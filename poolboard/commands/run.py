@@ -1,0 +1,37 @@
+"""``poolboard run``: the service on a real (or simulated) board, with the web UI."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from poolboard.config import ConfigError, load_config
+from poolboard.sensor_spec import SensorSpecError
+from poolboard.service import build_session, serve
+from poolboard.storage import StorageError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "run",
+        help="run the board service (sensor, tracker, clock, recording, web UI)",
+        description=(
+            "Run the service the config describes (docs/config.md): read the board, record "
+            "every game, drive the LEDs and serve the web UI, until stopped (SIGTERM, ^C)."
+        ),
+    )
+    parser.add_argument("--config", default=None, help="config file (default: the demo's)")
+    parser.add_argument("--no-web", action="store_true", help="record only: no web UI")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        session = build_session(load_config(args.config))
+    except (ConfigError, SensorSpecError, StorageError, OSError) as error:
+        print(f"poolboard run: {error}", file=sys.stderr)
+        return 2
+    serve(session, web=not args.no_web, announce=lambda text: print(text, flush=True))
+    return 0
