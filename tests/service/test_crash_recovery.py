@@ -30,35 +30,6 @@ def hand_steps(board: Board, move: Move) -> list[frozenset[int]]:
     return steps
 
 
-class Emulator:
-    def __init__(self, tmp_path: Path) -> None:
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "poolboard.cli",
-                "emulate-board",
-                "--link",
-                str(tmp_path / "board"),
-            ],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            bufsize=1,
-        )
-        self.port = self.process.stdout.readline().strip()
-
-    def set(self, squares: frozenset[int]) -> None:
-        self.process.stdin.write("set " + " ".join(map(str, sorted(squares))) + "\n")
-        self.process.stdin.flush()
-        self.process.stdout.readline()
-
-    def close(self) -> None:
-        self.process.stdin.write("quit\n")
-        self.process.stdin.flush()
-        self.process.wait(timeout=10)
-
-
 def start_service(config: Path) -> subprocess.Popen:
     service = subprocess.Popen(
         [sys.executable, "-m", "poolboard.cli", "run", "--no-web", "--config", str(config)],
@@ -77,10 +48,9 @@ def stored_moves(database: Path) -> list[tuple[int, ...]]:
     return [tuple(int(s) for s in path.strip("[]").split(", ")) for (path,) in rows]
 
 
-def test_sigkill_at_random_moments_loses_no_recorded_move(tmp_path: Path) -> None:
+def test_sigkill_at_random_moments_loses_no_recorded_move(tmp_path: Path, emulator) -> None:
     rng = random.Random(20261122)
     moves = random_game(rng, 24)
-    emulator = Emulator(tmp_path)
     config = tmp_path / "board.toml"
     config.write_text(
         f'[sensor]\nkind = "serial"\nspec = "{emulator.port}"\n'
@@ -120,4 +90,3 @@ def test_sigkill_at_random_moments_loses_no_recorded_move(tmp_path: Path) -> Non
         assert killed == len(kills)
     finally:
         service.kill()
-        emulator.close()

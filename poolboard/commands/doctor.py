@@ -1,0 +1,123 @@
+"""``poolboard doctor``: check a board before play: sensor, LEDs, storage and clock."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sqlite3
+import time
+
+from engine.board import Board
+from engine.clock import TimeControl
+from engine.cues import CueKind, Cues
+from engine.sensing import LinkHealth, Sensor, SensorFault, Snapshot
+from poolboard.config import Config, ConfigError, load_config
+from poolboard.sensor_spec import SensorSpecError
+from poolboard.service import open_configured_displays, open_configured_sensor
+from poolboard.storage import GameStore, StorageError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "doctor",
+        help="check the sensor, LEDs, storage and clock a config describes",
+        description="Check everything a board needs; exit 1 if anything fails.",
+    )
+    parser.add_argument("--config", default=None, help="config file (default: the demo's)")
+    parser.add_argument(
+        "--seconds", type=float, default=5.0, help="how long to wait for the sensor (default 5)"
+    )
+    parser.set_defaults(handler=run)
+
+
+def _report(ok: bool, what: str, detail: str) -> bool:
+    print(f"{'ok  ' if ok else 'FAIL'}  {what:8s} {detail}", flush=True)
+    return ok
+
+
+def check_storage(config: Config) -> bool:
+    directory = config.storage.directory
+    try:
+        store = GameStore(directory / "games.sqlite3")
+        games = len(store.games())
+        with sqlite3.connect(store.path) as db:
+            integrity = db.execute("PRAGMA integrity_check").fetchone()[0]
+        store.close()
+    except (OSError, StorageError, sqlite3.Error) as error:
+        return _report(False, "storage", f"{directory}: {error}")
+    free = shutil.disk_usage(directory).free / 1e9
+    ok = integrity == "ok" and free > 0.1
+    return _report(
+        ok, "storage", f"{directory}: {games} games, integrity {integrity}, {free:.1f} GB free"
+    )
+
+
+def check_clock(config: Config) -> bool:
+    control = TimeControl.from_string(config.clock.time_control)
+    return _report(True, "clock", f"{control} (switched on each {config.clock.switch_on})")
+
+
+def check_sensor_and_leds(config: Config, seconds: float) -> bool:
+    try:
+        sensor = open_configured_sensor(config)
+    except (SensorSpecError, OSError, ValueError) as error:
+        return _report(False, "sensor", str(error))
+    try:
+        if config.sensor.kind == "simulated":
+            ok = _report(True, "sensor", "simulated board (the demo's): nothing to read")
+        else:
+            ok = _read_sensor(sensor, seconds)
+        try:
+            displays = open_configured_displays(config, sensor)
+        except (ConfigError, OSError, ValueError) as error:
+            return _report(False, "leds", str(error))
+        if not displays:
+            return _report(True, "leds", "none configured") and ok
+        every_square = Cues({square: CueKind.CONFIRM for square in range(1, 33)})
+        for display in displays:
+            display.show(every_square)
+        time.sleep(1.0)
+        for display in displays:
+            display.show(Cues.none())
+        return (
+            _report(True, "leds", "lit every square green for a second: did all 32 light?") and ok
+        )
+    finally:
+        sensor.close()
+
+
+def _read_sensor(sensor: Sensor, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    snapshot = None
+    faults = []
+    while time.monotonic() < deadline and snapshot is None:
+        event = sensor.read(timeout=0.2)
+        if isinstance(event, Snapshot):
+            snapshot = event
+        elif isinstance(event, SensorFault):
+            faults.append(event.message)
+        elif isinstance(event, LinkHealth) and not event.connected:
+            faults.append(f"link down: {event.detail}")
+    if snapshot is None:
+        return _report(False, "sensor", f"no reading in {seconds:g} s; " + "; ".join(faults))
+    start = Board().occupied_squares()
+    where = "the start position" if snapshot.occupied == start else "not the start position"
+    _report(True, "sensor", f"{len(snapshot.occupied)} pieces on the board ({where})")
+    for fault in faults:
+        _report(False, "sensor", fault)
+    return not faults
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        config = load_config(args.config)
+    except ConfigError as error:
+        _report(False, "config", str(error))
+        return 1
+    _report(True, "config", args.config or "defaults (the demo's)")
+    results = [
+        check_storage(config),
+        check_clock(config),
+        check_sensor_and_leds(config, args.seconds),
+    ]
+    return 0 if all(results) else 1
