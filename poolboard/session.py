@@ -352,7 +352,8 @@ class Session:
                 start = Board(fen).fen()
             except ValueError as error:
                 raise RefereeError(str(error)) from None
-            self.store.set_result(self.game_id, "*", "replaced by a set-up position")
+            if not self.game.is_over():
+                self.store.set_result(self.game_id, "*", "unfinished: a new position was set up")
             self._new_game(start)
             self._audited(actor, "setup", {"fen": start})
 

@@ -185,3 +185,14 @@ def test_set_position_starts_a_game_from_a_fen(tmp_path: Path) -> None:
     assert table.session.state()["fen"] == "W:WK10:B19,27"
     with pytest.raises(RefereeError, match="side to move"):
         table.session.set_position("ref", "Q:W1:B2")
+
+
+def test_setting_up_a_position_keeps_a_finished_games_result(tmp_path: Path) -> None:
+    table = Table(tmp_path, rules=RulesConfig(fen="B:W18:B14"))
+    table.set_up()
+    table.move(14, 23, 18)
+    finished = table.session.game_id
+    table.session.set_position("ref", Board().fen())
+    assert table.session.store.game(finished).result == "0-1"
+    table.session.set_position("ref", Board().fen())
+    assert table.session.store.game(finished + 1).result == "*"
