@@ -437,7 +437,11 @@ class Session:
             listener(state)
 
     def state(self) -> dict[str, Any]:
-        """Everything a screen shows, as JSON-ready data (GET /api/state)."""
+        """Everything a screen shows, as JSON-ready data (GET /api/state); any thread."""
+        with self.lock:
+            return self._state()
+
+    def _state(self) -> dict[str, Any]:
         board = self.game.board
         stack = board.move_stack
         replay = Board(self.game.start_fen)

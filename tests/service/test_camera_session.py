@@ -1,0 +1,42 @@
+"""The service with the camera sensor: pictures of a game in, the move recorded."""
+
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+
+from poolboard.config import Config, SensorConfig, StorageConfig
+from poolboard.service import build_session
+from vision.calibration import calibrate
+from vision.synthetic import START, Style, View, render
+
+
+def test_run_with_the_camera_records_the_move_it_sees(tmp_path: Path) -> None:
+    view = View(gradient=(0.2, -0.1), noise=2.0)
+    calibrate(render(START, Style(), view).image).save(tmp_path / "cal.json")
+    after = {**START, 11: "empty", 15: "b"}  # Black plays 11-15
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for index, position in enumerate([START, START, after]):
+        image = render(position, Style(), replace(view, seed=index)).image
+        cv2.imwrite(str(frames / f"{index:03}.png"), image)
+    config = Config(
+        sensor=SensorConfig(kind="camera", spec=f"file:{frames}?calibration={tmp_path}/cal.json"),
+        storage=StorageConfig(path=str(tmp_path / "data")),
+    )
+    session = build_session(config)
+    stop = threading.Event()
+    worker = threading.Thread(target=session.run, args=(stop,), daemon=True)
+    worker.start()
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and session.state()["moves"] != ["11-15"]:
+            time.sleep(0.1)
+        assert session.state()["moves"] == ["11-15"]
+        assert session.store.game(session.game_id).moves[0].notation == "11-15"
+    finally:
+        stop.set()
+        worker.join(timeout=5)
+        session.close()
