@@ -12,6 +12,7 @@ Move generation implements R-MAN-1/2, R-KNG-1..3, R-CAP-1..5 and R-PRO-1/2 of RU
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Iterable, Iterator
@@ -600,6 +601,7 @@ def _parse_move_squares(text: str) -> list[int]:
     return squares
 
 
+@functools.lru_cache(maxsize=256)
 def _parse_fen(fen: str) -> tuple[int, int, int, Color]:
     text = fen.strip().strip('"').rstrip(".").strip()
     fields = [f.strip() for f in text.split(":")]
