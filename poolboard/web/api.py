@@ -1,0 +1,151 @@
+"""The public API: the state, the cue styles, recorded games, and the simulated board's inputs.
+
+Reading is open to everyone on the network (spectators); the only writes here drive the
+simulated board, and exist only when the configured sensor is the simulated one.
+"""
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Response
+
+from engine.cues import CUE_STYLES, CueKind
+from engine.pdn.writer import write_game
+from poolboard.session import Session
+from poolboard.simulated_board import SimulatedBoard
+from poolboard.storage import StorageError, StoredGame
+from poolboard.web.models import BoardSnapshot, SideBody
+
+_BLINK_HERTZ = {"solid": 0.0, "slow": 1.0, "fast": 4.0}
+
+
+def cue_styles() -> dict[str, Any]:
+    """CUE_STYLES as JSON: each kind's colour and blink, in priority order (highest first)."""
+    kinds = {}
+    for kind in CueKind:
+        style = CUE_STYLES[kind]
+        red, green, blue = style.rgb
+        kinds[kind.value] = {
+            "rgb": [red, green, blue],
+            "hex": f"#{red:02x}{green:02x}{blue:02x}",
+            "blink": style.blink.value,
+            "hertz": _BLINK_HERTZ[style.blink.value],
+        }
+    return {"priority": [kind.value for kind in CueKind], "kinds": kinds, "duty": 0.5}
+
+
+def _summary(game: StoredGame) -> dict[str, Any]:
+    return {
+        "id": game.id,
+        "created": game.created,
+        "rules": game.rules,
+        "headers": game.headers,
+        "result": game.result,
+        "result_reason": game.result_reason,
+        "plies": len(game.moves),
+    }
+
+
+def api_router(session: Session) -> APIRouter:
+    """``/api/...`` for everyone: state, cue styles, games, and the simulated board."""
+    router = APIRouter(prefix="/api", tags=["public"])
+
+    def stored(game_id: int) -> StoredGame:
+        try:
+            return session.store.game(game_id)
+        except KeyError:
+            raise HTTPException(404, f"no game {game_id}") from None
+        except StorageError as error:
+            raise HTTPException(500, str(error)) from None
+
+    def simulated() -> SimulatedBoard:
+        if not isinstance(session.sensor, SimulatedBoard):
+            raise HTTPException(
+                409,
+                f"the board is a {session.config.sensor.kind} sensor, not the simulated board: "
+                "play on the real board",
+            )
+        return session.sensor
+
+    @router.get("/state")
+    def state() -> dict[str, Any]:
+        """Everything a screen shows: position, moves, clock, cues, result, counts, headers."""
+        return session.state()
+
+    @router.get("/info")
+    def info() -> dict[str, Any]:
+        """What this server offers: the sensor kind, whether the virtual board and the referee
+        console are open."""
+        return {
+            "sensor": session.config.sensor.kind,
+            "virtual_board": isinstance(session.sensor, SimulatedBoard),
+            "referee_console": bool(session.config.referee.password),
+        }
+
+    @router.get("/cue-styles")
+    def styles() -> dict[str, Any]:
+        """How each cue is drawn: colour and blink (engine/cues.py CUE_STYLES, docs/cues.md)."""
+        return cue_styles()
+
+    @router.get("/games")
+    def games() -> list[dict[str, Any]]:
+        """Every recorded game, oldest first (headers, result, number of plies)."""
+        return [_summary(game) for game in session.store.games()]
+
+    # Declared before /games/{id} so that "7.pdn" is never read as an id.
+    @router.get(
+        "/games/{game_id:int}.pdn",
+        response_class=Response,
+        responses={200: {"content": {"application/x-pdn": {}}}},
+    )
+    def game_pdn(game_id: int) -> Response:
+        """One game as a PDN file, to download."""
+        text = write_game(stored(game_id).record())
+        return Response(
+            text,
+            media_type="application/x-pdn; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="poolboard-{game_id}.pdn"'},
+        )
+
+    @router.get("/games/{game_id:int}")
+    def game(game_id: int) -> dict[str, Any]:
+        """One game: headers, start position, moves with the clock times left after each."""
+        found = stored(game_id)
+        return {
+            **_summary(found),
+            "start_fen": found.start_fen,
+            "moves": [
+                {
+                    "ply": move.ply,
+                    "move": move.notation,
+                    "recorded": move.recorded,
+                    "clock_black": move.clock_black,
+                    "clock_white": move.clock_white,
+                }
+                for move in found.moves
+            ],
+        }
+
+    @router.get("/board")
+    def board() -> dict[str, list[int]]:
+        """The simulated board's occupancy now (409 for a real sensor)."""
+        return {"occupied": sorted(simulated().occupied)}
+
+    @router.post("/board")
+    def set_board(body: BoardSnapshot) -> dict[str, list[int]]:
+        """Report a whole occupancy from the simulated board, as the hardware would."""
+        simulated().set_occupied(body.occupied)
+        return {"occupied": body.occupied}
+
+    @router.post("/lever")
+    def lever(body: SideBody) -> dict[str, str]:
+        """A player presses their clock lever on the simulated board."""
+        simulated().press_lever(body.color)
+        return {"lever": body.side}
+
+    @router.post("/adjust")
+    def adjust(body: SideBody) -> dict[str, str]:
+        """A player announces "adjust" (R-TCH-3) on the simulated board."""
+        simulated().announce_adjust(body.color)
+        return {"adjust": body.side}
+
+    return router
