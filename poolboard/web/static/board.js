@@ -1,0 +1,198 @@
+// The virtual board (/board): the simulated sensor. Every change of occupancy is sent as a whole
+// snapshot (POST /api/board), exactly what a reed board reports, so the real tracker does the rest.
+import {
+  BoardView, ClockModel, connect, cueStyles, formatClock, parseFen, players, renderMoves,
+  showConnection, stateLine, storeFlip, storedFlip,
+} from "/static/poolboard.js";
+
+const view = new BoardView(document.getElementById("board"), { flipped: storedFlip("flip-board") });
+const clock = new ClockModel();
+const message = document.getElementById("message");
+let styles = null;
+let state = null;
+let pieces = new Map(); // what stands on the board: square -> {color, king}
+let hand = null; // the piece last lifted, put down by the next tap on an empty square
+let drag = null;
+let lastSent = null;
+let inFlight = 0;
+let queue = Promise.resolve();
+
+const key = (squares) => [...squares].sort((a, b) => a - b).join(",");
+
+function say(text, kind = "") {
+  message.textContent = text;
+  message.className = `message ${kind}`;
+}
+
+async function post(url, body) {
+  inFlight++;
+  try {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) {
+      const detail = (await response.json()).detail;
+      say(typeof detail === "string" ? detail : detail.map((d) => d.msg).join("; "), "error");
+    }
+  } catch (error) {
+    say(`not sent: ${error}`, "error");
+  } finally {
+    inFlight--;
+  }
+}
+
+/** Queue a snapshot (in order, each one once) of `squares`. */
+function report(squares) {
+  const sorted = [...squares].sort((a, b) => a - b);
+  if (key(sorted) === lastSent) return;
+  lastSent = key(sorted);
+  queue = queue.then(() => post("/api/board", { occupied: sorted }));
+}
+
+function draw(shown = drag?.shown ?? pieces) {
+  view.render({ pieces: shown, cues: state?.cues ?? {}, lastMove: null, styles });
+  document.getElementById("hand").textContent = hand ? `in hand: a ${hand.color === "unknown" ? "" : `${hand.color} `}${hand.king ? "king" : "piece"}` : "";
+}
+
+function fenPieces() {
+  return state ? parseFen(state.fen).pieces : new Map();
+}
+
+/** Take the server's occupancy; colours from the recorded position where it matches. */
+function reconcile(occupied) {
+  if (drag || inFlight) return;
+  const fen = fenPieces();
+  const wanted = new Set(occupied);
+  lastSent = key(occupied);
+  if (key(wanted) === key(fen.keys())) {
+    pieces = new Map(fen);
+  } else {
+    for (const square of [...pieces.keys()]) if (!wanted.has(square)) pieces.delete(square);
+    for (const square of wanted) {
+      if (!pieces.has(square)) pieces.set(square, fen.get(square) ?? { color: "unknown", king: false });
+    }
+  }
+  draw();
+}
+
+function tap(square) {
+  if (pieces.has(square)) {
+    hand = pieces.get(square);
+    pieces.delete(square);
+  } else {
+    pieces.set(square, hand ?? fenPieces().get(square) ?? { color: "unknown", king: false });
+    hand = null;
+  }
+  report(pieces.keys());
+  draw();
+}
+
+const svgElement = document.getElementById("board");
+svgElement.addEventListener("pointerdown", (event) => {
+  const square = view.squareAt(event.clientX, event.clientY);
+  if (square === null) return;
+  svgElement.setPointerCapture(event.pointerId);
+  drag = { start: square, current: square, piece: pieces.get(square) ?? null, moved: false, shown: null };
+  event.preventDefault();
+});
+
+svgElement.addEventListener("pointermove", (event) => {
+  if (!drag || !drag.piece) return;
+  const square = view.squareAt(event.clientX, event.clientY);
+  if (square === drag.current) return;
+  drag.current = square;
+  drag.moved = true;
+  // The piece slides: off its start, over each square it crosses (a light square or the edge
+  // of the board: between squares, no switch closed).
+  const base = new Set(pieces.keys());
+  base.delete(drag.start);
+  if (square !== null) base.add(square);
+  report(base);
+  const shown = new Map(pieces);
+  shown.delete(drag.start);
+  if (square !== null && !shown.has(square)) shown.set(square, drag.piece);
+  drag.shown = shown;
+  draw();
+});
+
+function endDrag(event) {
+  if (!drag) return;
+  const { start, current, piece, moved } = drag;
+  drag = null;
+  if (!moved) {
+    if (event.type === "pointerup") tap(start);
+    return;
+  }
+  pieces.delete(start);
+  if (current !== null && !pieces.has(current)) {
+    pieces.set(current, piece);
+  } else {
+    hand = piece; // dropped off the board, or onto another piece: it is in the hand
+  }
+  report(pieces.keys());
+  draw();
+}
+svgElement.addEventListener("pointerup", endDrag);
+svgElement.addEventListener("pointercancel", endDrag);
+
+document.getElementById("setup").addEventListener("click", () => {
+  pieces = new Map(fenPieces());
+  hand = null;
+  report(pieces.keys());
+  draw();
+});
+document.getElementById("clear").addEventListener("click", () => {
+  pieces = new Map();
+  hand = null;
+  report([]);
+  draw();
+});
+for (const button of document.querySelectorAll("[data-lever]")) {
+  button.addEventListener("click", () => {
+    say(`${button.dataset.lever}'s lever pressed`, "ok");
+    queue = queue.then(() => post("/api/lever", { side: button.dataset.lever }));
+  });
+}
+for (const button of document.querySelectorAll("[data-adjust]")) {
+  button.addEventListener("click", () => {
+    say(`${button.dataset.adjust} announced "adjust"`, "ok");
+    queue = queue.then(() => post("/api/adjust", { side: button.dataset.adjust }));
+  });
+}
+document.getElementById("flip").addEventListener("click", () => {
+  view.setFlipped(!view.flipped);
+  storeFlip("flip-board", view.flipped);
+  draw();
+});
+
+function tickClocks() {
+  for (const side of ["black", "white"]) {
+    const left = clock.remaining(side);
+    document.querySelector(`#player-${side} .clock`).textContent = left === null ? "" : formatClock(left);
+  }
+}
+
+async function refreshBoard() {
+  const response = await fetch("/api/board");
+  if (response.ok) reconcile((await response.json()).occupied);
+}
+
+styles = await cueStyles();
+connect((next) => {
+  state = next;
+  clock.update(state.clock);
+  const names = players(state);
+  for (const side of ["black", "white"]) {
+    const box = document.getElementById(`player-${side}`);
+    box.querySelector(".name").textContent = names[side];
+    box.classList.toggle("running", state.clock.running === side && state.clock.state === "running");
+  }
+  document.getElementById("state-line").textContent = stateLine(state);
+  renderMoves(document.getElementById("moves"), state);
+  draw();
+  tickClocks();
+  refreshBoard();
+}, (live) => showConnection(document.getElementById("conn"), live));
+setInterval(tickClocks, 100);

@@ -1,0 +1,171 @@
+// The referee console (/referee): every action is a POST to /api/referee/... with the HTTP Basic
+// credentials the browser asked for when the page was opened; the session audits each one.
+import {
+  BoardView, ClockModel, connect, cueStyles, formatClock, parseFen, players, renderMoves,
+  showConnection, stateLine,
+} from "/static/poolboard.js";
+
+const view = new BoardView(document.getElementById("board"));
+const clock = new ClockModel();
+const message = document.getElementById("message");
+let styles = null;
+let state = null;
+
+function say(text, kind) {
+  message.textContent = text;
+  message.className = `message wide ${kind}`;
+}
+
+async function act(action, body = null, done = "done") {
+  const response = await fetch(`/api/referee/${action}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: body === null ? null : JSON.stringify(body),
+  });
+  if (response.ok) {
+    say(done, "ok");
+  } else {
+    const detail = (await response.json()).detail;
+    say(typeof detail === "string" ? detail : detail.map((d) => `${d.loc.at(-1)}: ${d.msg}`).join("; "), "error");
+  }
+  refreshLogs();
+}
+
+function fields(form) {
+  return Object.fromEntries(new FormData(form).entries());
+}
+
+function onSubmit(id, handler) {
+  document.getElementById(id).addEventListener("submit", (event) => {
+    event.preventDefault();
+    handler(fields(event.target));
+  });
+}
+
+document.getElementById("pause").addEventListener("click", () => act("pause", null, "clocks paused"));
+document.getElementById("resume").addEventListener("click", () => act("resume", null, "clocks running"));
+onSubmit("adjust-form", ({ side, seconds }) =>
+  act("adjust-clock", { side, seconds: Number(seconds) }, `${side}: ${seconds} s added`));
+onSubmit("correct-form", ({ ply, move }) =>
+  act("correct-move", { ply: Number(ply), move: move.trim() }, `ply ${ply} corrected to ${move}`));
+onSubmit("count-form", ({ side }) => act("count", { side }, `count invoked by ${side}`));
+onSubmit("penalty-form", (body) => {
+  if (body.severity === "forfeit" && !confirm(`Forfeit the game for ${body.side} (${body.rule})?`)) return;
+  act("penalty", body, `${body.severity} recorded for ${body.side} (${body.rule})`);
+});
+onSubmit("result-form", (body) => {
+  if (!confirm(`Declare ${body.result}?`)) return;
+  act("result", body, `result ${body.result} declared`);
+});
+onSubmit("position-form", ({ fen }) => {
+  if (!confirm("End this game and start a new one from this position?")) return;
+  act("position", { fen: fen.trim() }, "position set up: place the pieces as cued");
+});
+document.getElementById("next-game").addEventListener("click", () => {
+  if (!confirm("Start the next game? The players change colours.")) return;
+  act("next-game", null, "next game started");
+});
+
+function cell(row, text) {
+  const td = document.createElement("td");
+  td.textContent = text;
+  row.append(td);
+}
+
+async function refreshLogs() {
+  const audit = await fetch("/api/referee/audit");
+  if (audit.ok) {
+    const rows = (await audit.json()).reverse().map((entry) => {
+      const tr = document.createElement("tr");
+      cell(tr, new Date(entry.time).toLocaleTimeString());
+      cell(tr, entry.actor);
+      cell(tr, entry.action);
+      cell(tr, Object.entries(entry.data).map(([k, v]) => `${k}: ${v}`).join(", "));
+      return tr;
+    });
+    document.getElementById("audit").replaceChildren(...rows);
+  }
+  const games = await fetch("/api/games");
+  if (games.ok) {
+    const rows = (await games.json()).reverse().map((game) => {
+      const tr = document.createElement("tr");
+      cell(tr, `#${game.id}`);
+      cell(tr, `${game.headers.Black ?? "?"} – ${game.headers.White ?? "?"}`);
+      cell(tr, `${game.result ?? "*"} (${game.plies} plies)`);
+      const td = document.createElement("td");
+      const link = document.createElement("a");
+      link.href = `/api/games/${game.id}.pdn`;
+      link.textContent = "PDN";
+      link.download = "";
+      td.append(link);
+      tr.append(td);
+      return tr;
+    });
+    document.getElementById("games").replaceChildren(...rows);
+  }
+}
+
+function tickClocks() {
+  for (const side of ["black", "white"]) {
+    const left = clock.remaining(side);
+    document.querySelector(`#player-${side} .clock`).textContent = left === null ? "" : formatClock(left);
+  }
+}
+
+let lastGame = null;
+function show() {
+  const names = players(state);
+  for (const side of ["black", "white"]) {
+    const box = document.getElementById(`player-${side}`);
+    box.querySelector(".name").textContent = names[side];
+    box.classList.toggle("running", state.clock.running === side && state.clock.state === "running");
+  }
+  document.getElementById("clock-note").textContent = `${state.clock.control} · clock ${state.clock.state}`;
+  document.getElementById("state-line").textContent = stateLine(state);
+  document.getElementById("counts").replaceChildren(...state.counts.map((count) => {
+    const li = document.createElement("li");
+    li.textContent = `${count.rule}: ${count.text}`;
+    return li;
+  }));
+  document.getElementById("alerts").replaceChildren(...state.violations.slice(-4).map((v) => {
+    const li = document.createElement("li");
+    li.textContent = `${v.rule} ${v.side ?? ""} (${v.severity}): ${v.message}`;
+    return li;
+  }));
+  renderMoves(document.getElementById("moves"), state, {
+    onPly: (ply, move) => {
+      const form = document.getElementById("correct-form");
+      form.ply.value = ply;
+      form.move.value = move;
+      form.move.focus();
+    },
+  });
+  const fenInput = document.querySelector("#position-form input");
+  if (state.game_id !== lastGame || !fenInput.value) fenInput.value = state.fen;
+  lastGame = state.game_id;
+  view.render({ pieces: parseFen(state.fen).pieces, cues: state.cues, lastMove: state.last_move, styles });
+  tickClocks();
+}
+
+fetch("/api/referee/whoami").then((r) => r.json()).then((who) => {
+  document.getElementById("who").textContent = who.referee ? `— ${who.referee}` : "";
+});
+styles = await cueStyles();
+let logsDue = false;
+function refreshLogsSoon() {
+  // Play on the board changes the state many times a move; the logs need no such haste.
+  if (logsDue) return;
+  logsDue = true;
+  setTimeout(() => {
+    logsDue = false;
+    refreshLogs();
+  }, 1000);
+}
+
+connect((next) => {
+  state = next;
+  clock.update(state.clock);
+  show();
+  refreshLogsSoon();
+}, (live) => showConnection(document.getElementById("conn"), live));
+setInterval(tickClocks, 100);
