@@ -495,15 +495,19 @@ class Clock:
             self._banked[self._to_move] -= self._charged(self._move_used(now))
         self._end_turn()
 
-    def new_game(self) -> None:
-        """Set the clock for the match's next game: a match clock (R-TIM-4) keeps each side's
-        time, any other starts afresh. :meth:`start` it when the first move is due."""
+    def new_game(self, *, swap_sides: bool = False) -> None:
+        """Set the clock for the match's next game: a match clock (R-TIM-4) keeps each player's
+        time, any other starts afresh. ``swap_sides``: the players change colours (R-TRN-2), so
+        Black's time left becomes White's and the other way round. :meth:`start` it when the
+        first move is due."""
         self._advance()
         if self._state() is ClockState.READY:
             raise ClockError(f"game {self._game} has not started on the clock")
         if self._to_move is not None:
             self.stop()
         self._game += 1
+        if swap_sides:
+            self._banked = {side: self._banked[side.opponent] for side in Color}
         self._reset_game(carry=self._control.scope is Scope.MATCH)
 
     # -- snapshots -------------------------------------------------------------------------------

@@ -178,6 +178,11 @@ class Tracker:
         return min(times, default=None)
 
     @property
+    def occupied(self) -> frozenset[int] | None:
+        """The settled occupancy last judged (``None`` before the first reading)."""
+        return None if self._occupied is None else frozenset(squares_of(self._occupied))
+
+    @property
     def cues(self) -> Cues:
         """The squares to light now."""
         return self._cues

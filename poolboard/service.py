@@ -7,13 +7,15 @@ import logging
 import signal
 import threading
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from engine.sensing import CueDisplay, Sensor
 from poolboard.config import Config, ConfigError
 from poolboard.sensor_spec import open_sensor
 from poolboard.session import Session
 from poolboard.simulated_board import SimulatedBoard
+
+log = logging.getLogger("poolboard")
 
 
 def open_configured_sensor(config: Config) -> Sensor:
@@ -56,13 +58,36 @@ def build_session(config: Config) -> Session:
     return Session(config, sensor, displays)
 
 
-def serve(session: Session, *, web: bool, announce: Callable[[str], None] = print) -> None:
-    """Run the session until SIGTERM or SIGINT, with the web UI unless ``web`` is false."""
+def serve(
+    session: Session,
+    *,
+    web: bool,
+    announce: Callable[[str], None] = print,
+    helpers: Sequence[Callable[[threading.Event], None]] = (),
+) -> int:
+    """Run the session until SIGTERM or SIGINT, with the web UI unless ``web`` is false;
+    ``helpers`` (the demo's autoplayer) run in threads of their own until the same stop.
+    Returns the exit status: 1 if the session died, so systemd restarts the service."""
     stop = threading.Event()
+    failed: list[BaseException] = []
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
-    worker = threading.Thread(target=session.run, args=(stop,), name="session", daemon=True)
-    worker.start()
+
+    def guarded(task: Callable[[threading.Event], None]) -> Callable[[], None]:
+        def run() -> None:
+            try:
+                task(stop)
+            except BaseException as error:  # the service must not live on without its session
+                log.exception("%s stopped the service", getattr(task, "__qualname__", task))
+                failed.append(error)
+                stop.set()
+
+        return run
+
+    workers = [threading.Thread(target=guarded(session.run), name="session", daemon=True)]
+    workers += [threading.Thread(target=guarded(h), daemon=True) for h in helpers]
+    for worker in workers:
+        worker.start()
     try:
         if web:
             from poolboard.web.app import serve_web
@@ -74,6 +99,8 @@ def serve(session: Session, *, web: bool, announce: Callable[[str], None] = prin
                 pass
     finally:
         stop.set()
-        worker.join(timeout=5)
+        for worker in workers:
+            worker.join(timeout=5)
         session.close()
-        logging.getLogger("poolboard").info("stopped")
+        log.info("stopped")
+    return 1 if failed else 0

@@ -13,10 +13,10 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
-from engine.board import Board
+from engine.board import Board, Move
 from engine.clock import (
     Clock,
     ClockError,
@@ -41,7 +41,7 @@ from engine.events import (
     Violation,
 )
 from engine.game import Game
-from engine.sensing import CueDisplay, LeverPress, Sensor, SensorEvent
+from engine.sensing import CueDisplay, LeverPress, LinkHealth, Sensor, SensorEvent, Snapshot
 from engine.tracker import Tracker, TrackerConfig
 from poolboard.config import Config
 from poolboard.sensor_log_files import RotatingSensorLog
@@ -98,6 +98,8 @@ class Session:
         self._tracker_state: StateChanged | None = None
         self._clock_events: list[dict[str, Any]] = []
         self._clock_saved = -float("inf")
+        self.link: LinkHealth | None = None
+        self.headers: dict[str, str] = {}
         self.game_id = 0
         self.game: Game
         self.tracker: Tracker
@@ -136,10 +138,20 @@ class Session:
             "TimeControl": self.config.clock.time_control,
         }
 
-    def _new_game(self, fen: str, clock: Clock | None = None) -> None:
+    def _fresh_tracker(self, *, resuming: bool = False) -> Tracker:
+        """A tracker for the current game, told the board as it stands: sensors report changes
+        only, so it must not wait for the next one to know the position (set-up cues at once)."""
+        tracker = Tracker(self.game.board, self._tracker_config(), resuming=resuming)
+        previous = getattr(self, "tracker", None)
+        if previous is not None and previous.occupied is not None:
+            tracker.feed(Snapshot(self.now(), previous.occupied))
+        return tracker
+
+    def _new_game(self, fen: str, clock: Clock | None = None, headers: dict | None = None) -> None:
         self.game = Game(fen, profile=self.config.rules.profile)
-        self.game_id = self.store.create_game(fen, self.config.rules.profile, self._headers())
-        self.tracker = Tracker(self.game.board, self._tracker_config())
+        self.headers = headers or self._headers()
+        self.game_id = self.store.create_game(fen, self.config.rules.profile, self.headers)
+        self.tracker = self._fresh_tracker()
         self.clock = clock or Clock(
             TimeControl.from_string(self.config.clock.time_control), self.now
         )
@@ -149,18 +161,34 @@ class Session:
 
     def _resume(self, stored: StoredGame) -> None:
         """Rebuild an unfinished game from the store; the tracker asks for its position."""
-        board = stored.board()  # re-validates every stored move
-        self.game = Game(stored.start_fen, profile=stored.rules)
-        for move in board.move_stack:
-            self.game.push(move)
         self.game_id = stored.id
-        self.tracker = Tracker(self.game.board, self._tracker_config(), resuming=True)
+        self.headers = stored.headers
+        self.game = self._replay(stored.start_fen, stored.board().move_stack, len(stored.moves))
+        self.tracker = self._fresh_tracker(resuming=True)
         if stored.clock is not None:
             # Times left were saved with every move: the running side restarts from now, so the
             # outage is not charged (docs/service.md).
             self.clock = Clock.from_dict(stored.clock, self.now)
         else:
             self.clock = Clock(TimeControl.from_string(self.config.clock.time_control), self.now)
+        self._finish_if_over()  # a crash between the last move and its result
+
+    def _replay(self, start_fen: str, moves: Sequence[Move], plies: int) -> Game:
+        """The game from its start through ``plies`` of ``moves``, with the counts the weaker
+        side invoked (stored events) at the plies they were invoked at."""
+        invoked = {
+            data["ply"]: Color(data["side"])
+            for _, kind, data in self.store.events(self.game_id)
+            if kind == "count"
+        }
+        game = Game(start_fen, profile=self.config.rules.profile)
+        for ply in range(plies + 1):
+            if ply in invoked and not game.is_over():
+                with suppress(ValueError):
+                    game.invoke_count(invoked[ply])
+            if ply < plies and ply < len(moves) and not game.is_over():
+                game.push(moves[ply])
+        return game
 
     # -- the loop ------------------------------------------------------------------------------
 
@@ -178,12 +206,14 @@ class Session:
     def process(self, event: SensorEvent | None) -> None:
         """Handle one sensor event (or none: time passing), then announce what changed."""
         changed = False
+        if isinstance(event, LinkHealth):
+            changed = self._link_changed(event)
         if event is not None:
             self.sensor_log.write(event)
             for tracker_event in self.tracker.feed(event):
                 changed |= self._on_tracker_event(tracker_event)
             if isinstance(event, LeverPress) and self.config.clock.switch_on == "lever":
-                changed |= self._clock_lever(event.side)
+                changed |= self._switch_clock(event.side)
         else:
             for tracker_event in self.tracker.advance(self.now()):
                 changed |= self._on_tracker_event(tracker_event)
@@ -196,6 +226,15 @@ class Session:
             self._announce()
 
     def _on_tracker_event(self, event: TrackerEvent) -> bool:
+        if isinstance(event, MoveRecorded | MoveCorrected | MoveTakenBack) and self.game.is_over():
+            log.info(
+                "game %d is over (%s): %s %s not recorded",
+                self.game_id,
+                self.game.result,
+                event.kind,
+                event.notation,
+            )
+            return True
         match event:
             case GameStarted():
                 if self.clock.state is ClockState.READY and not self.game.is_over():
@@ -247,7 +286,8 @@ class Session:
         self.store.add_event(self.game_id, "clock", data)
         if isinstance(event, FlagFell | MoveTimeForfeit) and not self.game.is_over():
             what = "flag fell" if isinstance(event, FlagFell) else "move not completed in time"
-            self.game.forfeit(event.side, reason=f"{what} ({event.rule}, R-END-3)")
+            why = what if event.rule == "R-END-3" else f"{what} ({event.rule})"
+            self.game.forfeit(event.side, reason=why)
             self._finish_if_over()
         return True
 
@@ -260,8 +300,18 @@ class Session:
         except ClockError:
             return False
 
-    def _clock_lever(self, side: Color) -> bool:
-        return self._switch_clock(side)
+    def _link_changed(self, event: LinkHealth) -> bool:
+        """The Pico or camera link went down or came back: shown to players and the referee."""
+        if self.link is not None and self.link.connected == event.connected:
+            return False
+        self.link = event
+        text = "sensor link " + ("up" if event.connected else "DOWN") + f": {event.detail}"
+        self._faults.append({"event": "link", "t": event.t, "squares": [], "message": text})
+        self.store.add_event(
+            self.game_id, "link", {"connected": event.connected, "detail": event.detail}
+        )
+        (log.info if event.connected else log.error)(text)
+        return True
 
     def _only_capture(self) -> bool:
         """Whether the side to move has exactly one capturing move (R-TIM-2)."""
@@ -334,15 +384,23 @@ class Session:
                 if game.is_over() or move not in game.board.generate_legal_moves():
                     break
                 kept.append(game.push(move))
+            times = {
+                m.ply: (m.clock_black, m.clock_white) for m in self.store.game(self.game_id).moves
+            }
             self.store.delete_moves_from(self.game_id, ply)
             board = Board(self.game.start_fen)
             for number, move in enumerate(game.board.move_stack, start=1):
                 if number >= ply:
-                    self.store.add_move(self.game_id, number, move, board.notation(move))
+                    black, white = times.get(number, (None, None))
+                    clock = None if black is None or white is None else (black, white)
+                    self.store.add_move(self.game_id, number, move, board.notation(move), clock)
                 board.push(move)
             dropped = len(moves) - (ply - 1) - len(kept)
-            self.game = game
-            self.tracker = Tracker(self.game.board, self._tracker_config())
+            self.game = self._replay(
+                self.game.start_fen, game.board.move_stack, len(kept) + ply - 1
+            )
+            self.tracker = self._fresh_tracker()
+            self._finish_if_over()
             self._audited(actor, "correct", {"ply": ply, "move": text, "dropped": dropped})
 
     def set_position(self, actor: str, fen: str) -> None:
@@ -364,6 +422,8 @@ class Session:
                 self.game.invoke_count(side)
             except ValueError as error:
                 raise RefereeError(str(error)) from None
+            ply = len(self.game.board.move_stack)
+            self.store.add_event(self.game_id, "count", {"side": side.value, "ply": ply})
             self._audited(actor, "count", {"side": side.value})
 
     def penalty(self, actor: str, side: Color, rule: str, severity: str, note: str = "") -> None:
@@ -374,9 +434,10 @@ class Session:
             if not rule.startswith("R-"):
                 raise RefereeError(f"rule must be a RULES.md ID such as R-TCH-2, got {rule!r}")
             data = {"side": side.value, "rule": rule, "severity": severity, "note": note}
-            self.store.add_event(self.game_id, "penalty", data)
             if severity == "forfeit":
                 self._require_running()
+            self.store.add_event(self.game_id, "penalty", data)
+            if severity == "forfeit":
                 self.game.forfeit(side, reason=f"forfeit by the referee ({rule}) {note}".strip())
                 self._finish_if_over()
             self._audited(actor, "penalty", data)
@@ -401,16 +462,14 @@ class Session:
         with self.lock:
             if not self.game.is_over():
                 raise RefereeError("the current game has no result yet: declare one first")
-            headers = self.store.game(self.game_id).headers
             if self.clock.state is not ClockState.READY:
-                self.clock.new_game()
-            self._new_game(self.config.rules.fen or Board().fen(), clock=self.clock)
+                self.clock.new_game(swap_sides=True)  # each player keeps their own match time
             swapped = {
                 **self._headers(),
-                "Black": headers.get("White", "?"),
-                "White": headers.get("Black", "?"),
+                "Black": self.headers.get("White", "?"),
+                "White": self.headers.get("Black", "?"),
             }
-            self.store.set_headers(self.game_id, swapped)
+            self._new_game(self.config.rules.fen or Board().fen(), self.clock, swapped)
             self._audited(actor, "next-game", {"game_id": self.game_id})
 
     def _require_running(self) -> None:
@@ -451,7 +510,6 @@ class Session:
             replay.push(move)
         last = stack[-1] if stack else None
         outcome = self.game.outcome()
-        stored_headers = self.store.game(self.game_id).headers
         tracker_state = self._tracker_state
         return {
             "game_id": self.game_id,
@@ -472,7 +530,10 @@ class Session:
             else {"name": tracker_state.state.name.lower(), "detail": tracker_state.detail},
             "violations": self._violations[-10:],
             "faults": self._faults[-5:],
-            "headers": stored_headers,
+            "headers": self.headers,
+            "link": None
+            if self.link is None
+            else {"connected": self.link.connected, "detail": self.link.detail},
             "rules": self.config.rules.profile,
         }
 

@@ -33,5 +33,4 @@ def run(args: argparse.Namespace) -> int:
     except (ConfigError, SensorSpecError, StorageError, OSError) as error:
         print(f"poolboard run: {error}", file=sys.stderr)
         return 2
-    serve(session, web=not args.no_web, announce=lambda text: print(text, flush=True))
-    return 0
+    return serve(session, web=not args.no_web, announce=lambda text: print(text, flush=True))

@@ -701,3 +701,16 @@ def test_a_snapshot_resumes_exactly_where_it_stood(control: str, steps, outage, 
     assert times(resumed) == times(clock)
     assert resumed.poll() == clock.poll()
     assert resumed.state is clock.state and resumed.to_move is clock.to_move
+
+
+def test_r_tim_4_match_time_follows_the_player_when_colours_change() -> None:
+    """R-TRN-2 swaps colours between the games of a match; each player keeps their own time."""
+    now = [0.0]
+    clock = Clock(TimeControl.from_string("apca-match"), lambda: now[0])
+    clock.start(Color.BLACK)
+    now[0] = 600.0  # the first player (Black in game 1) uses 10 minutes
+    clock.move_made(Color.BLACK)
+    now[0] = 660.0  # the second player uses 1 minute
+    clock.new_game(swap_sides=True)
+    assert clock.remaining(Color.WHITE) == 2700.0 - 600.0  # the first player, now White
+    assert clock.remaining(Color.BLACK) == 2700.0 - 60.0

@@ -6,6 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from poolboard.config import Config, StorageConfig
+from poolboard.session import Session
+from poolboard.simulated_board import SimulatedBoard
+
 
 class Emulator:
     def __init__(self, tmp_path: Path) -> None:
@@ -42,3 +46,53 @@ def emulator(tmp_path: Path):
     board = Emulator(tmp_path)
     yield board
     board.close()
+
+
+class FakeTime:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Table:
+    """A session on a simulated board, driven by hand on a fake clock."""
+
+    def __init__(self, tmp_path: Path, **sections: object) -> None:
+        self.time = FakeTime()
+        self.config = Config(storage=StorageConfig(path=str(tmp_path)), **sections)
+        self.board = SimulatedBoard(now=self.time)
+        self.session = Session(self.config, self.board, now=self.time)
+        self.occupied = set(self.session.game.board.occupied_squares())
+
+    def reopen(self) -> None:
+        """A new process on the same storage (after a crash: nothing was closed)."""
+        self.board = SimulatedBoard(now=self.time)
+        self.session = Session(self.config, self.board, now=self.time)
+
+    def settle(self, seconds: float = 0.5) -> None:
+        self.time.now += seconds
+        self.session.process(None)
+
+    def show(self, squares: set[int]) -> None:
+        self.occupied = set(squares)
+        self.board.set_occupied(self.occupied)
+        self.session.process(self.board.read(0))
+        self.settle(0.1)
+
+    def move(self, start: int, end: int, *captured: int) -> None:
+        self.show(self.occupied - {start})
+        self.show(self.occupied | {end})
+        for square in captured:
+            self.show(self.occupied - {square})
+        self.settle()
+
+    def set_up(self) -> None:
+        self.show(set(self.session.game.board.occupied_squares()))
+
+
+@pytest.fixture
+def make_table(tmp_path: Path):
+    """``table(**config_sections)``: a session on a simulated board, driven on a fake clock."""
+    return lambda **sections: Table(tmp_path, **sections)

@@ -8,54 +8,9 @@ import pytest
 
 from engine.board import Board
 from engine.color import Color
-from poolboard.config import ClockConfig, Config, RefereeConfig, RulesConfig, StorageConfig
-from poolboard.session import RefereeError, Session
-from poolboard.simulated_board import SimulatedBoard
+from poolboard.config import ClockConfig, RefereeConfig, RulesConfig
+from poolboard.session import RefereeError
 from poolboard.simulator import HumanSimulator, random_game
-
-
-class FakeTime:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-class Table:
-    """A session on a simulated board, driven by hand on a fake clock."""
-
-    def __init__(self, tmp_path: Path, **sections: object) -> None:
-        self.time = FakeTime()
-        self.config = Config(storage=StorageConfig(path=str(tmp_path)), **sections)
-        self.board = SimulatedBoard(now=self.time)
-        self.session = Session(self.config, self.board, now=self.time)
-        self.occupied = set(self.session.game.board.occupied_squares())
-
-    def reopen(self) -> None:
-        """A new process on the same storage (after a crash: nothing was closed)."""
-        self.board = SimulatedBoard(now=self.time)
-        self.session = Session(self.config, self.board, now=self.time)
-
-    def settle(self, seconds: float = 0.5) -> None:
-        self.time.now += seconds
-        self.session.process(None)
-
-    def show(self, squares: set[int]) -> None:
-        self.occupied = set(squares)
-        self.board.set_occupied(self.occupied)
-        self.session.process(self.board.read(0))
-        self.settle(0.1)
-
-    def move(self, start: int, end: int, *captured: int) -> None:
-        self.show(self.occupied - {start})
-        self.show(self.occupied | {end})
-        for square in captured:
-            self.show(self.occupied - {square})
-        self.settle()
-
-    def set_up(self) -> None:
-        self.show(set(self.session.game.board.occupied_squares()))
 
 
 def moves_on_disk(tmp_path: Path) -> int:
@@ -63,8 +18,10 @@ def moves_on_disk(tmp_path: Path) -> int:
         return db.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
 
 
-def test_a_simulated_game_is_recorded_and_every_move_is_on_disk_first(tmp_path: Path) -> None:
-    table = Table(tmp_path)
+def test_a_simulated_game_is_recorded_and_every_move_is_on_disk_first(
+    tmp_path: Path, make_table
+) -> None:
+    table = make_table()
     announced: list[int] = []
 
     def spectator(state: dict) -> None:  # sees a move only once it is stored
@@ -86,9 +43,9 @@ def test_a_simulated_game_is_recorded_and_every_move_is_on_disk_first(tmp_path: 
 
 
 def test_resume_after_a_crash_cues_the_position_and_does_not_charge_the_outage(
-    tmp_path: Path,
+    tmp_path: Path, make_table
 ) -> None:
-    table = Table(tmp_path, clock=ClockConfig(time_control="600"))
+    table = make_table(clock=ClockConfig(time_control="600"))
     table.set_up()
     table.move(11, 15)
     table.move(23, 19)
@@ -109,8 +66,8 @@ def test_resume_after_a_crash_cues_the_position_and_does_not_charge_the_outage(
     assert session.store.game(session.game_id).moves[-1].notation == "8-11"
 
 
-def test_a_violation_is_kept_with_the_game(tmp_path: Path) -> None:
-    table = Table(tmp_path)
+def test_a_violation_is_kept_with_the_game(tmp_path: Path, make_table) -> None:
+    table = make_table()
     table.set_up()
     table.move(12, 17)  # no such move
     table.settle(1)
@@ -119,8 +76,8 @@ def test_a_violation_is_kept_with_the_game(tmp_path: Path) -> None:
     assert table.session.state()["violations"][-1]["rule"] == "R-ILL-1"
 
 
-def test_the_game_ends_when_a_side_cannot_move(tmp_path: Path) -> None:
-    table = Table(tmp_path, rules=RulesConfig(fen="B:W18:B14"))
+def test_the_game_ends_when_a_side_cannot_move(tmp_path: Path, make_table) -> None:
+    table = make_table(rules=RulesConfig(fen="B:W18:B14"))
     table.set_up()
     table.move(14, 23, 18)
     stored = table.session.store.game(table.session.game_id)
@@ -128,8 +85,8 @@ def test_the_game_ends_when_a_side_cannot_move(tmp_path: Path) -> None:
     assert table.session.state()["clock"]["state"] == "stopped"
 
 
-def test_flag_fall_forfeits_the_game(tmp_path: Path) -> None:
-    table = Table(tmp_path, clock=ClockConfig(time_control="5"))
+def test_flag_fall_forfeits_the_game(tmp_path: Path, make_table) -> None:
+    table = make_table(clock=ClockConfig(time_control="5"))
     table.set_up()
     table.settle(6)
     stored = table.session.store.game(table.session.game_id)
@@ -137,8 +94,8 @@ def test_flag_fall_forfeits_the_game(tmp_path: Path) -> None:
     assert "R-END-3" in stored.result_reason
 
 
-def test_lever_switches_the_clock_in_tournament_mode(tmp_path: Path) -> None:
-    table = Table(tmp_path, clock=ClockConfig(time_control="600", switch_on="lever"))
+def test_lever_switches_the_clock_in_tournament_mode(tmp_path: Path, make_table) -> None:
+    table = make_table(clock=ClockConfig(time_control="600", switch_on="lever"))
     table.set_up()
     table.move(11, 15)
     assert table.session.clock.running is Color.BLACK  # recorded, but no lever yet
@@ -147,8 +104,8 @@ def test_lever_switches_the_clock_in_tournament_mode(tmp_path: Path) -> None:
     assert table.session.clock.running is Color.WHITE
 
 
-def test_referee_actions_are_checked_applied_and_audited(tmp_path: Path) -> None:
-    table = Table(tmp_path, referee=RefereeConfig(password="x"))
+def test_referee_actions_are_checked_applied_and_audited(tmp_path: Path, make_table) -> None:
+    table = make_table(referee=RefereeConfig(password="x"))
     session = table.session
     table.set_up()
     table.move(11, 15)
@@ -179,16 +136,16 @@ def test_referee_actions_are_checked_applied_and_audited(tmp_path: Path) -> None
     assert actions == ["pause", "adjust", "resume", "correct", "penalty", "result", "next-game"]
 
 
-def test_set_position_starts_a_game_from_a_fen(tmp_path: Path) -> None:
-    table = Table(tmp_path)
+def test_set_position_starts_a_game_from_a_fen(tmp_path: Path, make_table) -> None:
+    table = make_table()
     table.session.set_position("ref", "W:WK10:B19,27")
     assert table.session.state()["fen"] == "W:WK10:B19,27"
     with pytest.raises(RefereeError, match="side to move"):
         table.session.set_position("ref", "Q:W1:B2")
 
 
-def test_setting_up_a_position_keeps_a_finished_games_result(tmp_path: Path) -> None:
-    table = Table(tmp_path, rules=RulesConfig(fen="B:W18:B14"))
+def test_setting_up_a_position_keeps_a_finished_games_result(tmp_path: Path, make_table) -> None:
+    table = make_table(rules=RulesConfig(fen="B:W18:B14"))
     table.set_up()
     table.move(14, 23, 18)
     finished = table.session.game_id

@@ -1,0 +1,113 @@
+"""The session where a game ends, is corrected, resumes, or loses its sensor."""
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from engine.color import Color
+from engine.sensing import LinkHealth, SensorEvent
+from poolboard.config import ClockConfig, Config, RefereeConfig, RulesConfig, StorageConfig
+from poolboard.service import serve
+from poolboard.session import Session
+
+
+def test_moves_after_a_declared_result_are_not_recorded_and_nothing_breaks(make_table) -> None:
+    table = make_table(referee=RefereeConfig(password="x"))
+    table.set_up()
+    table.move(11, 15)
+    table.session.declare_result("ref", "1/2-1/2", "agreed (R-END-2)")
+    table.move(22, 18)  # people play on, or reset the pieces
+    table.move(15, 22, 18)
+    assert table.session.state()["moves"] == ["11-15"]
+    assert table.session.state()["result"] == "1/2-1/2"
+
+
+def test_moves_after_a_flag_fall_are_not_recorded(make_table) -> None:
+    table = make_table(clock=ClockConfig(time_control="60"))
+    table.set_up()
+    table.move(11, 15)
+    table.settle(61)  # White's flag falls
+    table.move(22, 18)
+    state = table.session.state()
+    assert state["moves"] == ["11-15"] and state["result"] is not None
+    assert state["result_reason"].count("R-END-3") == 1
+
+
+def test_after_a_correction_the_next_move_is_read_normally(make_table) -> None:
+    table = make_table(referee=RefereeConfig(password="x"))
+    table.set_up()
+    table.move(11, 15)
+    table.move(23, 19)
+    # The referee records that White really played 22-18; the players fix the board.
+    table.session.correct_move("ref", 2, "22-18")
+    assert table.session.state()["cues"] == {
+        "18": "restore-fill",
+        "19": "restore-clear",
+        "22": "restore-clear",
+        "23": "restore-fill",
+    }
+    table.show((table.occupied - {19}) | {23})
+    table.show((table.occupied - {22}) | {18})
+    table.move(15, 22, 18)
+    assert table.session.state()["moves"] == ["11-15", "22-18", "15x22"]
+    stored = table.session.store.game(table.session.game_id).moves
+    assert stored[0].clock_black is not None  # clock times survive the correction
+
+
+def test_an_invoked_count_survives_a_restart(make_table) -> None:
+    # Black has two kings against White's king and man: White (weaker) invokes R-DRW-4.
+    table = make_table(
+        rules=RulesConfig(fen="W:WK30,21:BK1,K3"), referee=RefereeConfig(password="x")
+    )
+    table.set_up()
+    table.session.invoke_count("ref", Color.WHITE)
+    table.move(30, 26)
+    before = table.session.state()["counts"]
+    assert before and before[0]["rule"] == "R-DRW-4"
+    table.reopen()
+    assert table.session.state()["counts"] == before
+
+
+def test_a_game_ended_just_before_a_crash_is_closed_on_restart(make_table, tmp_path: Path) -> None:
+    table = make_table(rules=RulesConfig(fen="B:W18:B14"))
+    table.set_up()
+    table.move(14, 23, 18)
+    with sqlite3.connect(tmp_path / "games.sqlite3") as db:  # the crash came before the result
+        db.execute("UPDATE games SET result = NULL, result_reason = NULL")
+    table.reopen()
+    assert table.session.store.game(1).result == "0-1"  # Black won (R-END-1): White's score first
+    assert table.session.store.unfinished_game() is None
+
+
+def test_a_lost_sensor_link_is_shown_and_its_return_too(make_table) -> None:
+    table = make_table()
+    table.session.process(LinkHealth(table.time.now, False, "unplugged"))
+    state = table.session.state()
+    assert state["link"] == {"connected": False, "detail": "unplugged"}
+    assert "DOWN" in state["faults"][-1]["message"]
+    table.session.process(LinkHealth(table.time.now, True, "replugged"))
+    assert table.session.state()["link"]["connected"]
+
+
+class BrokenSensor:
+    """A sensor whose device vanished."""
+
+    def read(self, timeout: float | None = None) -> SensorEvent | None:
+        raise OSError(5, "Input/output error")
+
+    def close(self) -> None:
+        pass
+
+
+def test_the_service_stops_with_an_error_when_its_session_dies(tmp_path: Path) -> None:
+    session = Session(Config(storage=StorageConfig(path=str(tmp_path))), BrokenSensor())
+    assert serve(session, web=False, announce=lambda text: None) == 1
+
+
+def test_declare_result_rejects_nonsense(make_table) -> None:
+    from poolboard.session import RefereeError
+
+    table = make_table(referee=RefereeConfig(password="x"))
+    with pytest.raises(RefereeError, match="result must be"):
+        table.session.declare_result("ref", "2-0", "")
