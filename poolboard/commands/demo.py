@@ -1,62 +1,81 @@
-"""``poolboard demo``: a game played by simulated hands on the simulated board, in the terminal.
-
-The sensor events come from :mod:`poolboard.simulator` and go through the real occupancy tracker,
-exactly as a reed board's would, so the demo shows what the tracker recognises and when.
-"""
+"""``poolboard demo``: the whole system on the simulated board, with the web UI; no hardware,
+no config. It prints the address it serves on."""
 
 from __future__ import annotations
 
 import argparse
-import random
-import time
+import logging
+import socket
+import sys
 
-from engine.board import Board
-from engine.tracker import Tracker
-from poolboard.simulator import HumanSimulator, random_game
+from poolboard.autoplay import AutoPlayer
+from poolboard.config import Config, RefereeConfig, StorageConfig, WebConfig, default_data_dir
+from poolboard.service import build_session, serve
+from poolboard.simulated_board import SimulatedBoard
+from poolboard.storage import StorageError
+
+DEMO_REFEREE_PASSWORD = "demo"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "demo",
-        help="watch a game played by simulated hands on the simulated board",
-        description="Play a random legal game with simulated hands through the tracker.",
+        help="the whole system on the simulated board, with the web UI",
+        description=(
+            "Run the service on the simulated board and serve the web UI: the spectator board "
+            "at /, the virtual board at /board (tap to lift and place pieces), the referee "
+            "console at /referee (user referee, password demo). Games are kept in the demo's "
+            "own folder of the data directory."
+        ),
     )
-    parser.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
-    parser.add_argument("--plies", type=int, default=60, help="longest game (default 60)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to serve on (0.0.0.0: all)")
     parser.add_argument(
-        "--speed",
-        type=float,
-        default=8.0,
-        help="times faster than real time (default 8; 0: no waits)",
+        "--port", type=int, default=8080, help="port (default 8080; any free one if taken)"
     )
+    parser.add_argument(
+        "--autoplay", action="store_true", help="simulated hands play games by themselves"
+    )
+    parser.add_argument("--speed", type=float, default=1.0, help="autoplay speed (default 1)")
+    parser.add_argument("--seed", type=int, default=None, help="autoplay random seed")
     parser.set_defaults(handler=run)
 
 
+def _port_free(host: str, port: int) -> bool:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
 def run(args: argparse.Namespace) -> int:
-    seed = args.seed if args.seed is not None else random.randrange(10**6)
-    rng = random.Random(seed)
-    start = Board()
-    moves = random_game(rng, args.plies, start)
-    sensor_events = HumanSimulator(rng).play(start, moves)
-    print(
-        f"poolboard demo (seed {seed}): {len(moves)} moves by simulated hands, "
-        f"{len(sensor_events)} sensor events\n"
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    port = args.port if args.port == 0 or _port_free(args.host, args.port) else 0
+    config = Config(
+        storage=StorageConfig(path=str(default_data_dir() / "demo")),
+        web=WebConfig(host=args.host, port=port),
+        referee=RefereeConfig(password=DEMO_REFEREE_PASSWORD),
     )
-    tracker = Tracker(start)
-    began = time.monotonic()
-    for sensor_event in sensor_events:
-        if args.speed > 0:
-            time.sleep(max(0.0, began + sensor_event.t / args.speed - time.monotonic()))
-        for event in tracker.feed(sensor_event):
-            if event.kind in ("move", "correction"):
-                number = (event.ply + 1) // 2
-                dots = "." if event.side.value == "black" else "..."
-                print(f"{event.t:7.2f} s  {number}{dots} {event.notation}  ({event.side.value})")
-                print("          " + str(tracker.board).replace("\n", "\n          ") + "\n")
-            elif event.kind in ("violation", "fault"):
-                print(f"{event.t:7.2f} s  {event.kind}: {event.message}")
-    tracker.advance(sensor_events[-1].t + 10)
-    recorded = tracker.board.move_stack
-    verdict = "every move recognised" if recorded == moves else "MISMATCH"
-    print(f"{len(recorded)} moves recorded of {len(moves)} played: {verdict}")
-    return 0 if recorded == moves else 1
+    try:
+        session = build_session(config)
+    except (StorageError, OSError) as error:
+        print(f"poolboard demo: {error}", file=sys.stderr)
+        return 2
+    helpers = []
+    if args.autoplay:
+        assert isinstance(session.sensor, SimulatedBoard)
+        player = AutoPlayer(session, session.sensor, speed=args.speed, seed=args.seed)
+        helpers.append(player.run)
+    print(
+        f"poolboard demo: referee console login: referee / {DEMO_REFEREE_PASSWORD}; "
+        f"games kept in {config.storage.directory}",
+        flush=True,
+    )
+    try:
+        return serve(
+            session, web=True, announce=lambda text: print(text, flush=True), helpers=helpers
+        )
+    except OSError as error:
+        print(f"poolboard demo: {error}", file=sys.stderr)
+        return 2
