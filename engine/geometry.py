@@ -65,6 +65,11 @@ WHITE_KING_ROW_MASK = sum(bit(s) for s in range(1, 5))
 BLACK_KING_ROW_MASK = sum(bit(s) for s in range(29, 33))
 
 
+def square_set(mask: int) -> frozenset[int]:
+    """The squares set in a bitboard as a frozenset: the form sensors report occupancy in."""
+    return frozenset(squares_of(mask))
+
+
 def squares_of(mask: int) -> list[int]:
     """The square numbers set in a bitboard, ascending."""
     result = []

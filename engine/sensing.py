@@ -17,6 +17,11 @@ from engine.cues import Cues
 SQUARES = range(1, 33)
 
 
+class SensorSpecError(ValueError):
+    """A sensor spec (``serial:...``, ``gpio:...``, ``camera:...``) that names no backend, or
+    that the backend rejects; the message says what is wrong."""
+
+
 def occupancy(squares: Iterable[int]) -> frozenset[int]:
     """Validate squares 1-32 and freeze them; ``ValueError`` names the first bad square."""
     result = frozenset(squares)

@@ -19,7 +19,15 @@ from typing import TYPE_CHECKING
 
 from engine.color import Color
 from engine.cues import Blink, Cues
-from engine.sensing import LeverPress, LinkHealth, SensorEvent, SensorFault, Snapshot
+from engine.geometry import square_set
+from engine.sensing import (
+    LeverPress,
+    LinkHealth,
+    SensorEvent,
+    SensorFault,
+    SensorSpecError,
+    Snapshot,
+)
 from firmware_bridge.cue_frame import DARK, LINKED, Entry, entry, frame_entries
 from firmware_bridge.firmware.protocol import (
     ACK,
@@ -52,11 +60,6 @@ _SIDES = (Color.BLACK, Color.WHITE)
 def crc_ccitt(data: bytes) -> int:
     """The protocol's CRC-16/CCITT on the host: the C implementation in ``binascii``."""
     return binascii.crc_hqx(data, 0xFFFF)
-
-
-def squares_of(mask: int) -> frozenset[int]:
-    """The squares whose bits are set in an occupancy mask (bit n-1 = square n)."""
-    return frozenset(n for n in range(1, 33) if mask >> (n - 1) & 1)
 
 
 def parse_usb_id(text: str) -> tuple[int, int]:
@@ -400,7 +403,7 @@ class SerialBoard:
         self._uptime = uptime
         if kind == STATE_HEARTBEAT:
             self._last_heartbeat = now
-        occupied = squares_of(mask)
+        occupied = square_set(mask)
         if occupied != self._last_snapshot:
             self._last_snapshot = occupied
             self._events.put(Snapshot(now, occupied))
@@ -414,7 +417,6 @@ class SerialBoard:
 
 def sensor_from_spec(argument: str) -> SerialBoard:
     """The ``serial:`` sensor: ``serial:/dev/ttyACM0``, ``serial:auto``, ``serial:auto:VID:PID``."""
-    from poolboard.sensor_spec import SensorSpecError
 
     if not argument:
         raise SensorSpecError("serial: needs a device path or auto, e.g. serial:/dev/ttyACM0")
@@ -436,5 +438,4 @@ __all__: Sequence[str] = (
     "find_board",
     "parse_usb_id",
     "sensor_from_spec",
-    "squares_of",
 )

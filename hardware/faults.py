@@ -9,11 +9,6 @@ from __future__ import annotations
 from collections import deque
 
 
-def squares_of(mask: int) -> frozenset[int]:
-    """The squares (1-32) whose bits (0-31) are set in ``mask``."""
-    return frozenset(bit + 1 for bit in range(32) if mask >> bit & 1)
-
-
 class StuckWatch:
     """A square that never changes while every other square has changed ``changes`` times.
 

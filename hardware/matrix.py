@@ -21,10 +21,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from engine.color import Color
-from engine.sensing import LeverPress, SensorEvent, SensorFault, Snapshot
+from engine.geometry import square_set
+from engine.sensing import LeverPress, SensorEvent, SensorFault, SensorSpecError, Snapshot
 from hardware.config import MatrixPins, ScanSettings, check_keys, load_toml, section
 from hardware.debounce import Debouncer
-from hardware.faults import FaultLatch, FlickerWatch, StuckWatch, squares_of
+from hardware.faults import FaultLatch, FlickerWatch, StuckWatch
 from hardware.gpio import GPIOModule, GPIOUnavailable, load_rpi_gpio
 
 
@@ -167,7 +168,7 @@ class MatrixMonitor:
         for leak in reading.leaks:
             doubtful |= leak.doubtful
             suspects |= leak.suspects
-        if self.leaks.update(squares_of(suspects | doubtful), t):
+        if self.leaks.update(square_set(suspects | doubtful), t):
             events.append(_diode_fault(t, suspects, doubtful))
         if self._raw is not None:
             flickering = self.flicker.update((reading.occupied ^ self._raw) & ~doubtful, t)
@@ -177,7 +178,7 @@ class MatrixMonitor:
                         t,
                         f"{_names(flickering)} keep flickering: a piece off-centre, a weak magnet"
                         " or a loose wire",
-                        squares_of(flickering),
+                        square_set(flickering),
                     )
                 )
         self._raw = reading.occupied
@@ -191,10 +192,10 @@ class MatrixMonitor:
         stable = self.squares.stable
         if not self.squares.settled or stable == self._reported:
             return []
-        events: list[SensorEvent] = [Snapshot(t, squares_of(stable))]
+        events: list[SensorEvent] = [Snapshot(t, square_set(stable))]
         if self._reported is not None:
             stuck = self.stuck.update(stable ^ before)
-            for square in squares_of(stuck):
+            for square in square_set(stuck):
                 state = "occupied" if stable >> (square - 1) & 1 else "empty"
                 events.append(
                     SensorFault(
@@ -218,7 +219,7 @@ class MatrixMonitor:
 
 
 def _names(mask: int) -> str:
-    squares = sorted(squares_of(mask))
+    squares = sorted(square_set(mask))
     return ("square " if len(squares) == 1 else "squares ") + ", ".join(map(str, squares))
 
 
@@ -227,7 +228,7 @@ def _diode_fault(t: float, suspects: int, doubtful: int) -> SensorFault:
     message = f"diode missing or shorted at {where} (current flows back through it)"
     if doubtful:
         message += f"; {_names(doubtful)} may show ghosts and are not trusted until it is fixed"
-    return SensorFault(t, message, squares_of(suspects | doubtful))
+    return SensorFault(t, message, square_set(suspects | doubtful))
 
 
 class MatrixSensor:
@@ -317,7 +318,6 @@ class MatrixSensor:
 
 def sensor_from_spec(argument: str) -> MatrixSensor:
     """Open the board described by the TOML file at ``argument`` (the ``gpio:PATH`` sensor spec)."""
-    from poolboard.sensor_spec import SensorSpecError
 
     if not argument:
         raise SensorSpecError("gpio: needs a board file, e.g. gpio:/etc/poolboard/board.toml")

@@ -46,7 +46,7 @@ class LedConfig:
     """How cues are shown on the board: none, through the Pico (``serial``) or SPI WS2812."""
 
     kind: str = "none"
-    brightness: float = 0.4
+    brightness: float = 0.25  # SPI LEDs; the Pico sets its own (firmware config.py)
     spec: str = ""  # spi: a board file whose [leds] table gives the strip layout (docs/hardware.md)
 
 
@@ -218,8 +218,10 @@ def _check(config: Config, name: str) -> None:
         fail("clock] switch_on", f"expected move or lever, got {config.clock.switch_on!r}")
     if not 0 <= config.web.port <= 65535:
         fail("web] port", f"expected an integer 0-65535, got {config.web.port}")
-    if config.storage.sensor_log_max_bytes < 10_000 or config.storage.sensor_logs_kept < 1:
-        fail("storage] sensor_log_max_bytes", "keep at least 10000 bytes and 1 log")
+    if config.storage.sensor_log_max_bytes < 10_000:
+        fail("storage] sensor_log_max_bytes", "expected at least 10000 bytes per log file")
+    if config.storage.sensor_logs_kept < 1:
+        fail("storage] sensor_logs_kept", "expected at least 1 log file kept")
     timings = config.tracker
     for key in ("debounce", "settle", "incomplete_jump"):
         if not 0.0 <= getattr(timings, key) <= 30.0:

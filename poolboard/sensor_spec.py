@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import importlib
 
-from engine.sensing import Sensor
+from engine.sensing import Sensor, SensorSpecError
+
+__all__ = ["BACKENDS", "SensorSpecError", "open_sensor"]
 
 #: scheme -> "module:function"; the function takes the text after the colon and returns a Sensor.
 BACKENDS: dict[str, str] = {
@@ -16,10 +18,6 @@ BACKENDS: dict[str, str] = {
     "gpio": "hardware.matrix:sensor_from_spec",
     "camera": "vision.sensor:sensor_from_spec",
 }
-
-
-class SensorSpecError(ValueError):
-    """A sensor spec that names no known backend, or that the backend rejects."""
 
 
 def open_sensor(spec: str) -> Sensor:

@@ -43,7 +43,7 @@ def open_configured_displays(config: Config, sensor: Sensor) -> list[CueDisplay]
             layout = LedLayout.from_mapping(table)
         except (OSError, tomllib.TOMLDecodeError, ValueError) as error:
             raise ConfigError(f"[leds] spec {config.leds.spec}: {error}") from None
-    layout = dataclasses.replace(layout, brightness=config.leds.brightness)
+    layout = dataclasses.replace(layout, brightness=config.leds.brightness)  # one setting: config
     return [SpiCueDisplay(layout)]
 
 

@@ -20,8 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import parse_qsl
 
-from engine.sensing import LinkHealth, SensorEvent
-from poolboard.sensor_spec import SensorSpecError
+from engine.sensing import LinkHealth, SensorEvent, SensorSpecError
 from vision.calibration import Calibration, CalibrationError
 from vision.pipeline import BoardWatcher, WatchConfig
 from vision.sources import (

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import os
 import shutil
 import subprocess
 import sys
@@ -22,7 +23,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     parser.add_argument("--config", required=True, help="the config file the service reads")
-    parser.add_argument("--user", default=None, help="run as this user (default: you)")
+    parser.add_argument(
+        "--user", default=None, help="run as this user (default: you, also under sudo)"
+    )
     parser.add_argument(
         "--unit-dir", default="/etc/systemd/system", help="where to write the unit file"
     )
@@ -57,8 +60,11 @@ def run(args: argparse.Namespace) -> int:
     if not config.is_file():
         print(f"poolboard install-service: no config file at {config}", file=sys.stderr)
         return 2
-    executable = shutil.which("poolboard") or str(Path(sys.argv[0]).resolve())
-    text = unit_text(executable, str(config), args.user or getpass.getuser())
+    # The poolboard being run now (sudo's PATH may not reach the .venv), and the user behind sudo.
+    beside = Path(sys.executable).with_name("poolboard")
+    executable = str(beside) if beside.exists() else shutil.which("poolboard") or "poolboard"
+    user = args.user or os.environ.get("SUDO_USER") or getpass.getuser()
+    text = unit_text(executable, str(config), user)
     if args.print:
         sys.stdout.write(text)
         return 0

@@ -6,9 +6,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.color import Color
+from engine.geometry import square_set
 from engine.sensing import LeverPress
 from hardware.config import ScanSettings
-from hardware.faults import squares_of
 from hardware.sim_gpio import SimGPIO, SimReedBoard
 
 START = frozenset(range(1, 13)) | frozenset(range(21, 33))
@@ -22,7 +22,7 @@ def test_a_scan_reads_exactly_the_closed_switches(make_rig, pieces: set[int]) ->
     rig = make_rig()
     rig.board.set_pieces(pieces)
     reading = rig.scanner.scan()
-    assert squares_of(reading.occupied) == pieces
+    assert square_set(reading.occupied) == pieces
     assert reading.leaks == ()
     assert rig.gpio.floating_reads == 0
 
@@ -105,7 +105,7 @@ def test_missing_diode_reports_a_ghost_and_never_snapshots_it(rig) -> None:
     for square in (1, 5, 6):
         rig.board.place(square)
         events += rig.run(0.1)
-    assert 2 in squares_of(rig.scanner.scan().occupied)  # the ghost is really there
+    assert 2 in square_set(rig.scanner.scan().occupied)  # the ghost is really there
     assert all(2 not in snap for snap in rig.snapshots(events))
     assert rig.snapshots(events)[-1] == {1, 5, 6}
     first, ghost = rig.faults(events)
@@ -203,5 +203,5 @@ def test_other_wirings_scan_the_same(pin_table) -> None:
     scanner = MatrixScanner(gpio, pins, settle_s=0)
     scanner.open()
     board.set_pieces({1, 2, 29})
-    assert squares_of(scanner.scan().occupied) == {1, 2, 29}
+    assert square_set(scanner.scan().occupied) == {1, 2, 29}
     assert gpio.input(pins.columns[3]) == 1 and pins.square_map[1] == (7, 3)
