@@ -10,8 +10,7 @@ import time
 from pathlib import Path
 from typing import IO
 
-from engine.sensing import SensorEvent
-from poolboard.sensor_log import SensorLogWriter
+from poolboard.sensor_log import LogEntry, SensorLogWriter
 
 
 class RotatingSensorLog:
@@ -42,7 +41,7 @@ class RotatingSensorLog:
         for old in sorted(self.directory.glob("sensor-*.jsonl"))[: -self.keep]:
             old.unlink(missing_ok=True)
 
-    def write(self, event: SensorEvent) -> None:
+    def write(self, event: LogEntry) -> None:
         """Append one event, starting a new file first if this one is full."""
         assert self._handle is not None and self._writer is not None
         if self._handle.tell() >= self.max_bytes:

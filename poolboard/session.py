@@ -44,6 +44,7 @@ from engine.game import Game
 from engine.sensing import CueDisplay, LeverPress, LinkHealth, Sensor, SensorEvent, Snapshot
 from engine.tracker import Tracker, TrackerConfig
 from poolboard.config import Config
+from poolboard.sensor_log import GameMarker
 from poolboard.sensor_log_files import RotatingSensorLog
 from poolboard.storage import GameStore, StoredGame
 
@@ -140,7 +141,9 @@ class Session:
 
     def _fresh_tracker(self, *, resuming: bool = False) -> Tracker:
         """A tracker for the current game, told the board as it stands: sensors report changes
-        only, so it must not wait for the next one to know the position (set-up cues at once)."""
+        only, so it must not wait for the next one to know the position (set-up cues at once).
+        The sensor log gets a game marker, so a replay starts from the same position."""
+        self.sensor_log.write(GameMarker(self.now(), self.game_id, self.game.board.fen()))
         tracker = Tracker(self.game.board, self._tracker_config(), resuming=resuming)
         previous = getattr(self, "tracker", None)
         if previous is not None and previous.occupied is not None:

@@ -11,7 +11,7 @@ from engine.events import TrackerEvent
 from engine.pdn import GameRecord, write_games
 from engine.profiles import PROFILES
 from engine.tracker import Tracker, TrackerConfig
-from poolboard.sensor_log import SensorLogError, read_sensor_log
+from poolboard.sensor_log import GameMarker, SensorLogError, read_sensor_log
 
 #: The end of a log counts as this much time passing with no change, so every pending decision
 #: (settle window, incomplete jump, stuck square) is taken.
@@ -44,16 +44,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def replay_log(
     path: str, board: Board, config: TrackerConfig
-) -> tuple[Tracker, list[TrackerEvent]]:
-    """Run one log through a fresh tracker; returns the tracker and every event it produced."""
-    tracker = Tracker(board, config)
-    events: list[TrackerEvent] = []
+) -> list[tuple[Tracker, list[TrackerEvent]]]:
+    """Run one log through a tracker: one (tracker, events) per game. A game marker in the log
+    (written by the service when a game starts or resumes) starts a fresh tracker from its FEN;
+    before any marker, ``board`` is the start."""
+    games: list[tuple[Tracker, list[TrackerEvent]]] = [(Tracker(board, config), [])]
     last_t = 0.0
-    for sensor_event in read_sensor_log(path):
-        events += tracker.feed(sensor_event)
-        last_t = sensor_event.t
+    for entry in read_sensor_log(path):
+        tracker, events = games[-1]
+        if isinstance(entry, GameMarker):
+            events += tracker.advance(entry.t)
+            try:
+                start = Board(entry.fen)
+            except FenError as error:
+                raise SensorLogError(f"{path}: game {entry.game}: {error}") from None
+            fresh = (Tracker(start, config, resuming=True), [])
+            if tracker.started or events:
+                games.append(fresh)
+            else:
+                games[-1] = fresh
+            continue
+        events += tracker.feed(entry)
+        last_t = entry.t
+    tracker, events = games[-1]
     events += tracker.advance(last_t + END_OF_LOG_SECONDS)
-    return tracker, events
+    return games
 
 
 def _text(event: TrackerEvent) -> str | None:
@@ -85,31 +100,35 @@ def run(args: argparse.Namespace) -> int:
     status = 0
     for path in args.logs:
         try:
-            tracker, events = replay_log(path, board, config)
+            replayed = replay_log(path, board, config)
         except (OSError, SensorLogError) as error:
             print(f"poolboard replay: {error}", file=sys.stderr)
             status = 1
             continue
-        games.append((path, tracker))
-        for event in events:
-            if args.json:
-                print(json.dumps({"file": path, **event.to_json()}))
-            elif (text := _text(event)) is not None:
-                print(f"{path}  {event.t:9.3f}  {text}")
+        for tracker, events in replayed:
+            games.append((path, tracker))
+            for event in events:
+                if args.json:
+                    print(json.dumps({"file": path, **event.to_json()}))
+                elif (text := _text(event)) is not None:
+                    print(f"{path}  {event.t:9.3f}  {text}")
     if args.pdn:
-        write_pdn(args.pdn, games, board, args.rules)
+        write_pdn(args.pdn, games, args.rules)
     return status
 
 
-def write_pdn(out: str, games: list[tuple[str, Tracker]], start: Board, rules: str) -> None:
+def write_pdn(out: str, games: list[tuple[str, Tracker]], rules: str) -> None:
     """Write each replayed game as a PDN game named after its log."""
     records = []
     for path, tracker in games:
         record = GameRecord()
         record.headers["Event"] = f"replay of {path}"
         record.headers["Rules"] = rules
-        if start.fen() != STARTING_FEN:
-            record.setup(start.fen())
+        first = tracker.board.copy()
+        while first.move_stack:
+            first.pop()
+        if first.fen() != STARTING_FEN:
+            record.setup(first.fen())
         for move in tracker.board.move_stack:
             record.add_move(move)
         records.append(record)

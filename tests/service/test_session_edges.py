@@ -111,3 +111,25 @@ def test_declare_result_rejects_nonsense(make_table) -> None:
     table = make_table(referee=RefereeConfig(password="x"))
     with pytest.raises(RefereeError, match="result must be"):
         table.session.declare_result("ref", "2-0", "")
+
+
+def test_the_sessions_sensor_log_replays_into_the_same_games(make_table, tmp_path: Path) -> None:
+    """Game markers in the log let `poolboard replay` restart from a resumed position."""
+    from engine.board import Board
+    from engine.tracker import TrackerConfig
+    from poolboard.commands.replay import replay_log
+
+    table = make_table()
+    table.set_up()
+    table.move(11, 15)
+    table.move(23, 19)
+    table.reopen()  # a restart: the log gets a marker at the stored position
+    table.set_up()
+    table.move(8, 11)
+    table.session.sensor_log.close()
+    replayed = []
+    for log in sorted((tmp_path / "sensor-logs").glob("sensor-*.jsonl")):
+        for tracker, _events in replay_log(str(log), Board(), TrackerConfig()):
+            replayed.append([m.path for m in tracker.board.move_stack])
+    assert replayed[0] == [(11, 15), (23, 19)]
+    assert replayed[-1][-1] == (8, 11)
