@@ -7,7 +7,7 @@ Each event has ``t`` (sensor time, seconds) and a ``kind`` string used in JSON o
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.board import Move
@@ -49,56 +49,58 @@ class GameStarted:
 
 
 @dataclass(frozen=True, slots=True)
-class MoveRecorded:
-    """A legal move was made and recorded: ``notation`` in PDN, ``ply`` counts from 1."""
+class PlayedMove:
+    """What every event about one move carries: the move, its PDN ``notation``, the ``side``
+    that played it and its ``ply`` (from 1)."""
 
     t: float
     move: Move
     notation: str
     side: Color
     ply: int
-    kind: str = "move"
+    kind: str
 
     def to_json(self) -> dict[str, Any]:
         """The event as a JSON object."""
-        return _played_json(self)
+        return {
+            "event": self.kind,
+            "t": self.t,
+            "ply": self.ply,
+            "side": self.side.value,
+            "notation": self.notation,
+            **self.move.to_json(),
+        }
 
 
 @dataclass(frozen=True, slots=True)
-class MoveCorrected:
-    """The last recorded move was the start of another legal move, which replaces it."""
+class MoveRecorded(PlayedMove):
+    """A legal move was made and recorded."""
 
-    t: float
-    old: Move
-    old_notation: str
-    move: Move
-    notation: str
-    side: Color
-    ply: int
+    kind: str = "move"
+
+
+@dataclass(frozen=True, slots=True)
+class MoveCorrected(PlayedMove):
+    """The last recorded move was the start of another legal move, which replaces it: ``old``
+    is the move first recorded."""
+
     kind: str = "correction"
+    old: Move = field(kw_only=True)
+    old_notation: str = field(kw_only=True)
 
     def to_json(self) -> dict[str, Any]:
         """The event as a JSON object: the new move, and the one it replaces under ``old``."""
         return {
-            **_played_json(self),
+            **PlayedMove.to_json(self),
             "old": {"notation": self.old_notation, **self.old.to_json()},
         }
 
 
 @dataclass(frozen=True, slots=True)
-class MoveTakenBack:
+class MoveTakenBack(PlayedMove):
     """The previous position was put back (a takeback, allowed by the rule profile)."""
 
-    t: float
-    move: Move
-    notation: str
-    side: Color
-    ply: int
     kind: str = "takeback"
-
-    def to_json(self) -> dict[str, Any]:
-        """The event as a JSON object: the move taken back."""
-        return _played_json(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,17 +179,6 @@ class FaultReported:
             "squares": sorted(self.squares),
             "message": self.message,
         }
-
-
-def _played_json(event: MoveRecorded | MoveCorrected | MoveTakenBack) -> dict[str, Any]:
-    return {
-        "event": event.kind,
-        "t": event.t,
-        "ply": event.ply,
-        "side": event.side.value,
-        "notation": event.notation,
-        **event.move.to_json(),
-    }
 
 
 TrackerEvent = (

@@ -472,7 +472,13 @@ class Tracker:
         self._after_move(t, pattern.move.crowns, pattern.move.path[-1])
         self._emit(
             MoveCorrected(
-                t, old, old_notation, pattern.move, notation, side, len(self.board.move_stack)
+                t,
+                pattern.move,
+                notation,
+                side,
+                len(self.board.move_stack),
+                old=old,
+                old_notation=old_notation,
             )
         )
 
