@@ -5,6 +5,7 @@
 what ``poolboard run`` and ``poolboard demo`` call: it serves until their stop event is set.
 """
 
+import socket
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
@@ -110,12 +111,14 @@ class WebServer:
             ws_max_size=65_536,
         )
         self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, name="web", daemon=True)
+        self._socket: socket.socket | None = None
+        self._thread: threading.Thread | None = None
 
     @property
     def port(self) -> int:
         """The port listened on (the one picked when 0 was asked for)."""
-        return int(self._server.servers[0].sockets[0].getsockname()[1])
+        assert self._socket is not None, "WebServer.start() was not called"
+        return int(self._socket.getsockname()[1])
 
     @property
     def url(self) -> str:
@@ -126,24 +129,43 @@ class WebServer:
     @property
     def is_running(self) -> bool:
         """Whether the server thread is still serving."""
-        return self._thread.is_alive()
+        return self._thread is not None and self._thread.is_alive()
 
     def start(self, timeout: float = 10.0) -> str:
-        """Start serving; returns the URL. ``OSError`` if the address cannot be listened on."""
+        """Listen and start serving; returns the URL. ``OSError`` says why the address cannot
+        be listened on (the port is taken, the host is not this machine's)."""
+        config = self._server.config
+        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
+        listener = socket.socket(family, socket.SOCK_STREAM)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            listener.bind((self.host, config.port))
+            listener.listen(config.backlog)
+        except OSError as error:
+            listener.close()
+            raise OSError(
+                f"web UI: cannot listen on {self.host}:{config.port}: {error.strerror}"
+            ) from None
+        self._socket = listener
+        self._thread = threading.Thread(
+            target=self._server.run, kwargs={"sockets": [listener]}, name="web", daemon=True
+        )
         self._thread.start()
         deadline = time.monotonic() + timeout
         while not self._server.started:
             if not self._thread.is_alive() or time.monotonic() > deadline:
                 self.stop()
-                raise OSError(f"web UI: cannot listen on {self.host}:{self._server.config.port}")
+                raise OSError(f"web UI: the server on {self.host}:{self.port} did not start")
             time.sleep(0.01)
         return self.url
 
     def stop(self) -> None:
         """Close every connection and stop serving."""
         self._server.should_exit = True
-        if self._thread.is_alive():
+        if self._thread is not None and self._thread.is_alive():
             self._thread.join(timeout=5)
+        if self._socket is not None:
+            self._socket.close()
 
 
 def serve_web(
