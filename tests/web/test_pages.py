@@ -1,0 +1,183 @@
+"""End to end in headless Chromium: play on the virtual board, watch the spectator page, referee.
+
+Debian's /usr/bin/chromium is driven through Playwright (never a browser Playwright downloads);
+.ci/run installs it. Set POOLBOARD_SCREENSHOTS=docs/screenshots to save the pages' pictures.
+"""
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.web.conftest import PASSWORD, Live
+
+CHROMIUM = Path("/usr/bin/chromium")
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"
+)
+SHOTS = os.environ.get("POOLBOARD_SCREENSHOTS")
+TIMEOUT = 5000  # ms for anything to appear
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator:
+    from playwright.sync_api import sync_playwright
+
+    # launch() gives the browser a fresh, temporary --user-data-dir of its own.
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=[
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        yield chromium
+        chromium.close()
+
+
+def shoot(page, name: str) -> None:
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"))
+
+
+def centre(page, square: int) -> tuple[float, float]:
+    """Where square ``square`` is on screen (the board seen from White, not flipped)."""
+    box = page.locator("#board").bounding_box()
+    row = (square - 1) // 4
+    col = ((square - 1) % 4) * 2 + (1 if row % 2 == 0 else 0)
+    cell = box["width"] / 8
+    return box["x"] + (col + 0.5) * cell, box["y"] + (row + 0.5) * cell
+
+
+def tap(page, square: int) -> None:
+    page.mouse.click(*centre(page, square))
+
+
+def drag(page, *squares: int) -> None:
+    """Press on the first square and slide through the others, as a finger would."""
+    page.mouse.move(*centre(page, squares[0]))
+    page.mouse.down()
+    for square in squares[1:]:
+        page.mouse.move(*centre(page, square), steps=6)
+    page.mouse.up()
+
+
+def moves(page) -> str:
+    return " ".join(page.locator("#moves td").all_inner_texts()).split()
+
+
+def wait_moves(page, expected: list[str]) -> None:
+    page.wait_for_function(
+        "expected => [...document.querySelectorAll('#moves td')].map(td => td.textContent)"
+        ".filter(Boolean).join(' ') === expected",
+        arg=" ".join(expected),
+        timeout=TIMEOUT,
+    )
+
+
+def clock_text(page, side: str) -> str:
+    return page.locator(f".player.{side} .clock").inner_text()
+
+
+def test_play_on_the_virtual_board_and_watch_the_spectator_page(browser, live: Live) -> None:
+    context = browser.new_context(viewport={"width": 1200, "height": 800})
+    spectator = context.new_page()
+    spectator.goto(live.url + "/")
+    spectator.wait_for_selector(".conn.live", timeout=TIMEOUT)
+    board = context.new_page()
+    board.goto(live.url + "/board")
+    board.wait_for_selector(".conn.live", timeout=TIMEOUT)
+    # Nothing stands on the board yet: the session waits for the set-up.
+    assert board.locator("#board .piece").count() == 0
+    assert "set up" in spectator.inner_text("#state-line")
+
+    board.click("#setup")
+    spectator.wait_for_selector(".player.black.running", timeout=TIMEOUT)
+    assert spectator.locator("#board .piece").count() == 24
+
+    tap(board, 11)  # lift
+    tap(board, 15)  # put down
+    wait_moves(spectator, ["11-15"])
+    assert spectator.locator("#board .piece[data-square='15']").count() == 1
+    spectator.locator("#board .cue[data-square='11'][data-cue='move-from']").wait_for(
+        timeout=TIMEOUT
+    )
+    spectator.wait_for_selector(".player.white.running", timeout=TIMEOUT)
+    before = clock_text(spectator, "white"), clock_text(spectator, "black")
+    spectator.wait_for_timeout(1200)
+    assert clock_text(spectator, "white") != before[0]  # ticks between snapshots
+    assert clock_text(spectator, "black") == before[1]  # waits its turn
+
+    drag(board, 24, 19)  # White slides a man
+    wait_moves(spectator, ["11-15", "24-19"])
+    # Black must capture: lift the capturer, put it down beyond, take the captured piece off.
+    tap(board, 15)
+    tap(board, 24)
+    spectator.locator("#board .cue[data-square='19'][data-cue='remove']").wait_for(timeout=TIMEOUT)
+    shoot(spectator, "spectator-remove-cue")
+    tap(board, 19)
+    wait_moves(spectator, ["11-15", "24-19", "15x24"])
+    assert spectator.locator("#board .piece.black[data-square='24']").count() == 1
+    assert spectator.locator("#board .piece[data-square='19']").count() == 0
+    wait_moves(board, ["11-15", "24-19", "15x24"])
+    assert board.locator("#board .piece").count() == 23
+    assert live.session.state()["moves"] == ["11-15", "24-19", "15x24"]
+    shoot(spectator, "spectator")
+    shoot(board, "virtual-board")
+
+    big = context.new_page()
+    big.goto(live.url + "/big")
+    big.wait_for_selector("body.big .conn.live", timeout=TIMEOUT)
+    wait_moves(big, ["11-15", "24-19", "15x24"])
+    shoot(big, "big-screen")
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    small = phone.new_page()
+    small.goto(live.url + "/")
+    wait_moves(small, ["11-15", "24-19", "15x24"])
+    board_box = small.locator("#board").bounding_box()
+    assert board_box["width"] <= 390 and board_box["width"] > 300  # the board fits the phone
+    if SHOTS:
+        small.screenshot(path=str(Path(SHOTS) / "phone.png"), full_page=True)
+    phone.close()
+    context.close()
+
+
+def test_the_referee_pauses_the_clock_from_the_console(browser, live: Live) -> None:
+    watching = browser.new_context()
+    spectator = watching.new_page()
+    spectator.goto(live.url + "/")
+    live.session.sensor.set_occupied(
+        frozenset(range(1, 13)) | frozenset(range(21, 33))
+    )  # the players set up
+    spectator.wait_for_selector(".player.black.running", timeout=TIMEOUT)
+
+    assert watching.request.get(live.url + "/referee").status == 401  # spectators cannot
+
+    console = browser.new_context(http_credentials={"username": "referee", "password": PASSWORD})
+    page = console.new_page()
+    page.goto(live.url + "/referee")
+    page.wait_for_selector(".conn.live", timeout=TIMEOUT)
+    page.click("#pause")
+    page.wait_for_selector("#message.ok", timeout=TIMEOUT)
+    spectator.wait_for_function(
+        "document.getElementById('clock-note').textContent.includes('paused')", timeout=TIMEOUT
+    )
+    stopped = clock_text(spectator, "black")
+    spectator.wait_for_timeout(600)
+    assert clock_text(spectator, "black") == stopped
+    assert live.session.clock.state.value == "paused"
+    page.locator("#audit tr", has_text="pause").wait_for(timeout=TIMEOUT)
+    page.click("#pause")  # twice: the session's refusal is shown
+    page.wait_for_selector("#message.error", timeout=TIMEOUT)
+    assert "pause" in page.inner_text("#message")
+    shoot(page, "referee")
+    console.close()
+    watching.close()
