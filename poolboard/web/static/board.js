@@ -14,7 +14,8 @@ let pieces = new Map(); // what stands on the board: square -> {color, king}
 let hand = null; // the piece last lifted, put down by the next tap on an empty square
 let drag = null;
 let lastSent = null;
-let inFlight = 0;
+let pending = 0; // requests queued or in flight
+let version = 0; // requests ever queued: a board read is stale if this moved meanwhile
 let queue = Promise.resolve();
 
 const key = (squares) => [...squares].sort((a, b) => a - b).join(",");
@@ -25,7 +26,6 @@ function say(text, kind = "") {
 }
 
 async function post(url, body) {
-  inFlight++;
   try {
     const response = await fetch(url, {
       method: "POST",
@@ -38,9 +38,14 @@ async function post(url, body) {
     }
   } catch (error) {
     say(`not sent: ${error}`, "error");
-  } finally {
-    inFlight--;
   }
+}
+
+/** Send requests one after another, in the order the hands made them. */
+function send(url, body) {
+  pending++;
+  version++;
+  queue = queue.then(() => post(url, body)).finally(() => pending--);
 }
 
 /** Queue a snapshot (in order, each one once) of `squares`. */
@@ -48,7 +53,7 @@ function report(squares) {
   const sorted = [...squares].sort((a, b) => a - b);
   if (key(sorted) === lastSent) return;
   lastSent = key(sorted);
-  queue = queue.then(() => post("/api/board", { occupied: sorted }));
+  send("/api/board", { occupied: sorted });
 }
 
 function draw(shown = drag?.shown ?? pieces) {
@@ -62,7 +67,6 @@ function fenPieces() {
 
 /** Take the server's occupancy; colours from the recorded position where it matches. */
 function reconcile(occupied) {
-  if (drag || inFlight) return;
   const fen = fenPieces();
   const wanted = new Set(occupied);
   lastSent = key(occupied);
@@ -152,13 +156,13 @@ document.getElementById("clear").addEventListener("click", () => {
 for (const button of document.querySelectorAll("[data-lever]")) {
   button.addEventListener("click", () => {
     say(`${button.dataset.lever}'s lever pressed`, "ok");
-    queue = queue.then(() => post("/api/lever", { side: button.dataset.lever }));
+    send("/api/lever", { side: button.dataset.lever });
   });
 }
 for (const button of document.querySelectorAll("[data-adjust]")) {
   button.addEventListener("click", () => {
     say(`${button.dataset.adjust} announced "adjust"`, "ok");
-    queue = queue.then(() => post("/api/adjust", { side: button.dataset.adjust }));
+    send("/api/adjust", { side: button.dataset.adjust });
   });
 }
 document.getElementById("flip").addEventListener("click", () => {
@@ -175,8 +179,13 @@ function tickClocks() {
 }
 
 async function refreshBoard() {
+  // Only a read that no request of ours overtook can be trusted over what the hands did.
+  if (drag || pending) return;
+  const asked = version;
   const response = await fetch("/api/board");
-  if (response.ok) reconcile((await response.json()).occupied);
+  if (!response.ok) return;
+  const { occupied } = await response.json();
+  if (!drag && !pending && version === asked) reconcile(occupied);
 }
 
 styles = await cueStyles();
