@@ -176,9 +176,10 @@ def serve_web(
     web = session.config.web
     server = WebServer(session, web.host, web.port)
     url = server.start()
+    board = ", virtual board /board" if isinstance(session.sensor, SimulatedBoard) else ""
     announce(
-        f"poolboard: web UI on {url}/ (spectators /, big screen /big, "
-        f"virtual board /board, referee /referee, API /docs)"
+        f"poolboard: web UI on {url}/ (spectators /, big screen /big{board}, "
+        "referee /referee, API /docs)"
     )
     if web.host in ("0.0.0.0", "::"):
         announce(
