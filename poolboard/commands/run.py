@@ -33,4 +33,8 @@ def run(args: argparse.Namespace) -> int:
     except (ConfigError, SensorSpecError, StorageError, OSError) as error:
         print(f"poolboard run: {error}", file=sys.stderr)
         return 2
-    return serve(session, web=not args.no_web, announce=lambda text: print(text, flush=True))
+    try:
+        return serve(session, web=not args.no_web, announce=lambda text: print(text, flush=True))
+    except OSError as error:  # the web port is taken, or the address does not exist
+        print(f"poolboard run: {error}", file=sys.stderr)
+        return 2
