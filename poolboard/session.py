@@ -150,7 +150,9 @@ class Session:
             tracker.feed(Snapshot(self.now(), previous.occupied))
         return tracker
 
-    def _new_game(self, fen: str, clock: Clock | None = None, headers: dict | None = None) -> None:
+    def _new_game(
+        self, fen: str, clock: Clock | None = None, headers: dict[str, str] | None = None
+    ) -> None:
         self.game = Game(fen, profile=self.config.rules.profile)
         self.headers = headers or self._headers()
         self.game_id = self.store.create_game(fen, self.config.rules.profile, self.headers)
@@ -166,7 +168,7 @@ class Session:
         """Rebuild an unfinished game from the store; the tracker asks for its position."""
         self.game_id = stored.id
         self.headers = stored.headers
-        self.game = self._replay(stored.start_fen, stored.board().move_stack, len(stored.moves))
+        self.game = self._replay(stored.start_fen, stored.board().move_stack)
         self.tracker = self._fresh_tracker(resuming=True)
         if stored.clock is not None:
             # Times left were saved with every move: the running side restarts from now, so the
@@ -176,20 +178,20 @@ class Session:
             self.clock = Clock(TimeControl.from_string(self.config.clock.time_control), self.now)
         self._finish_if_over()  # a crash between the last move and its result
 
-    def _replay(self, start_fen: str, moves: Sequence[Move], plies: int) -> Game:
-        """The game from its start through ``plies`` of ``moves``, with the counts the weaker
-        side invoked (stored events) at the plies they were invoked at."""
+    def _replay(self, start_fen: str, moves: Sequence[Move]) -> Game:
+        """The game from its start through ``moves``, with the counts the weaker side invoked
+        (stored events) at the plies they were invoked at."""
         invoked = {
             data["ply"]: Color(data["side"])
             for _, kind, data in self.store.events(self.game_id)
             if kind == "count"
         }
         game = Game(start_fen, profile=self.config.rules.profile)
-        for ply in range(plies + 1):
+        for ply in range(len(moves) + 1):
             if ply in invoked and not game.is_over():
                 with suppress(ValueError):
                     game.invoke_count(invoked[ply])
-            if ply < plies and ply < len(moves) and not game.is_over():
+            if ply < len(moves) and not game.is_over():
                 game.push(moves[ply])
         return game
 
@@ -399,9 +401,7 @@ class Session:
                     self.store.add_move(self.game_id, number, move, board.notation(move), clock)
                 board.push(move)
             dropped = len(moves) - (ply - 1) - len(kept)
-            self.game = self._replay(
-                self.game.start_fen, game.board.move_stack, len(kept) + ply - 1
-            )
+            self.game = self._replay(self.game.start_fen, game.board.move_stack)
             self.tracker = self._fresh_tracker()
             self._finish_if_over()
             self._audited(actor, "correct", {"ply": ply, "move": text, "dropped": dropped})
