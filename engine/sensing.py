@@ -1,13 +1,14 @@
 """What a board sensor reports, and the two small interfaces every sensor and display implements.
 
-A sensor only knows which of the 32 dark squares hold a piece, never whose. Backends (GPIO reed
-matrix, the serial bridge, the camera, the simulated board) turn their readings into these events;
-the occupancy tracker consumes them. Times are seconds on a monotonic clock.
+Most sensors only know which of the 32 dark squares hold a piece, never whose; a camera can also
+see each piece's colour, and a king where the picture shows one, and says so in ``Snapshot.pieces``.
+Backends (GPIO reed matrix, the serial bridge, the camera, the simulated board) turn their readings
+into these events; the occupancy tracker consumes them. Times are seconds on a monotonic clock.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -31,12 +32,43 @@ def occupancy(squares: Iterable[int]) -> frozenset[int]:
     return result
 
 
+#: What a sensor that sees pieces reports on an occupied square: ``b``/``w`` a man (or a king it
+#: cannot tell from one), ``B``/``W`` a king it saw.
+PIECE_SYMBOLS = frozenset("bwBW")
+
+
+def seen_pieces(pieces: Mapping[int, str]) -> tuple[tuple[int, str], ...]:
+    """Validate a ``{square: symbol}`` reading and freeze it, sorted by square; ``ValueError``
+    names the first bad square or symbol."""
+    occupancy(pieces)
+    for square, symbol in pieces.items():
+        if symbol not in PIECE_SYMBOLS:
+            raise ValueError(f"square {square}: piece {symbol!r} is not one of b, w, B, W")
+    return tuple(sorted(pieces.items()))
+
+
 @dataclass(frozen=True, slots=True)
 class Snapshot:
-    """The full set of occupied squares at time ``t``."""
+    """The full set of occupied squares at time ``t``; ``pieces`` is what a sensor that sees
+    colours (a camera) saw on each of them, as ``seen_pieces`` returns it, ``None`` for
+    occupancy-only sensors."""
 
     t: float
     occupied: frozenset[int]
+    pieces: tuple[tuple[int, str], ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.pieces is not None and frozenset(s for s, _ in self.pieces) != self.occupied:
+            raise ValueError("a snapshot's pieces must name exactly its occupied squares")
+
+    @classmethod
+    def from_pieces(cls, t: float, pieces: Mapping[int, str]) -> Snapshot:
+        """A snapshot from a colour-seeing sensor: ``{square: "b"|"w"|"B"|"W"}``."""
+        return cls(t, occupancy(pieces), seen_pieces(pieces))
+
+    def piece_map(self) -> dict[int, str] | None:
+        """``pieces`` as ``{square: symbol}``, or ``None`` when the sensor sees no colours."""
+        return None if self.pieces is None else dict(self.pieces)
 
 
 @dataclass(frozen=True, slots=True)
