@@ -327,6 +327,11 @@ class Clock:
     warnings at ``warnings`` seconds, a flag, "time" called) waits for :meth:`poll`, each once.
     """
 
+    _to_move: Color | None
+    _since: float | None  # when the running side's time started; None while paused or stopped
+    _warned: dict[Color, set[float]]
+    _timed_out: Color | None
+
     def __init__(
         self,
         control: TimeControl,
@@ -579,16 +584,16 @@ class Clock:
         if not carry and self._control.stages:
             self._banked = {side: self._control.stages[0].seconds for side in Color}
         self._started = False
-        self._to_move: Color | None = None
-        self._since: float | None = None
+        self._to_move = None
+        self._since = None
         self._used = 0.0
         self._one_capture = False
         self._called = False
         self._stage = 0
         self._stage_moves = {side: 0 for side in Color}
         self._moves = {side: 0 for side in Color}
-        self._warned: dict[Color, set[float]] = {side: set() for side in Color}
-        self._timed_out: Color | None = None
+        self._warned = {side: set() for side in Color}
+        self._timed_out = None
 
     def _state(self) -> ClockState:
         if not self._started:
@@ -752,7 +757,7 @@ class _Snapshot:
             value = float(value)
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise ClockError(f"clock snapshot: {key!r} should be {kind.__name__}, got {value!r}")
-        if kind is float and not math.isfinite(value):
+        if isinstance(value, float) and not math.isfinite(value):
             raise ClockError(f"clock snapshot: {key!r} must be finite, got {value!r}")
         return value
 

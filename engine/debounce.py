@@ -73,7 +73,7 @@ class Debouncer:
     def settle(self, now: float) -> list[tuple[float, int, list[int]]]:
         """Apply the changes due by ``now``, in time order: (time, settled occupancy, squares
         recovered from a fault at that time) for each step."""
-        steps = []
+        steps: list[tuple[float, int, list[int]]] = []
         while True:
             due = self.next_deadline()
             if due is None or due > now:
