@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from engine.board import STARTING_FEN, Board, FenError
 from engine.events import TrackerEvent
@@ -46,8 +47,9 @@ def replay_log(
     path: str, board: Board, config: TrackerConfig
 ) -> list[tuple[Tracker, list[TrackerEvent]]]:
     """Run one log through a tracker: one (tracker, events) per game. A game marker in the log
-    (written by the service when a game starts or resumes) starts a fresh tracker from its FEN;
-    before any marker, ``board`` is the start."""
+    (written by the service when a game starts or resumes) starts a fresh tracker from its FEN,
+    told the board as the previous one last judged it, as the service did; before any marker,
+    ``board`` is the start."""
     games: list[tuple[Tracker, list[TrackerEvent]]] = [(Tracker(board, config), [])]
     last_t = 0.0
     for entry in read_sensor_log(path):
@@ -58,14 +60,18 @@ def replay_log(
                 start = Board(entry.fen)
             except FenError as error:
                 raise SensorLogError(f"{path}: game {entry.game}: {error}") from None
-            fresh = (Tracker(start, config, resuming=True), [])
+            fresh = Tracker(start, config, resuming=entry.resume)
+            fresh_events: list[TrackerEvent] = []
+            if (board_now := tracker.settled_snapshot(entry.t)) is not None:
+                fresh_events += fresh.feed(board_now)
             if tracker.started or events:
-                games.append(fresh)
+                games.append((fresh, fresh_events))
             else:
-                games[-1] = fresh
+                games[-1] = (fresh, fresh_events)
+            last_t = max(last_t, entry.t)
             continue
         events += tracker.feed(entry)
-        last_t = entry.t
+        last_t = max(last_t, entry.t)
     tracker, events = games[-1]
     events += tracker.advance(last_t + END_OF_LOG_SECONDS)
     return games
@@ -96,6 +102,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"poolboard replay: {error}", file=sys.stderr)
         return 2
     config = TrackerConfig.for_profile(args.rules)
+    if args.pdn and not Path(args.pdn).resolve().parent.is_dir():
+        folder = Path(args.pdn).resolve().parent
+        print(
+            f"poolboard replay: --pdn {args.pdn}: folder {folder} does not exist", file=sys.stderr
+        )
+        return 2
     games: list[tuple[str, Tracker]] = []
     status = 0
     for path in args.logs:
@@ -113,7 +125,11 @@ def run(args: argparse.Namespace) -> int:
                 elif (text := _text(event)) is not None:
                     print(f"{path}  {event.t:9.3f}  {text}")
     if args.pdn:
-        write_pdn(args.pdn, games, args.rules)
+        try:
+            write_pdn(args.pdn, games, args.rules)
+        except OSError as error:
+            print(f"poolboard replay: --pdn {args.pdn}: {error.strerror or error}", file=sys.stderr)
+            return 1
     return status
 
 
