@@ -179,7 +179,7 @@ def event_from_json(data: object) -> LogEntry:
 
 def _parse_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_DIGITS:
-        raise ValueError(f"a number of {len(text)} digits")
+        raise ValueError(f"a number of {len(text)} digits, longer than any a log holds")
     return int(text)
 
 

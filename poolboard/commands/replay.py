@@ -58,7 +58,7 @@ def replay_log(
             events += tracker.advance(entry.t)
             try:
                 start = Board(entry.fen)
-            except FenError as error:
+            except ValueError as error:  # FenError, or any other refusal of the FEN
                 raise SensorLogError(f"{path}: game {entry.game}: {error}") from None
             fresh = Tracker(start, config, resuming=entry.resume)
             fresh_events: list[TrackerEvent] = []
