@@ -12,7 +12,8 @@ from engine.events import TrackerEvent
 from engine.pdn import GameRecord, write_games
 from engine.profiles import PROFILES
 from engine.tracker import Tracker, TrackerConfig
-from poolboard.sensor_log import GameMarker, SensorLogError, read_sensor_log
+from poolboard.sensor_log import GameMarker, SensorLogError
+from poolboard.sensor_log_files import read_parts, session_parts
 
 #: The end of a log counts as this much time passing with no change, so every pending decision
 #: (settle window, incomplete jump, stuck square) is taken.
@@ -28,7 +29,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "print the moves, corrections, violations and states it reports."
         ),
     )
-    parser.add_argument("logs", nargs="+", metavar="LOG", help="sensor log files")
+    parser.add_argument(
+        "logs",
+        nargs="+",
+        metavar="LOG",
+        help="sensor log files (the consecutive parts of one session's log are one stream)",
+    )
     parser.add_argument("--fen", default=None, help="start position as PDN FEN (default: start)")
     parser.add_argument(
         "--rules",
@@ -44,15 +50,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def replay_log(
-    path: str, board: Board, config: TrackerConfig
+    path: str | list[str], board: Board, config: TrackerConfig
 ) -> list[tuple[Tracker, list[TrackerEvent]]]:
-    """Run one log through a tracker: one (tracker, events) per game. A game marker in the log
-    (written by the service when a game starts or resumes) starts a fresh tracker from its FEN,
-    told the board as the previous one last judged it, as the service did; before any marker,
-    ``board`` is the start."""
+    """Run one log (or the parts of one, in order) through a tracker: one (tracker, events) per
+    game. A game marker in the log (written by the service when a game starts or resumes)
+    starts a fresh tracker from its FEN; one the running service made (not a resume after a
+    restart) is told the board as the previous tracker last judged it, as the service did.
+    Before any marker, ``board`` is the start."""
+    parts = [path] if isinstance(path, str) else path
     games: list[tuple[Tracker, list[TrackerEvent]]] = [(Tracker(board, config), [])]
     last_t = 0.0
-    for entry in read_sensor_log(path):
+    for entry in read_parts(parts):
         tracker, events = games[-1]
         if isinstance(entry, GameMarker):
             events += tracker.advance(entry.t)
@@ -62,7 +70,8 @@ def replay_log(
                 raise SensorLogError(f"{path}: game {entry.game}: {error}") from None
             fresh = Tracker(start, config, resuming=entry.resume)
             fresh_events: list[TrackerEvent] = []
-            if (board_now := tracker.settled_snapshot(entry.t)) is not None:
+            board_now = None if entry.resume else tracker.settled_snapshot(entry.t)
+            if board_now is not None:
                 fresh_events += fresh.feed(board_now)
             if tracker.started or events:
                 games.append((fresh, fresh_events))
@@ -110,9 +119,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     games: list[tuple[str, Tracker]] = []
     status = 0
-    for path in args.logs:
+    for parts in session_parts(args.logs):
+        path = parts[0]
         try:
-            replayed = replay_log(path, board, config)
+            replayed = replay_log(parts, board, config)
         except (OSError, SensorLogError) as error:
             print(f"poolboard replay: {error}", file=sys.stderr)
             status = 1

@@ -139,3 +139,18 @@ def test_replay_keeps_a_camera_logs_colours(tmp_path: Path) -> None:
     assert (
         "start B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12" in result.stdout
     )
+
+
+def test_replay_reads_the_parts_of_one_sessions_log_as_one_stream(tmp_path: Path) -> None:
+    whole = tmp_path / "whole.jsonl"
+    moves = write_log(whole, seed=8, plies=20)
+    lines = whole.read_text().splitlines(keepends=True)
+    parts = [tmp_path / f"sensor-20260101-120000-000{n}.jsonl" for n in (1, 2)]
+    half = len(lines) // 2
+    parts[0].write_text("".join(lines[:half]))
+    parts[1].write_text("".join(lines[half:]))
+    result = poolboard("replay", "--json", *map(str, parts))
+    assert result.returncode == 0, result.stderr
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [tuple(e["path"]) for e in events if e["event"] == "move"] == [m.path for m in moves]
+    assert {e["file"] for e in events} == {str(parts[0])}

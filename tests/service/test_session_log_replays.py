@@ -1,14 +1,17 @@
 """The service's own sensor logs replay into the games it recorded (issue #14 item 5), even when
 a referee acts between a reading being sensed and being handled."""
 
+import dataclasses
+import time
 from pathlib import Path
 
 from engine.board import Board
 from engine.sensing import Snapshot
 from engine.tracker import TrackerConfig
 from poolboard.commands.replay import replay_log
-from poolboard.config import RefereeConfig
+from poolboard.config import RefereeConfig, StorageConfig
 from poolboard.sensor_log import GameMarker, read_sensor_log
+from poolboard.sensor_log_files import session_parts
 
 
 def replayed_games(tmp_path: Path) -> list[list[str]]:
@@ -93,3 +96,31 @@ def test_a_camera_sessions_log_keeps_the_colours_and_a_set_up_checks_them(
     (log,) = (tmp_path / "sensor-logs").glob("sensor-*.jsonl")
     seen = [e for e in read_sensor_log(log) if isinstance(e, Snapshot)]
     assert seen[-1].piece_map() == pieces
+
+
+def test_a_log_rotated_mid_game_and_a_restart_in_the_same_second_replay_as_one_stream(
+    make_table, tmp_path, monkeypatch
+) -> None:
+    real = time.strftime
+    fixed = "sensor-20260101-120000"  # every process starts within the same second
+    monkeypatch.setattr(
+        time, "strftime", lambda f, *a: fixed if f.startswith("sensor") else real(f, *a)
+    )
+    table = make_table()
+    small = StorageConfig(path=str(tmp_path), sensor_log_max_bytes=400)
+    table.config = dataclasses.replace(table.config, storage=small)
+    table.reopen()  # the same second: goes on after the first process's part
+    table.set_up()
+    for start, end in [(11, 15), (23, 19), (8, 11), (22, 17)]:
+        table.move(start, end)
+    table.reopen()  # a crash and a restart within the same second: the same file stem
+    table.set_up()
+    table.move(15, 18)
+    table.session.sensor_log.close()
+    recorded = table.session.state()["moves"]
+    paths = sorted(str(p) for p in (tmp_path / "sensor-logs").glob("sensor-*.jsonl"))
+    assert len(paths) > 3  # rotated, and the restart went on after the first session's parts
+    (stream,) = session_parts(paths)
+    games = [t for t, _ in replay_log(stream, Board(), TrackerConfig.for_profile("apca"))]
+    assert [m.path for m in games[0].board.move_stack] == [(11, 15), (23, 19), (8, 11), (22, 17)]
+    assert len(recorded) == 5 and games[-1].board.move_stack[-1].path == (15, 18)
