@@ -469,12 +469,13 @@ class Tracker:
         looks_like = next((p for p in self._patterns if p.is_at(occupied)), None)
         if looks_like is not None and self._colours is not None:
             # The occupancy of a legal move, with a piece of the wrong colour in it (a swap).
-            misfit = squares_of(looks_like.misfits(self._colours))
-            replace.append(
-                f"{self.board.notation(looks_like.move)} cannot leave a "
-                f"{'white' if self.board.turn is Color.BLACK else 'black'} piece on "
-                + ", ".join(map(str, misfit))
-            )
+            seen = self._colours
+            misfit = [
+                f"a {'black' if seen.black & BITS[square] else 'white'} piece on {square}"
+                for square in squares_of(looks_like.misfits(seen))
+            ]
+            notation = self.board.notation(looks_like.move)
+            replace.append(f"{notation} cannot leave " + ", ".join(misfit))
         cues = _restore_cues(expected, occupied)
         cues.update({square: CueKind.WRONG_PIECE for square in squares_of(wrong)})
         detail = _restore_detail(expected, occupied, "restore", replace)

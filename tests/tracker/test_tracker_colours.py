@@ -175,3 +175,27 @@ def test_the_settled_board_hands_its_colours_to_a_fresh_tracker(fen: str | None)
     assert snapshot is not None and snapshot.t == 5.0
     assert snapshot.piece_map() == symbols(hands.board)
     assert Hands(fen).tracker.settled_snapshot(1.0) == Snapshot(1.0, hands.board.occupied_squares())
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(min_value=0, max_value=10**9), st.floats(min_value=0.0, max_value=0.3))
+def test_misread_colours_never_break_the_tracker_nor_record_an_illegal_move(
+    seed: int, misread: float
+) -> None:
+    """A camera that misreads colours and kings now and then: whatever it concludes, the
+    recorded game is legal play and nothing but tracker events comes out."""
+    rng = random.Random(seed)
+    board = Board(rng.choice([None, *KING_POSITIONS]))
+    events = ColourSimulator(rng, HumanStyle()).play(board, random_game(rng, 30, board))
+    tracker = Tracker(board)
+    for event in events:
+        if isinstance(event, Snapshot) and event.pieces and rng.random() < misread:
+            wrong = dict(event.pieces)
+            square = rng.choice(sorted(wrong))
+            wrong[square] = rng.choice("bwBW")
+            event = Snapshot.from_pieces(event.t, wrong)
+        tracker.feed(event)
+    tracker.advance(events[-1].t + 10)
+    check = board.copy()
+    for move in tracker.board.move_stack:
+        check.push_legal(move)
