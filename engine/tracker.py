@@ -115,7 +115,7 @@ class Tracker:
         self.started = False
         self._debouncer = Debouncer(hold=self.config.debounce)
         self._now = -math.inf
-        self._since = -math.inf  # when the settled occupancy last changed
+        self._since = -math.inf  # when the settled occupancy (or its colours) last changed
         self._has_reading = False  # no snapshot yet: nothing to judge
         self._occupied: int | None = None
         self._seen: SeenColours | None = None  # last colour seen on each square (None: no colours)
