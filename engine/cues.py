@@ -19,6 +19,7 @@ class CueKind(enum.Enum):
     TOUCH_MOVE = "touch-move"  # the lifted piece that must be moved (R-TCH-1)
     RESTORE_FILL = "restore-fill"  # put a piece back here to restore the position (R-ILL-1)
     RESTORE_CLEAR = "restore-clear"  # take the piece off this square to restore the position
+    WRONG_PIECE = "wrong-piece"  # a camera sees the wrong colour (or a king for a man) here
     MUST_CAPTURE = "must-capture"  # a piece that has to capture (R-CAP-1)
     CONTINUE_JUMP = "continue-jump"  # where the capturing piece can jump on (R-CAP-3)
     REMOVE = "remove"  # a captured piece still to take off (R-CAP-4)
@@ -56,6 +57,7 @@ CUE_STYLES: Mapping[CueKind, CueStyle] = {
     CueKind.TOUCH_MOVE: CueStyle((255, 0, 255), Blink.FAST),
     CueKind.RESTORE_FILL: CueStyle((255, 140, 0), Blink.SLOW),
     CueKind.RESTORE_CLEAR: CueStyle((255, 0, 0), Blink.SLOW),
+    CueKind.WRONG_PIECE: CueStyle((255, 255, 255), Blink.SLOW),
     CueKind.MUST_CAPTURE: CueStyle((255, 200, 0), Blink.FAST),
     CueKind.CONTINUE_JUMP: CueStyle((0, 120, 255), Blink.SLOW),
     CueKind.REMOVE: CueStyle((255, 200, 0), Blink.SLOW),

@@ -5,28 +5,79 @@ not differences (docs/tracker.md). For a legal move the board is *at* the move w
 equals its result, and *on the way* to it while the move can still get there: every square that
 must keep its piece has it, and each other difference is the moving piece (standing on one square
 of its trail, or in the hand) or a captured piece not yet removed (R-CAP-4: any order).
+
+A sensor that sees colours (a camera) says more: :class:`SeenColours`. A board that is at or on
+the way to a move by occupancy fits it only if no square shows the other colour than the move
+allows there (the moving piece on its trail, the captured pieces where they stood, every other
+piece where it stands): a piece swapped for one of the other colour is no legal move.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine.board import Board, Move
-from engine.geometry import BITS, RAYS
+from engine.color import Color
+from engine.geometry import BITS, RAYS, squares_of
+
+
+@dataclass(frozen=True, slots=True)
+class SeenColours:
+    """What a sensor that sees colours shows, as bitboards: squares with a ``black`` or a
+    ``white`` piece, and the ``kings`` among them it saw as kings (``Snapshot.pieces``: B/W).
+    A square in neither colour is one whose colour is not known."""
+
+    black: int = 0
+    white: int = 0
+    kings: int = 0
+
+    @classmethod
+    def of(cls, pieces: Iterable[tuple[int, str]]) -> SeenColours:
+        """From ``(square, "b"|"w"|"B"|"W")`` pairs, as ``Snapshot.pieces`` holds them."""
+        black = white = kings = 0
+        for square, symbol in pieces:
+            if symbol in "bB":
+                black |= BITS[square]
+            else:
+                white |= BITS[square]
+            if symbol.isupper():
+                kings |= BITS[square]
+        return cls(black, white, kings)
+
+    def only(self, squares: int) -> SeenColours:
+        """What is seen on ``squares`` alone."""
+        return SeenColours(self.black & squares, self.white & squares, self.kings & squares)
+
+    def misfits(self, black: int, white: int) -> int:
+        """Squares showing the other colour than ``black`` / ``white`` (where a piece of that
+        colour belongs) say: squares the sensor sees a wrong-coloured piece on."""
+        return (self.black & white) | (self.white & black)
+
+    def symbols(self) -> dict[int, str]:
+        """``{square: "b"|"w"|"B"|"W"}`` for the squares whose colour is known."""
+        shown = {}
+        for mask, man in ((self.black, "b"), (self.white, "w")):
+            for square in squares_of(mask):
+                shown[square] = man.upper() if self.kings & BITS[square] else man
+        return shown
 
 
 @dataclass(frozen=True, slots=True)
 class MovePattern:
     """One legal move as bitboards: ``result`` once done, ``kept`` squares that must stay
     occupied throughout, ``trail`` every square the moving piece may stand on (start, landings and,
-    for a flying king, the squares it slides over), ``captured`` the pieces it takes."""
+    for a flying king, the squares it slides over), ``captured`` the pieces it takes; ``black``
+    and ``white`` the squares where a piece of that colour may stand while it is under way."""
 
     move: Move
     result: int
     kept: int
     trail: int
     captured: int
+    black: int = 0
+    white: int = 0
 
     @property
     def start(self) -> int:
@@ -61,10 +112,16 @@ class MovePattern:
         player was still doing when ``other`` was recorded (a slide went on, more came off)."""
         return self.move != other.move and self.is_on_way(other.result)
 
+    def misfits(self, seen: SeenColours) -> int:
+        """Squares where a colour-seeing sensor shows a piece of the colour this move cannot
+        have there (0: the colours fit the move)."""
+        return seen.misfits(self.black, self.white)
+
 
 def move_patterns(board: Board) -> list[MovePattern]:
     """The pattern of every legal move in the position."""
     occupied = board.occupied
+    mover_is_black = board.turn is Color.BLACK
     patterns = []
     for move in board.generate_legal_moves():
         captured = move.capture_mask
@@ -75,13 +132,17 @@ def move_patterns(board: Board) -> list[MovePattern]:
             for square in ray[: ray.index(b) + 1]:
                 trail |= BITS[square]
         trail = (trail | start) & ~captured
+        kept = occupied & ~start & ~captured
+        movers, taken = (trail, captured) if mover_is_black else (captured, trail)
         patterns.append(
             MovePattern(
                 move=move,
-                result=(occupied & ~start & ~captured) | end,
-                kept=occupied & ~start & ~captured,
+                result=kept | end,
+                kept=kept,
                 trail=trail,
                 captured=captured,
+                black=(board.black & kept) | movers,
+                white=(board.white & kept) | taken,
             )
         )
     return patterns

@@ -1,11 +1,14 @@
 """The occupancy tracker: sensor snapshots in, recorded moves, violations and cues out.
 
-A reed board or a camera only says which squares hold a piece. The tracker keeps the recorded
-position and matches each settled occupancy against the results of its legal moves
-(:mod:`engine.patterns`): a move is recorded the moment the board shows it, unless another legal
-move is still on the way (a king sliding on, more pieces to come off), in which case it waits for
-the settle window; a recorded move that the board then extends is corrected. The recorded game
-only ever advances by legal moves. docs/tracker.md explains every situation and cue.
+A reed board only says which squares hold a piece. The tracker keeps the recorded position and
+matches each settled occupancy against the results of its legal moves (:mod:`engine.patterns`): a
+move is recorded the moment the board shows it, unless another legal move is still on the way (a
+king sliding on, more pieces to come off), in which case it waits for the settle window; a
+recorded move that the board then extends is corrected. A sensor that also sees colours (a camera:
+``Snapshot.pieces``) narrows every match: a board fits a move or a position only if no square
+shows the wrong colour, the set-up is checked piece by piece, and a king seen on a new king's
+square is its crowning. The recorded game only ever advances by legal moves. docs/tracker.md
+explains every situation and cue.
 
 >>> from engine.sensing import Snapshot
 >>> tracker = Tracker(config=TrackerConfig(debounce=0))
@@ -39,7 +42,7 @@ from engine.events import (
     Violation,
 )
 from engine.geometry import BITS, squares_of
-from engine.patterns import MovePattern, missed_capture_results, move_patterns
+from engine.patterns import MovePattern, SeenColours, missed_capture_results, move_patterns
 from engine.profiles import profile
 from engine.sensing import AdjustNotice, LeverPress, SensorEvent, SensorFault, Snapshot
 
@@ -112,9 +115,12 @@ class Tracker:
         self.started = False
         self._debouncer = Debouncer(hold=self.config.debounce)
         self._now = -math.inf
-        self._since = -math.inf  # when the settled occupancy last changed
+        self._since = -math.inf  # when the settled occupancy (or its colours) last changed
         self._has_reading = False  # no snapshot yet: nothing to judge
         self._occupied: int | None = None
+        self._seen: SeenColours | None = None  # last colour seen on each square (None: no colours)
+        self._colours: SeenColours | None = None  # the colours on the settled squares last judged
+        self._sees_kings = False  # the sensor has shown a king: one it shows as a man is uncrowned
         self._patterns = move_patterns(self.board)
         self._last: _LastMove | None = None
         self._finished: MovePattern | None = None  # the board showed this move, not yet recorded
@@ -139,10 +145,11 @@ class Tracker:
         """Process one sensor event (after letting time run up to it); returns what followed."""
         self._advance_to(event.t)
         match event:
-            case Snapshot(t, occupied):
+            case Snapshot(t, occupied, pieces):
                 mask = 0
                 for square in occupied:
                     mask |= BITS[square]
+                self._see(mask, pieces)
                 if not self._has_reading:
                     self._debouncer.reset(mask)  # the first reading is the board as it stands
                     self._has_reading = True
@@ -182,6 +189,17 @@ class Tracker:
         """The settled occupancy last judged (``None`` before the first reading)."""
         return None if self._occupied is None else frozenset(squares_of(self._occupied))
 
+    def settled_snapshot(self, t: float) -> Snapshot | None:
+        """The board as last judged, stamped ``t`` (with its colours when the sensor sees every
+        square's): what a fresh tracker for the same board is told first. ``None`` before the
+        first reading."""
+        if self._occupied is None:
+            return None
+        colours = self._colours
+        if colours is None or colours.black | colours.white != self._occupied:
+            return Snapshot(t, frozenset(squares_of(self._occupied)))
+        return Snapshot.from_pieces(t, colours.symbols())
+
     @property
     def cues(self) -> Cues:
         """The squares to light now."""
@@ -215,7 +233,9 @@ class Tracker:
                 self._timer = None
                 self._evaluate(deadline)
         self._now = max(self._now, t)
-        if self._has_reading and self._effective() != self._occupied:
+        if self._has_reading and (
+            self._effective() != self._occupied or self._effective_colours() != self._colours
+        ):
             self._evaluate(t)
 
     def _effective(self) -> int:
@@ -225,12 +245,63 @@ class Tracker:
             faulty |= BITS[square]
         return (self._debouncer.settled & ~faulty) | (self.board.occupied & faulty)
 
+    def _see(self, occupied: int, pieces: tuple[tuple[int, str], ...] | None) -> None:
+        """Keep the colours a snapshot shows; a square it shows empty keeps its last colour
+        until the debounced occupancy agrees. A snapshot without colours forgets them."""
+        if pieces is None:
+            self._seen = None
+            return
+        fresh = SeenColours.of(pieces)
+        old = self._seen or SeenColours()
+        self._seen = SeenColours(
+            (old.black & ~occupied) | fresh.black,
+            (old.white & ~occupied) | fresh.white,
+            (old.kings & ~occupied) | fresh.kings,
+        )
+        self._sees_kings = self._sees_kings or bool(fresh.kings)
+
+    def _effective_colours(self) -> SeenColours | None:
+        """The colours seen on the settled squares (faulty squares: colour unknown)."""
+        if self._seen is None:
+            return None
+        faulty = 0
+        for square in self._debouncer.faulty:
+            faulty |= BITS[square]
+        return self._seen.only(self._effective() & ~faulty)
+
+    def _fits(self, pattern: MovePattern) -> bool:
+        """Whether the colours seen (if any) allow ``pattern``'s move."""
+        return self._colours is None or not pattern.misfits(self._colours)
+
+    def _is_at(self, pattern: MovePattern, occupied: int) -> bool:
+        return pattern.is_at(occupied) and self._fits(pattern)
+
+    def _is_on_way(self, pattern: MovePattern, occupied: int) -> bool:
+        return pattern.is_on_way(occupied) and self._fits(pattern)
+
+    def _wrong_pieces(self, board: Board, *, kings: bool = False) -> int:
+        """Squares ``board`` has a piece on where the sensor sees the other colour (and, with
+        ``kings``, a king where a man belongs); 0 for occupancy-only sensors."""
+        seen = self._colours
+        if seen is None:
+            return 0
+        wrong = seen.misfits(board.black, board.white)
+        if kings:
+            wrong |= seen.kings & board.occupied & ~board.kings
+        return wrong
+
+    def _shows(self, board: Board, occupied: int) -> bool:
+        """Whether the board stands as ``board`` has it, colours included."""
+        return occupied == board.occupied and not self._wrong_pieces(board)
+
     # -- evaluation ----------------------------------------------------------------------------
 
     def _evaluate(self, t: float, lever: bool = False) -> None:
         occupied = self._effective()
-        if occupied != self._occupied:
+        colours = self._effective_colours()
+        if occupied != self._occupied or colours != self._colours:
             self._occupied = occupied
+            self._colours = colours
             self._since = t
         view = (
             self._view_setup(t, occupied)
@@ -243,13 +314,32 @@ class Tracker:
 
     def _view_setup(self, t: float, occupied: int) -> _View:
         target = self.board.occupied
-        resumed_on_the_way = self.resuming and any(p.is_on_way(occupied) for p in self._patterns)
-        if occupied == target or resumed_on_the_way:
+        wrong = self._wrong_pieces(self.board, kings=True) & occupied
+        resumed_on_the_way = self.resuming and any(
+            self._is_on_way(p, occupied) for p in self._patterns
+        )
+        if (occupied == target and not wrong) or resumed_on_the_way:
             self.started = True
             self._emit(GameStarted(t, self.board.fen()))
             return self._view_play(t, occupied, False)
         cues = _restore_cues(target, occupied)
-        return _View(TrackerState.SETUP, _restore_detail(target, occupied, "set up"), cues)
+        cues.update({square: CueKind.WRONG_PIECE for square in squares_of(wrong)})
+        detail = _restore_detail(target, occupied, "set up", self._replace_parts(wrong))
+        return _View(TrackerState.SETUP, detail, cues)
+
+    def _replace_parts(self, wrong: int) -> list[str]:
+        """For each square in ``wrong``: "replace the white piece on 9 with a black man"."""
+        seen = self._colours or SeenColours()
+        parts = []
+        for square in squares_of(wrong):
+            piece = self.board.piece_at(square)
+            if piece is None:
+                continue
+            colour = "black" if seen.black & BITS[square] else "white"
+            shown = f"{colour} {'king' if seen.kings & BITS[square] else 'piece'}"
+            wanted = f"{piece.color.value} {'king' if piece.king else 'man'}"
+            parts.append(f"replace the {shown} on {square} with a {wanted}")
+        return parts
 
     def _held(self, t: float, seconds: float) -> bool:
         """Whether the board has stood unchanged for ``seconds`` at time ``t``."""
@@ -262,11 +352,11 @@ class Tracker:
             if view is not None:
                 return view
         expected = self.board.occupied
-        if occupied == expected:
+        if self._shows(self.board, occupied):
             return self._view_at_rest(t)
         self._follow_touch(occupied)
-        at = next((p for p in self._patterns if p.is_at(occupied)), None)
-        on_way = [p for p in self._patterns if p is not at and p.is_on_way(occupied)]
+        at = next((p for p in self._patterns if self._is_at(p, occupied)), None)
+        on_way = [p for p in self._patterns if p is not at and self._is_on_way(p, occupied)]
         if at is not None:
             if not on_way or lever or self._held(t, self.config.settle):
                 self._record(t, at)
@@ -294,7 +384,7 @@ class Tracker:
         return self._view_off_path(t, occupied, lever)
 
     def _is_previous_position(self, occupied: int) -> bool:
-        return self._last is not None and occupied == self._last.before.occupied
+        return self._last is not None and self._shows(self._last.before, occupied)
 
     def _opponent_has_started(self, occupied: int) -> bool:
         """The board showed a finished move that could still have gone on, and now shows the
@@ -303,7 +393,7 @@ class Tracker:
             return False
         self.board.push(self._finished.move)
         try:
-            return any(p.is_on_way(occupied) for p in move_patterns(self.board))
+            return any(self._is_on_way(p, occupied) for p in move_patterns(self.board))
         finally:
             self.board.pop()
 
@@ -374,9 +464,23 @@ class Tracker:
             return _View(
                 TrackerState.MOVING, "move in progress", wake=[self._since + self.config.settle]
             )
+        wrong = self._wrong_pieces(self.board) & occupied
+        replace = self._replace_parts(wrong)
+        looks_like = next((p for p in self._patterns if p.is_at(occupied)), None)
+        if looks_like is not None and self._colours is not None:
+            # The occupancy of a legal move, with a piece of the wrong colour in it (a swap).
+            seen = self._colours
+            misfit = [
+                f"a {'black' if seen.black & BITS[square] else 'white'} piece on {square}"
+                for square in squares_of(looks_like.misfits(seen))
+            ]
+            notation = self.board.notation(looks_like.move)
+            replace.append(f"{notation} cannot leave " + ", ".join(misfit))
         cues = _restore_cues(expected, occupied)
-        view = _View(TrackerState.RESTORE, _restore_detail(expected, occupied, "restore"), cues)
-        if not added or self._is_previous_position(occupied):
+        cues.update({square: CueKind.WRONG_PIECE for square in squares_of(wrong)})
+        detail = _restore_detail(expected, occupied, "restore", replace)
+        view = _View(TrackerState.RESTORE, detail, cues)
+        if not (added or wrong) or self._is_previous_position(occupied):
             # Pieces lifted and nothing put down, or the last move put back where takebacks are
             # not allowed: no move was attempted; the cues ask for the position back.
             return view
@@ -399,8 +503,8 @@ class Tracker:
                 t,
                 occupied,
                 "R-ILL-1",
-                frozenset(squares_of(added | missing)),
-                "illegal move: " + _restore_detail(expected, occupied, "restore"),
+                frozenset(squares_of(added | missing | wrong)),
+                "illegal move: " + detail,
             )
         if self._held(t, self.config.stuck):
             self._suspect_stuck_square(t, occupied)
@@ -409,9 +513,9 @@ class Tracker:
     def _view_correction(self, t: float, occupied: int, lever: bool) -> _View | None:
         last = self._last
         assert last is not None
-        if occupied == last.pattern.result:
+        if self._is_at(last.pattern, occupied):
             return None
-        if occupied == last.before.occupied:
+        if self._is_previous_position(occupied):
             if self._takeback_due(t, occupied):
                 return self._view_at_rest(t)
             if self.config.takeback:
@@ -420,11 +524,13 @@ class Tracker:
                 )
             last.correctable = False
             return None
-        going_on = [p for p in last.patterns if p.extends(last.pattern) and p.is_on_way(occupied)]
+        going_on = [
+            p for p in last.patterns if p.extends(last.pattern) and self._is_on_way(p, occupied)
+        ]
         if not going_on:
             last.correctable = False
             return None
-        at = next((p for p in going_on if p.is_at(occupied)), None)
+        at = next((p for p in going_on if self._is_at(p, occupied)), None)
         others = [p for p in going_on if p is not at]
         if at is not None and (not others or lever or self._held(t, self.config.settle)):
             self._correct(t, at)
@@ -499,7 +605,7 @@ class Tracker:
         ):
             return False
         move = self.board.pop()
-        if occupied != self.board.occupied:
+        if not self._shows(self.board, occupied):
             self.board.push(move)
             return False
         side = self.board.turn
@@ -512,12 +618,16 @@ class Tracker:
         return True
 
     def _follow_crowning(self, occupied: int) -> None:
-        """The opponent crowns a new king by lifting it and putting it back (R-PRO-1): no touch."""
+        """The opponent crowns a new king (R-PRO-1): a sensor that sees kings shows one there;
+        on any other, it is lifted and put back (which is no touch)."""
         if self._crown is None:
             return
-        if not occupied & BITS[self._crown]:
+        square = BITS[self._crown]
+        if self._colours is not None and self._colours.kings & square:
+            self._crown = None
+        elif not occupied & square:
             self._crown_lifted = True
-        elif self._crown_lifted:
+        elif self._crown_lifted and not self._sees_kings:
             self._crown = None
 
     def _follow_touch(self, occupied: int) -> None:
@@ -620,6 +730,11 @@ class Tracker:
             layers.append({self._touched: CueKind.TOUCH_MOVE})
         if self._crown is not None:
             layers.append({self._crown: CueKind.CROWN})
+        if self._sees_kings and self._colours is not None:
+            # Kings the sensor shows as men: still kings (R-PRO-3), but asking to be crowned.
+            seen = self._colours.black | self._colours.white
+            uncrowned = self.board.kings & occupied & seen & ~self._colours.kings
+            layers.append({square: CueKind.CROWN for square in squares_of(uncrowned)})
         for square in self._debouncer.faulty:
             layers.append({square: CueKind.ERROR})
         stack = self.board.move_stack
@@ -660,7 +775,7 @@ def _restore_cues(target: int, occupied: int) -> dict[int, CueKind]:
     return cues
 
 
-def _restore_detail(target: int, occupied: int, verb: str) -> str:
+def _restore_detail(target: int, occupied: int, verb: str, replace: list[str] | None = None) -> str:
     parts = []
     fill = squares_of(target & ~occupied)
     clear = squares_of(occupied & ~target)
@@ -668,4 +783,4 @@ def _restore_detail(target: int, occupied: int, verb: str) -> str:
         parts.append("put a piece on " + ", ".join(map(str, fill)))
     if clear:
         parts.append("clear " + ", ".join(map(str, clear)))
-    return f"{verb} the position: " + "; ".join(parts)
+    return f"{verb} the position: " + "; ".join(parts + (replace or []))

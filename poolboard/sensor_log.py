@@ -1,18 +1,24 @@
 """Sensor logs: every session's raw sensor events as JSON Lines, replayable (docs/sensor-log.md).
 
-One object per line, ``t`` in seconds never decreasing::
+One object per line; sensor lines carry the time they were sensed (``t``, seconds, never going
+back), game markers the service's time when they were written::
 
     {"t": 0.0, "occupied": [1, 2, 3, ...]}
+    {"t": 0.0, "occupied": [1, 2, 21], "pieces": {"1": "b", "2": "B", "21": "w"}}   # a camera
     {"t": 4.21, "lever": "black"}
     {"t": 9.5, "adjust": "white"}
-    {"t": 0.0, "game": 12, "fen": "B:W21-32:B1-12"}   # a game (re)starts here, from this position
+    {"t": 0.0, "game": 12, "fen": "B:W21-32:B1-12", "resume": true}   # a game (re)starts here
 
 Any misread on a real board can be replayed (``poolboard replay``) and turned into a test.
+Reading never trusts a line: anything wrong is a ``SensorLogError`` naming the file, the line
+and what was wrong.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,14 +26,21 @@ from typing import IO, Any
 
 from engine.color import Color
 from engine.sensing import (
+    PIECE_SYMBOLS,
     AdjustNotice,
     LeverPress,
     LinkHealth,
     SensorEvent,
     SensorFault,
     Snapshot,
-    occupancy,
 )
+
+#: A longer line is refused rather than read into memory: a full snapshot with pieces is ~400.
+MAX_LINE_BYTES = 64 * 1024
+#: Integers longer than this are refused while parsing (no line needs more than a game id).
+MAX_DIGITS = 20
+#: The keys that say what a line is; exactly one per line.
+KINDS = ("occupied", "lever", "adjust", "fault", "link", "game")
 
 
 class SensorLogError(ValueError):
@@ -36,12 +49,14 @@ class SensorLogError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class GameMarker:
-    """Not a sensor event: the session started (or resumed) game ``game`` here, the board then
-    to be judged from ``fen``. Replays start a fresh tracker from it."""
+    """Not a sensor event: the session started game ``game`` here (or resumed it after a
+    restart: ``resume``), the board then to be judged from ``fen``. Replays start a fresh
+    tracker from it, as the session did."""
 
     t: float
     game: int
     fen: str
+    resume: bool = True
 
 
 LogEntry = SensorEvent | GameMarker
@@ -50,10 +65,13 @@ LogEntry = SensorEvent | GameMarker
 def event_to_json(event: LogEntry) -> dict[str, Any]:
     """One sensor event (or game marker) as the JSON object logs and ``poolboard monitor`` use."""
     match event:
-        case GameMarker(t, game, fen):
-            return {"t": round(t, 4), "game": game, "fen": fen}
-        case Snapshot(t, occupied):
-            return {"t": round(t, 4), "occupied": sorted(occupied)}
+        case GameMarker(t, game, fen, resume):
+            return {"t": round(t, 4), "game": game, "fen": fen, "resume": resume}
+        case Snapshot(t, occupied, pieces):
+            line: dict[str, Any] = {"t": round(t, 4), "occupied": sorted(occupied)}
+            if pieces is not None:
+                line["pieces"] = {str(square): symbol for square, symbol in pieces}
+            return line
         case LeverPress(t, side):
             return {"t": round(t, 4), "lever": side.value}
         case AdjustNotice(t, side):
@@ -65,57 +83,171 @@ def event_to_json(event: LogEntry) -> dict[str, Any]:
     raise TypeError(f"not a sensor event: {event!r}")
 
 
+def _shown(value: object, limit: int = 40) -> str:
+    """``repr(value)`` cut to ``limit`` characters, so a message never echoes a huge token."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _square(value: object, key: str) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 32:
+        return value
+    raise ValueError(f'"{key}": {_shown(value)} is not a dark square 1-32 (R-BRD-2)')
+
+
+def _squares(value: object, key: str) -> frozenset[int]:
+    if not isinstance(value, list):
+        raise ValueError(f'"{key}" must be a list of squares 1-32, got {_shown(value)}')
+    return frozenset(_square(item, key) for item in value)
+
+
+def _pieces(value: object, occupied: frozenset[int]) -> dict[int, str]:
+    if not isinstance(value, dict):
+        raise ValueError(f'"pieces" must be an object {{"square": "b|w|B|W"}}, got {_shown(value)}')
+    pieces = {}
+    for key, symbol in value.items():
+        square = _square(
+            int(key) if key.isascii() and key.isdigit() and len(key) <= 2 else key, "pieces"
+        )
+        if not isinstance(symbol, str) or symbol not in PIECE_SYMBOLS:
+            raise ValueError(f'"pieces": square {square}: {_shown(symbol)} is not b, w, B or W')
+        pieces[square] = symbol
+    if frozenset(pieces) != occupied:
+        differ = sorted(frozenset(pieces) ^ occupied)
+        raise ValueError(
+            f'"pieces" must name exactly the "occupied" squares; they differ on {differ}'
+        )
+    return pieces
+
+
+def _side(value: object, key: str) -> Color:
+    if value not in ("black", "white"):
+        raise ValueError(f'"{key}" must be "black" or "white", got {_shown(value)}')
+    return Color(value)
+
+
+def _text(data: dict[str, Any], key: str) -> str:
+    value = data.get(key, "")
+    if not isinstance(value, str):
+        raise ValueError(f'"{key}" must be a string, got {_shown(value)}')
+    return value
+
+
 def event_from_json(data: object) -> LogEntry:
     """The sensor event (or game marker) a log object describes; ``ValueError`` says what is
     wrong with it."""
     if not isinstance(data, dict):
-        raise ValueError("expected a JSON object")
+        raise ValueError(f"expected a JSON object, got {_shown(data)}")
     t = data.get("t")
-    if not isinstance(t, int | float) or isinstance(t, bool) or t != t or t < 0:
-        raise ValueError(f'"t" must be a number of seconds >= 0, got {t!r}')
+    if not isinstance(t, int | float) or isinstance(t, bool) or not math.isfinite(t) or t < 0:
+        raise ValueError(f'"t" must be a finite number of seconds >= 0, got {_shown(t)}')
     t = float(t)
-    if "occupied" in data:
-        squares = data["occupied"]
-        if not isinstance(squares, list):
-            raise ValueError(f'"occupied" must be a list of squares, got {squares!r}')
-        return Snapshot(t, occupancy(squares))
-    for key, kind in (("lever", LeverPress), ("adjust", AdjustNotice)):
-        if key in data:
-            side = data[key]
-            if side not in ("black", "white"):
-                raise ValueError(f'"{key}" must be "black" or "white", got {side!r}')
-            return kind(t, Color(side))
-    if "fault" in data:
-        return SensorFault(t, str(data["fault"]), occupancy(data.get("squares", [])))
-    if "game" in data:
-        game, fen = data["game"], data.get("fen")
-        if not isinstance(game, int) or not isinstance(fen, str):
-            raise ValueError('a game marker needs "game" (a number) and "fen" (a PDN FEN)')
-        return GameMarker(t, game, fen)
-    if "link" in data:
-        return LinkHealth(t, data["link"] == "up", str(data.get("detail", "")))
-    raise ValueError(
-        'expected one of the keys "occupied", "lever", "adjust", "fault", "link", "game"'
-    )
+    kinds = [key for key in KINDS if key in data]
+    if len(kinds) != 1:
+        raise ValueError(
+            "a line needs exactly one of the keys "
+            + ", ".join(f'"{k}"' for k in KINDS)
+            + (f"; it has {', '.join(kinds)}" if kinds else "")
+        )
+    match kinds[0]:
+        case "occupied":
+            occupied = _squares(data["occupied"], "occupied")
+            if "pieces" not in data:
+                return Snapshot(t, occupied)
+            return Snapshot.from_pieces(t, _pieces(data["pieces"], occupied))
+        case "lever":
+            return LeverPress(t, _side(data["lever"], "lever"))
+        case "adjust":
+            return AdjustNotice(t, _side(data["adjust"], "adjust"))
+        case "fault":
+            return SensorFault(
+                t, _text(data, "fault"), _squares(data.get("squares", []), "squares")
+            )
+        case "link":
+            if data["link"] not in ("up", "down"):
+                raise ValueError(f'"link" must be "up" or "down", got {_shown(data["link"])}')
+            return LinkHealth(t, data["link"] == "up", _text(data, "detail"))
+    game, fen, resume = data["game"], data.get("fen"), data.get("resume", True)
+    if not isinstance(game, int) or isinstance(game, bool) or game < 0:
+        raise ValueError(f'a game marker\'s "game" must be a game number, got {_shown(game)}')
+    if not isinstance(fen, str):
+        raise ValueError(f'a game marker needs "fen" (a PDN FEN), got {_shown(fen)}')
+    if not isinstance(resume, bool):
+        raise ValueError(f'a game marker\'s "resume" must be true or false, got {_shown(resume)}')
+    return GameMarker(t, game, fen, resume)
+
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise ValueError(f"a number of {len(text)} digits, longer than any a log holds")
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{_shown(text)[1:-1]} is too large a number")
+    return value
+
+
+def _parse_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a number a log may hold")
+
+
+def parse_line(raw: bytes) -> LogEntry:
+    """One log line (UTF-8 bytes) as an event; ``ValueError`` says what is wrong with it."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(
+            f"not UTF-8 text (byte 0x{raw[error.start]:02x} at column {error.start + 1})"
+        ) from None
+    try:
+        data = json.loads(
+            text,
+            parse_int=_parse_int,
+            parse_float=_parse_float,
+            parse_constant=_parse_constant,
+        )
+    except RecursionError:
+        raise ValueError("not a sensor event: JSON nested too deeply") from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"not JSON: {error.msg} at column {error.colno}") from None
+    return event_from_json(data)
 
 
 def read_sensor_log(path: str | Path) -> Iterator[LogEntry]:
-    """The events of a log file, checked line by line (``SensorLogError`` names file:line)."""
-    last_t = 0.0
-    with open(path, encoding="utf-8-sig") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
+    """The events of a log file, checked line by line (``SensorLogError`` names file:line).
+    Sensor lines may never go back in time, nor may game markers; a sensor line may be earlier
+    than the marker before it (sensed before the service started that game, handled after)."""
+    last_sensed = last_marker = 0.0
+    with open(path, "rb") as handle:
+        for number in itertools.count(1):
+            raw = handle.readline(MAX_LINE_BYTES + 1)
+            if not raw:
+                return
+            where = f"{path}:{number}"
+            if len(raw) > MAX_LINE_BYTES:
+                raise SensorLogError(f"{where}: line longer than {MAX_LINE_BYTES} bytes")
+            if number == 1:
+                raw = raw.removeprefix(b"\xef\xbb\xbf")  # a byte-order mark some editors add
+            if not raw.strip():
                 continue
             try:
-                event = event_from_json(json.loads(line))
-            except ValueError as error:  # json.JSONDecodeError is a ValueError
-                raise SensorLogError(f"{path}:{number}: {error}") from None
-            if event.t < last_t:
+                event = parse_line(raw)
+            except ValueError as error:
+                raise SensorLogError(f"{where}: {error}") from None
+            last = last_marker if isinstance(event, GameMarker) else last_sensed
+            if event.t < last:
+                what = "game marker" if isinstance(event, GameMarker) else "sensor line"
                 raise SensorLogError(
-                    f"{path}:{number}: t went back from {last_t:g} to {event.t:g}; "
-                    "t must never decrease"
+                    f"{where}: t went back from {last:g} to {event.t:g}; a {what}'s t must "
+                    "never decrease"
                 )
-            last_t = event.t
+            if isinstance(event, GameMarker):
+                last_marker = event.t
+            else:
+                last_sensed = event.t
             yield event
 
 

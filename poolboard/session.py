@@ -41,7 +41,7 @@ from engine.events import (
     Violation,
 )
 from engine.game import Game
-from engine.sensing import CueDisplay, LeverPress, LinkHealth, Sensor, SensorEvent, Snapshot
+from engine.sensing import CueDisplay, LeverPress, LinkHealth, Sensor, SensorEvent
 from engine.tracker import Tracker, TrackerConfig
 from poolboard.config import Config
 from poolboard.sensor_log import GameMarker
@@ -143,11 +143,13 @@ class Session:
         """A tracker for the current game, told the board as it stands: sensors report changes
         only, so it must not wait for the next one to know the position (set-up cues at once).
         The sensor log gets a game marker, so a replay starts from the same position."""
-        self.sensor_log.write(GameMarker(self.now(), self.game_id, self.game.board.fen()))
+        now = self.now()
+        self.sensor_log.write(GameMarker(now, self.game_id, self.game.board.fen(), resuming))
         tracker = Tracker(self.game.board, self._tracker_config(), resuming=resuming)
         previous = getattr(self, "tracker", None)
-        if previous is not None and previous.occupied is not None:
-            tracker.feed(Snapshot(self.now(), previous.occupied))
+        board_now = None if previous is None else previous.settled_snapshot(now)
+        if board_now is not None:
+            tracker.feed(board_now)
         return tracker
 
     def _new_game(

@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from engine.board import STARTING_FEN, Board, FenError
 from engine.events import TrackerEvent
 from engine.pdn import GameRecord, write_games
 from engine.profiles import PROFILES
 from engine.tracker import Tracker, TrackerConfig
-from poolboard.sensor_log import GameMarker, SensorLogError, read_sensor_log
+from poolboard.sensor_log import GameMarker, SensorLogError
+from poolboard.sensor_log_files import read_parts, session_parts
 
 #: The end of a log counts as this much time passing with no change, so every pending decision
 #: (settle window, incomplete jump, stuck square) is taken.
@@ -27,7 +29,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "print the moves, corrections, violations and states it reports."
         ),
     )
-    parser.add_argument("logs", nargs="+", metavar="LOG", help="sensor log files")
+    parser.add_argument(
+        "logs",
+        nargs="+",
+        metavar="LOG",
+        help="sensor log files (the consecutive parts of one session's log are one stream)",
+    )
     parser.add_argument("--fen", default=None, help="start position as PDN FEN (default: start)")
     parser.add_argument(
         "--rules",
@@ -43,29 +50,37 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def replay_log(
-    path: str, board: Board, config: TrackerConfig
+    path: str | list[str], board: Board, config: TrackerConfig
 ) -> list[tuple[Tracker, list[TrackerEvent]]]:
-    """Run one log through a tracker: one (tracker, events) per game. A game marker in the log
-    (written by the service when a game starts or resumes) starts a fresh tracker from its FEN;
-    before any marker, ``board`` is the start."""
+    """Run one log (or the parts of one, in order) through a tracker: one (tracker, events) per
+    game. A game marker in the log (written by the service when a game starts or resumes)
+    starts a fresh tracker from its FEN; one the running service made (not a resume after a
+    restart) is told the board as the previous tracker last judged it, as the service did.
+    Before any marker, ``board`` is the start."""
+    parts = [path] if isinstance(path, str) else path
     games: list[tuple[Tracker, list[TrackerEvent]]] = [(Tracker(board, config), [])]
     last_t = 0.0
-    for entry in read_sensor_log(path):
+    for entry in read_parts(parts):
         tracker, events = games[-1]
         if isinstance(entry, GameMarker):
             events += tracker.advance(entry.t)
             try:
                 start = Board(entry.fen)
-            except FenError as error:
+            except ValueError as error:  # FenError, or any other refusal of the FEN
                 raise SensorLogError(f"{path}: game {entry.game}: {error}") from None
-            fresh = (Tracker(start, config, resuming=True), [])
+            fresh = Tracker(start, config, resuming=entry.resume)
+            fresh_events: list[TrackerEvent] = []
+            board_now = None if entry.resume else tracker.settled_snapshot(entry.t)
+            if board_now is not None:
+                fresh_events += fresh.feed(board_now)
             if tracker.started or events:
-                games.append(fresh)
+                games.append((fresh, fresh_events))
             else:
-                games[-1] = fresh
+                games[-1] = (fresh, fresh_events)
+            last_t = max(last_t, entry.t)
             continue
         events += tracker.feed(entry)
-        last_t = entry.t
+        last_t = max(last_t, entry.t)
     tracker, events = games[-1]
     events += tracker.advance(last_t + END_OF_LOG_SECONDS)
     return games
@@ -96,11 +111,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"poolboard replay: {error}", file=sys.stderr)
         return 2
     config = TrackerConfig.for_profile(args.rules)
+    if args.pdn and not Path(args.pdn).resolve().parent.is_dir():
+        folder = Path(args.pdn).resolve().parent
+        print(
+            f"poolboard replay: --pdn {args.pdn}: folder {folder} does not exist", file=sys.stderr
+        )
+        return 2
     games: list[tuple[str, Tracker]] = []
     status = 0
-    for path in args.logs:
+    for parts in session_parts(args.logs):
+        path = parts[0]
         try:
-            replayed = replay_log(path, board, config)
+            replayed = replay_log(parts, board, config)
         except (OSError, SensorLogError) as error:
             print(f"poolboard replay: {error}", file=sys.stderr)
             status = 1
@@ -113,7 +135,11 @@ def run(args: argparse.Namespace) -> int:
                 elif (text := _text(event)) is not None:
                     print(f"{path}  {event.t:9.3f}  {text}")
     if args.pdn:
-        write_pdn(args.pdn, games, args.rules)
+        try:
+            write_pdn(args.pdn, games, args.rules)
+        except OSError as error:
+            print(f"poolboard replay: --pdn {args.pdn}: {error.strerror or error}", file=sys.stderr)
+            return 1
     return status
 
 

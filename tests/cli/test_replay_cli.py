@@ -106,3 +106,51 @@ def test_replay_names_the_bad_line_of_a_malformed_log(tmp_path: Path) -> None:
 
     log.write_text("not json\n")
     assert f"{log}:1:" in poolboard("replay", str(log)).stderr
+
+
+def test_replay_pdn_into_a_missing_folder_is_one_clear_line(tmp_path: Path) -> None:
+    log = tmp_path / "session.jsonl"
+    write_log(log, seed=2, plies=4)
+    out = tmp_path / "no-such-folder" / "games.pdn"
+    result = poolboard("replay", "--pdn", str(out), str(log))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f"poolboard replay: --pdn {out}: folder {out.parent} does not exist"
+    ]
+    result = poolboard("replay", "--pdn", str(tmp_path), str(log))  # a folder, not a file
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.splitlines()[-1] == f"poolboard replay: --pdn {tmp_path}: Is a directory"
+
+
+def test_replay_keeps_a_camera_logs_colours(tmp_path: Path) -> None:
+    """A log with pieces replays with colours: a swapped piece is no move (docs/tracker.md)."""
+    start = Board()
+    pieces = {str(s): start.piece_at(s).symbol for s in start.occupied_squares()}
+    swapped = {**pieces, "9": "w", "22": "b"}
+    lines = [
+        {"t": 0, "occupied": sorted(start.occupied_squares()), "pieces": swapped},
+        {"t": 1, "occupied": sorted(start.occupied_squares()), "pieces": pieces},
+    ]
+    log = tmp_path / "camera.jsonl"
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    result = poolboard("replay", str(log))
+    assert result.returncode == 0, result.stderr
+    assert "replace the white piece on 9 with a black man" in result.stdout
+    assert (
+        "start B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12" in result.stdout
+    )
+
+
+def test_replay_reads_the_parts_of_one_sessions_log_as_one_stream(tmp_path: Path) -> None:
+    whole = tmp_path / "whole.jsonl"
+    moves = write_log(whole, seed=8, plies=20)
+    lines = whole.read_text().splitlines(keepends=True)
+    parts = [tmp_path / f"sensor-20260101-120000-000{n}.jsonl" for n in (1, 2)]
+    half = len(lines) // 2
+    parts[0].write_text("".join(lines[:half]))
+    parts[1].write_text("".join(lines[half:]))
+    result = poolboard("replay", "--json", *map(str, parts))
+    assert result.returncode == 0, result.stderr
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [tuple(e["path"]) for e in events if e["event"] == "move"] == [m.path for m in moves]
+    assert {e["file"] for e in events} == {str(parts[0])}
