@@ -6,11 +6,14 @@ the size limit the next part starts, and only the newest ``keep`` files are kept
 
 from __future__ import annotations
 
+import logging
 import time
 from pathlib import Path
 from typing import IO
 
 from poolboard.sensor_log import LogEntry, SensorLogWriter
+
+log = logging.getLogger("poolboard.sensor_log")
 
 
 class RotatingSensorLog:
@@ -25,6 +28,7 @@ class RotatingSensorLog:
         self._part = 0
         self._handle: IO[str] | None = None
         self._writer: SensorLogWriter | None = None
+        self._failing = False
         self._open_next()
 
     @property
@@ -42,11 +46,21 @@ class RotatingSensorLog:
             old.unlink(missing_ok=True)
 
     def write(self, event: LogEntry) -> None:
-        """Append one event, starting a new file first if this one is full."""
+        """Append one event, starting a new file first if this one is full. The log is for
+        diagnosis: a full disk loses log lines (said once), never stops the game's recording."""
         assert self._handle is not None and self._writer is not None
-        if self._handle.tell() >= self.max_bytes:
-            self._open_next()
-        self._writer.write(event)
+        try:
+            if self._handle.tell() >= self.max_bytes:
+                self._open_next()
+            self._writer.write(event)
+        except OSError as error:
+            if not self._failing:
+                log.error(
+                    "sensor log %s: lines are lost until it can be written: %s", self.path, error
+                )
+            self._failing = True
+        else:
+            self._failing = False
 
     def close(self) -> None:
         """Close the current file."""

@@ -49,7 +49,7 @@ from engine.tracker import Tracker, TrackerConfig
 from poolboard.config import Config
 from poolboard.sensor_log import GameMarker
 from poolboard.sensor_log_files import RotatingSensorLog
-from poolboard.storage import DamagedGame, GameStore, StorageError, StoredGame
+from poolboard.storage import DamagedGame, DataFolderLock, GameStore, StorageError, StoredGame
 
 Listener = Callable[[dict[str, Any]], None]
 log = logging.getLogger("poolboard.session")
@@ -96,8 +96,10 @@ class Session:
         *,
         store: GameStore | None = None,
         now: Callable[[], float] = time.monotonic,
+        folder_lock: DataFolderLock | None = None,
     ) -> None:
         self.config = config
+        self.folder_lock = folder_lock
         self.sensor = sensor
         self.displays = list(displays)
         self.now = now
@@ -658,9 +660,11 @@ class Session:
         }
 
     def close(self) -> None:
-        """Release the sensor, the displays, the log and the store."""
+        """Release the sensor, the displays, the log, the store and the data folder."""
         self.sensor.close()
         for display in self.displays:
             display.close()
         self.sensor_log.close()
         self.store.close()
+        if self.folder_lock is not None:
+            self.folder_lock.release()
