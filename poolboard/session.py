@@ -234,13 +234,15 @@ class Session:
     def process(self, event: SensorEvent | None) -> None:
         """Handle one sensor event (or none: time passing), store what it changed in one
         transaction, then announce it; what cannot be stored is undone and shown as a fault."""
+        writes = self.store.writes
         try:
             with self._stored_together():
                 changed = self._handle(event)
         except StorageError as error:
             changed = self._not_stored(error)
         else:
-            changed |= self._stored_again()
+            if self.store.writes != writes:
+                changed |= self._stored_again()
         if changed:
             self._announce()
 

@@ -299,6 +299,12 @@ class GameStore:
                 error = failed
         raise StorageError(f"{self.path}: cannot be read: {error}") from None
 
+    @property
+    def writes(self) -> int:
+        """How many rows this connection has changed: it moves on when a write is stored."""
+        with self._lock:
+            return self._db.total_changes
+
     def close(self) -> None:
         """Close the database."""
         with self._lock:
