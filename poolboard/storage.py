@@ -126,6 +126,18 @@ class DataFolderLock:
             self._handle = None
 
 
+def _one_line(error: BaseException) -> str:
+    """An error's text on one short line: SQLite quotes damaged bytes in its messages."""
+    text = " ".join(str(error).split())
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _lenient_text(data: bytes) -> str:
+    """Text columns that are not UTF-8 (a damaged page) decode with U+FFFD, so the row is
+    reported as damaged instead of failing the whole query."""
+    return data.decode("utf-8", "replace")
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
@@ -271,12 +283,15 @@ class GameStore:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.text_factory = _lenient_text
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(SCHEMA)
         except (OSError, sqlite3.Error) as error:
-            raise StorageError(f"{self.path}: not a usable poolboard database: {error}") from None
+            raise StorageError(
+                f"{self.path}: not a usable poolboard database: {_one_line(error)}"
+            ) from None
 
     def _open_read_only(self) -> sqlite3.Connection:
         """``mode=ro`` reads the WAL too; where even the WAL index cannot be made (a read-only
@@ -288,16 +303,20 @@ class GameStore:
         error: sqlite3.Error | None = None
         for mode in ("mode=ro", "immutable=1"):
             if mode == "immutable=1" and wal.exists() and wal.stat().st_size > 0:
-                break  # immutable would not see the moves still in the WAL
+                raise StorageError(  # immutable would not see the moves still in the WAL
+                    f"{self.path}: cannot be read here ({error}): its newest moves are in "
+                    f"{wal.name}, which only a writable folder can read: copy the folder to one"
+                )
             try:
                 db = sqlite3.connect(
                     f"{uri}?{mode}", uri=True, check_same_thread=False, isolation_level=None
                 )
+                db.text_factory = _lenient_text
                 db.execute("SELECT count(*) FROM games").fetchone()
                 return db
             except sqlite3.Error as failed:
                 error = failed
-        raise StorageError(f"{self.path}: cannot be read: {error}") from None
+        raise StorageError(f"{self.path}: cannot be read: {_one_line(error)}") from None
 
     @property
     def writes(self) -> int:
@@ -329,7 +348,7 @@ class GameStore:
                 self._db.execute("COMMIT")
             except sqlite3.Error as error:
                 self._rollback()
-                raise StorageError(f"{self.path}: not stored: {error}") from None
+                raise StorageError(f"{self.path}: not stored: {_one_line(error)}") from None
             except BaseException:
                 self._rollback()
                 raise
@@ -349,7 +368,7 @@ class GameStore:
             try:
                 yield self._db
             except sqlite3.Error as error:
-                raise StorageError(f"{self.path}: cannot be read: {error}") from None
+                raise StorageError(f"{self.path}: cannot be read: {_one_line(error)}") from None
 
     # -- writing -------------------------------------------------------------------------------
 
@@ -443,15 +462,19 @@ class GameStore:
         row = db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise KeyError(f"no game {game_id}")
+        return self._load_row(db, row)
+
+    def _load_row(self, db: sqlite3.Connection, row: tuple[Any, ...]) -> StoredGame | DamagedGame:
+        game_id = row[0]
         try:
             moves = db.execute(
                 f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
             ).fetchall()
             return _decode_game(row, moves)
         except sqlite3.DatabaseError as error:
-            reason = f"{self.path}: cannot be read: {error}"
+            reason = f"{self.path}: cannot be read: {_one_line(error)}"
         except (ValueError, TypeError) as error:
-            reason = str(error)
+            reason = _one_line(error)
         return DamagedGame(game_id, str(row[1]), reason)
 
     def game(self, game_id: int) -> StoredGame:
@@ -466,8 +489,8 @@ class GameStore:
     def games(self) -> list[StoredGame | DamagedGame]:
         """Every game, oldest first, with its moves; a damaged one as :class:`DamagedGame`."""
         with self._reading() as db:
-            ids = [row[0] for row in db.execute("SELECT id FROM games ORDER BY id")]
-            return [self._load(db, game_id) for game_id in ids]
+            rows = db.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id").fetchall()
+            return [self._load_row(db, row) for row in rows]
 
     def unfinished_game(self) -> StoredGame | DamagedGame | None:
         """The newest game without a result: the one to resume after a restart."""

@@ -52,7 +52,9 @@ def check_storage(config: Config) -> bool:
         for game in games:
             if isinstance(game, StoredGame):
                 write_game(game.record())
-    except (OSError, StorageError, sqlite3.Error, ValueError) as error:
+    except StorageError as error:  # it names the file
+        return _report(False, "storage", str(error))
+    except (OSError, sqlite3.Error, ValueError) as error:
         return _report(False, "storage", f"{directory}: {error}")
     for game in damaged:
         _report(False, "storage", f"game {game.id} is damaged: {game.reason}")
