@@ -209,9 +209,17 @@ _GAME_COLUMNS = "id, created, start_fen, rules, headers, result, result_reason, 
 _MOVE_COLUMNS = "ply, path, captures, crowns, notation, recorded, clock_black, clock_white"
 
 
+def _json(text: str, what: str) -> Any:
+    """A column's JSON, or ValueError naming the column."""
+    try:
+        return json.loads(text)
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"{what} {str(text)[:40]!r} is not JSON ({error})") from None
+
+
 def _squares(text: str, what: str) -> tuple[int, ...]:
     """A JSON list of board squares (1-32), or ValueError naming ``what``."""
-    value = json.loads(text)
+    value = _json(text, what)
     if not isinstance(value, list) or not all(
         isinstance(square, int) and not isinstance(square, bool) and 1 <= square <= 32
         for square in value
@@ -221,7 +229,7 @@ def _squares(text: str, what: str) -> tuple[int, ...]:
 
 
 def _string_map(text: str) -> dict[str, str]:
-    value = json.loads(text)
+    value = _json(text, "headers")
     if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
         raise ValueError(f"headers {text[:40]!r} are not a JSON object of strings")
     return value
@@ -243,7 +251,7 @@ def _decode_game(row: tuple[Any, ...], move_rows: list[tuple[Any, ...]]) -> Stor
         headers=_string_map(headers),
         result=result,
         result_reason=reason,
-        clock=json.loads(clock) if clock else None,
+        clock=_json(clock, "saved clock") if clock else None,
     )
     if game.clock is not None and not isinstance(game.clock, dict):
         raise ValueError("the saved clock is not a JSON object")
