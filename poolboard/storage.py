@@ -307,24 +307,32 @@ class GameStore:
         if not self.path.is_file():
             raise StorageError(f"no games recorded yet: {self.path} does not exist")
         uri = self.path.resolve().as_uri()
+        try:
+            return self._connect(f"{uri}?mode=ro")
+        except sqlite3.Error as error:
+            failure = _one_line(error)
         wal = self.path.with_name(self.path.name + "-wal")
-        error: sqlite3.Error | None = None
-        for mode in ("mode=ro", "immutable=1"):
-            if mode == "immutable=1" and wal.exists() and wal.stat().st_size > 0:
-                raise StorageError(  # immutable would not see the moves still in the WAL
-                    f"{self.path}: cannot be read here ({error}): its newest moves are in "
-                    f"{wal.name}, which only a writable folder can read: copy the folder to one"
-                )
-            try:
-                db = sqlite3.connect(
-                    f"{uri}?{mode}", uri=True, check_same_thread=False, isolation_level=None
-                )
-                db.text_factory = _lenient_text
-                db.execute("SELECT count(*) FROM games").fetchone()
-                return db
-            except sqlite3.Error as failed:
-                error = failed
-        raise StorageError(f"{self.path}: cannot be read: {_one_line(error)}") from None
+        if wal.exists() and wal.stat().st_size > 0:  # immutable would not see what it holds
+            raise StorageError(
+                f"{self.path}: cannot be read here ({failure}): its newest moves are in "
+                f"{wal.name}, which only a writable folder can read: copy the folder to one"
+            )
+        try:
+            return self._connect(f"{uri}?immutable=1")
+        except sqlite3.Error as error:
+            raise StorageError(f"{self.path}: cannot be read: {_one_line(error)}") from None
+
+    @staticmethod
+    def _connect(uri: str) -> sqlite3.Connection:
+        """A read-only connection to ``uri``, tried on the games table."""
+        db = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
+        db.text_factory = _lenient_text
+        try:
+            db.execute("SELECT count(*) FROM games").fetchone()
+        except sqlite3.Error:
+            db.close()
+            raise
+        return db
 
     @property
     def writes(self) -> int:
@@ -340,7 +348,8 @@ class GameStore:
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """Make every write inside one transaction: on disk all together when the outermost
-        one ends, or not at all (``StorageError``: the disk is full, the file damaged)."""
+        one ends, or not at all (``StorageError``: the disk is full, the file damaged). SQLite's
+        transaction begins at the first write, so a change that writes nothing costs nothing."""
         with self._lock:
             if self._depth:
                 self._depth += 1
@@ -351,9 +360,9 @@ class GameStore:
                 return
             self._depth = 1
             try:
-                self._db.execute("BEGIN IMMEDIATE")
                 yield
-                self._db.execute("COMMIT")
+                if self._db.in_transaction:
+                    self._db.execute("COMMIT")
             except sqlite3.Error as error:
                 self._rollback()
                 raise StorageError(f"{self.path}: not stored: {_one_line(error)}") from None
@@ -362,6 +371,13 @@ class GameStore:
                 raise
             finally:
                 self._depth = 0
+
+    def _write(self, sql: str, parameters: tuple[Any, ...]) -> sqlite3.Cursor:
+        """Run one write inside the current transaction (one of its own if there is none)."""
+        with self.transaction():
+            if not self._db.in_transaction:
+                self._db.execute("BEGIN IMMEDIATE")
+            return self._db.execute(sql, parameters)
 
     def _rollback(self) -> None:
         # SQLite may already have rolled back itself (a full disk, I/O errors).
@@ -382,13 +398,12 @@ class GameStore:
 
     def create_game(self, start_fen: str, rules: str, headers: dict[str, str]) -> int:
         """Start a new game; returns its id."""
-        with self.transaction():
-            cursor = self._db.execute(
-                "INSERT INTO games (created, start_fen, rules, headers) VALUES (?, ?, ?, ?)",
-                (_now(), start_fen, rules, json.dumps(headers)),
-            )
-            assert cursor.lastrowid is not None  # an INSERT into a rowid table sets it
-            return cursor.lastrowid
+        cursor = self._write(
+            "INSERT INTO games (created, start_fen, rules, headers) VALUES (?, ?, ?, ?)",
+            (_now(), start_fen, rules, json.dumps(headers)),
+        )
+        assert cursor.lastrowid is not None  # an INSERT into a rowid table sets it
+        return cursor.lastrowid
 
     def add_move(
         self,
@@ -403,8 +418,8 @@ class GameStore:
         with the clock state after it; on disk when the transaction ends."""
         black, white = clock if clock is not None else (None, None)
         with self.transaction():
-            self._db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
-            self._db.execute(
+            self._write("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
+            self._write(
                 "INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game_id,
@@ -423,46 +438,36 @@ class GameStore:
 
     def delete_moves_from(self, game_id: int, ply: int) -> None:
         """Remove move ``ply`` and every later one (a takeback or a referee's correction)."""
-        with self.transaction():
-            self._db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
+        self._write("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
 
     def save_clock(self, game_id: int, state: dict[str, Any]) -> None:
         """Keep the clock's state, so a restart resumes it."""
-        with self.transaction():
-            self._db.execute(
-                "UPDATE games SET clock = ? WHERE id = ?", (json.dumps(state), game_id)
-            )
+        self._write("UPDATE games SET clock = ? WHERE id = ?", (json.dumps(state), game_id))
 
     def set_result(self, game_id: int, result: str, reason: str) -> None:
         """Close a game with its PDN result and the reason (with the rule ID)."""
-        with self.transaction():
-            self._db.execute(
-                "UPDATE games SET result = ?, result_reason = ? WHERE id = ?",
-                (result, reason, game_id),
-            )
+        self._write(
+            "UPDATE games SET result = ?, result_reason = ? WHERE id = ?",
+            (result, reason, game_id),
+        )
 
     def set_headers(self, game_id: int, headers: dict[str, str]) -> None:
         """Replace a game's PDN tags."""
-        with self.transaction():
-            self._db.execute(
-                "UPDATE games SET headers = ? WHERE id = ?", (json.dumps(headers), game_id)
-            )
+        self._write("UPDATE games SET headers = ? WHERE id = ?", (json.dumps(headers), game_id))
 
     def add_event(self, game_id: int | None, kind: str, data: dict[str, Any]) -> None:
         """Keep a game event (violation, correction, fault) for the record."""
-        with self.transaction():
-            self._db.execute(
-                "INSERT INTO events (game_id, recorded, kind, data) VALUES (?, ?, ?, ?)",
-                (game_id, _now(), kind, json.dumps(data)),
-            )
+        self._write(
+            "INSERT INTO events (game_id, recorded, kind, data) VALUES (?, ?, ?, ?)",
+            (game_id, _now(), kind, json.dumps(data)),
+        )
 
     def audit(self, game_id: int | None, actor: str, action: str, data: dict[str, Any]) -> None:
         """Log a referee action."""
-        with self.transaction():
-            self._db.execute(
-                "INSERT INTO audit (game_id, recorded, actor, action, data) VALUES (?, ?, ?, ?, ?)",
-                (game_id, _now(), actor, action, json.dumps(data)),
-            )
+        self._write(
+            "INSERT INTO audit (game_id, recorded, actor, action, data) VALUES (?, ?, ?, ?, ?)",
+            (game_id, _now(), actor, action, json.dumps(data)),
+        )
 
     # -- reading -------------------------------------------------------------------------------
 
