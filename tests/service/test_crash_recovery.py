@@ -243,3 +243,74 @@ def test_sigkill_during_referee_corrections_and_game_changes_leaves_all_or_nothi
         if found == before:  # the next change starts from this one
             apply(config, tmp_path / "data", action)
     print("kills after the change was stored:", landed)
+
+
+def test_sigkill_around_takebacks_keeps_the_game_whole(tmp_path: Path, services) -> None:
+    """Casual play on the real service, moves made and taken back on the (simulated) board
+    through its web API, killed at random moments around each takeback: the store then holds
+    the game with the move or without it, always a game that replays, never a part of one."""
+    rng = random.Random(2614)
+    database = tmp_path / "data" / "games.sqlite3"
+    config = tmp_path / "board.toml"
+    config.write_text(
+        f'[sensor]\nkind = "simulated"\n[rules]\nprofile = "casual"\n'
+        f'[storage]\npath = "{tmp_path / "data"}"\n[web]\nport = 0\n'
+        f'[referee]\npassword = "{PASSWORD}"\n[clock]\ntime_control = "600"\n'
+        "[tracker]\ndebounce = 0.01\nsettle = 0.05\n"
+    )
+    credentials = base64.b64encode(f"referee:{PASSWORD}".encode()).decode()
+
+    def post(service, occupied: frozenset[int]) -> None:
+        host, port = service.url.removeprefix("http://").split(":")
+        connection = http.client.HTTPConnection(host, int(port), timeout=5)
+        connection.request(
+            "POST",
+            "/api/board",
+            body=json.dumps({"occupied": sorted(occupied)}),
+            headers={
+                "Authorization": f"Basic {credentials}",
+                "Content-Type": "application/json",
+                "Origin": service.url,
+            },
+        )
+        assert connection.getresponse().status == 200
+        connection.close()
+
+    def stored() -> list[tuple[int, ...]]:
+        store = GameStore(database, read_only=True)
+        games = store.games()
+        store.close()
+        assert not [game for game in games if isinstance(game, DamagedGame)]
+        return [tuple(m.move.path) for m in games[-1].moves] if games else []
+
+    taken_back = []
+    for _ in range(5):
+        service = services("run", "--config", str(config))
+        assert service.url, service.lines
+        board = Board()
+        for path in stored():
+            board.push_legal(Move(path))
+        post(service, board.occupied_squares())  # the board stands as recorded
+        time.sleep(0.1)
+        before = stored()
+        move = rng.choice(board.generate_legal_moves())
+        for occupied in hand_steps(board, move):
+            post(service, occupied)
+            time.sleep(0.06)
+        deadline = time.monotonic() + 5
+        while len(stored()) == len(before) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert stored() == [*before, tuple(move.path)]
+        board.push(move)
+        # Back the way it came: lift it from where it landed, set it down where it started.
+        lifted = board.occupied_squares() - {move.to_square}
+        post(service, lifted)
+        time.sleep(0.06)
+        board.pop()
+        post(service, board.occupied_squares())  # it counts once settled (~60 ms from now)
+        time.sleep(rng.uniform(0.0, 0.1))
+        service.kill()
+        found = stored()
+        assert found in (before, [*before, tuple(move.path)])
+        taken_back.append(found == before)
+    print("takebacks stored before the kill:", taken_back)
