@@ -316,9 +316,9 @@ class Session:
         if self.storage_error != message:
             log.error("%s", message)
         self.storage_error = message
-        self._faults.append(
-            {"event": "storage", "t": self.now(), "squares": [], "message": message}
-        )
+        if not self._faults or self._faults[-1]["message"] != message:
+            fault = {"event": "storage", "t": self.now(), "squares": [], "message": message}
+            self._faults.append(fault)
         return True
 
     def _stored_again(self) -> bool:
