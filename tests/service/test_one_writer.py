@@ -34,6 +34,8 @@ def test_a_second_service_on_one_folder_stops_naming_the_first(tmp_path: Path, s
     assert listed.returncode == 0 and '"id": 1' in listed.stdout, listed.stderr
     exported = poolboard("export", "--config", str(config))
     assert exported.returncode == 0 and '[Result "*"]' in exported.stdout, exported.stderr
+    doctor = poolboard("doctor", "--config", str(config), "--seconds", "0")
+    assert "ok    storage" in doctor.stdout and "1 games (0 damaged)" in doctor.stdout
 
     first.kill()  # SIGKILL: the kernel releases the lock
     third = services("run", "--no-web", "--config", str(config))
