@@ -7,6 +7,7 @@ session are one stream: ``session_parts`` finds them so a replay reads them as o
 
 from __future__ import annotations
 
+import logging
 import re
 import time
 from collections.abc import Iterable, Iterator
@@ -40,6 +41,8 @@ def read_parts(paths: Iterable[str]) -> Iterator[LogEntry]:
     for path in paths:
         yield from read_sensor_log(path)
 
+log = logging.getLogger("poolboard.sensor_log")
+
 
 class RotatingSensorLog:
     """Appends every sensor event of a session, flushing each line, rotating by size."""
@@ -56,6 +59,7 @@ class RotatingSensorLog:
         self._part = max((int(match[2]) for match in taken if match), default=0)
         self._handle: IO[str] | None = None
         self._writer: SensorLogWriter | None = None
+        self._failing = False
         self._open_next()
 
     @property
@@ -73,11 +77,21 @@ class RotatingSensorLog:
             old.unlink(missing_ok=True)
 
     def write(self, event: LogEntry) -> None:
-        """Append one event, starting a new file first if this one is full."""
+        """Append one event, starting a new file first if this one is full. The log is for
+        diagnosis: a full disk loses log lines (said once), never stops the game's recording."""
         assert self._handle is not None and self._writer is not None
-        if self._handle.tell() >= self.max_bytes:
-            self._open_next()
-        self._writer.write(event)
+        try:
+            if self._handle.tell() >= self.max_bytes:
+                self._open_next()
+            self._writer.write(event)
+        except OSError as error:
+            if not self._failing:
+                log.error(
+                    "sensor log %s: lines are lost until it can be written: %s", self.path, error
+                )
+            self._failing = True
+        else:
+            self._failing = False
 
     def close(self) -> None:
         """Close the current file."""

@@ -14,6 +14,7 @@ from poolboard.config import Config, ConfigError
 from poolboard.sensor_spec import open_sensor
 from poolboard.session import Session
 from poolboard.simulated_board import SimulatedBoard
+from poolboard.storage import DataFolderLock
 
 log = logging.getLogger("poolboard")
 
@@ -48,14 +49,22 @@ def open_configured_displays(config: Config, sensor: Sensor) -> list[CueDisplay]
 
 
 def build_session(config: Config) -> Session:
-    """Open the configured sensor and displays and the store, resuming any unfinished game."""
-    sensor = open_configured_sensor(config)
+    """Become the one writer of the data folder (``DataFolderBusy`` naming the PID of the one
+    that is), then open the configured sensor, displays and store, resuming any unfinished game.
+    The session holds the folder until it is closed or the process ends."""
+    folder_lock = DataFolderLock.acquire(config.storage.directory)
+    try:
+        sensor = open_configured_sensor(config)
+    except BaseException:
+        folder_lock.release()
+        raise
     try:
         displays = open_configured_displays(config, sensor)
+        return Session(config, sensor, displays, folder_lock=folder_lock)
     except BaseException:
         sensor.close()
+        folder_lock.release()
         raise
-    return Session(config, sensor, displays)
 
 
 def serve(

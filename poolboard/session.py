@@ -1,10 +1,12 @@
 """The session: one sensor, the tracker, the game, the clock, the store and whoever is watching.
 
-Data flows one way: sensor event -> tracker -> game -> store -> (cues, clock, spectators). A
-recorded move is written to the store (on disk) before it is announced to any display or
-spectator. After a crash the unfinished game is resumed from the store: the tracker waits until
-the stored position stands on the board again (cueing what to restore), and the clock, saved
-with every move, restarts then without charging the outage.
+Data flows one way: sensor event -> tracker -> game -> store -> (cues, clock, spectators). Every
+change (a move with its result, a correction, a takeback, a new game, a referee action) is stored
+in one transaction before it is announced to any display or spectator; if it cannot be stored (a
+full disk) the game goes back to what is stored, the failure is shown as a fault and the board is
+cued back to the stored position. After a crash the unfinished game is resumed from the store:
+the tracker waits until the stored position stands on the board again (cueing what to restore),
+and the clock, saved with every move, restarts then without charging the outage.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from typing import Any
 
 from engine.board import Board, Move
@@ -46,7 +49,7 @@ from engine.tracker import Tracker, TrackerConfig
 from poolboard.config import Config
 from poolboard.sensor_log import GameMarker
 from poolboard.sensor_log_files import RotatingSensorLog
-from poolboard.storage import GameStore, StoredGame
+from poolboard.storage import DamagedGame, DataFolderLock, GameStore, StorageError, StoredGame
 
 Listener = Callable[[dict[str, Any]], None]
 log = logging.getLogger("poolboard.session")
@@ -69,6 +72,19 @@ class RefereeError(ValueError):
     """A referee action that cannot be done; the message says why."""
 
 
+@dataclass(frozen=True)
+class _Before:
+    """What a change may alter in memory, kept so that a change the store refused is undone."""
+
+    game_id: int
+    game: Game
+    game_over: bool
+    headers: dict[str, str]
+    tracker: Tracker
+    clock: dict[str, Any]
+    shown: tuple[tuple[list[dict[str, Any]], int], ...]
+
+
 class Session:
     """Runs one board: feed it sensor events (``process``) or let ``run`` read the sensor."""
 
@@ -80,8 +96,10 @@ class Session:
         *,
         store: GameStore | None = None,
         now: Callable[[], float] = time.monotonic,
+        folder_lock: DataFolderLock | None = None,
     ) -> None:
         self.config = config
+        self.folder_lock = folder_lock
         self.sensor = sensor
         self.displays = list(displays)
         self.now = now
@@ -102,6 +120,7 @@ class Session:
         self.link: LinkHealth | None = None
         self.headers: dict[str, str] = {}
         self.game_id = 0
+        self.storage_error: str | None = None
         self.game: Game
         self.tracker: Tracker
         self.clock: Clock
@@ -120,6 +139,9 @@ class Session:
 
     def _open_game(self) -> None:
         stored = self.store.unfinished_game()
+        if isinstance(stored, DamagedGame):
+            log.error("game %d is damaged, so not resumed: %s", stored.id, stored.reason)
+            stored = None
         if stored is None:
             self._new_game(self.config.rules.fen or Board().fen())
         else:
@@ -155,16 +177,15 @@ class Session:
     def _new_game(
         self, fen: str, clock: Clock | None = None, headers: dict[str, str] | None = None
     ) -> None:
+        headers = headers or self._headers()
+        self.game_id = self.store.create_game(fen, self.config.rules.profile, headers)
         self.game = Game(fen, profile=self.config.rules.profile)
-        self.headers = headers or self._headers()
-        self.game_id = self.store.create_game(fen, self.config.rules.profile, self.headers)
+        self.headers = headers
         self.tracker = self._fresh_tracker()
         self.clock = clock or Clock(
             TimeControl.from_string(self.config.clock.time_control), self.now
         )
-        self._violations.clear()
-        self._faults.clear()
-        self._clock_events.clear()
+        self._violations, self._faults, self._clock_events = [], [], []
 
     def _resume(self, stored: StoredGame) -> None:
         """Rebuild an unfinished game from the store; the tracker asks for its position."""
@@ -172,12 +193,14 @@ class Session:
         self.headers = stored.headers
         self.game = self._replay(stored.start_fen, stored.board().move_stack)
         self.tracker = self._fresh_tracker(resuming=True)
+        self.clock = Clock(TimeControl.from_string(self.config.clock.time_control), self.now)
         if stored.clock is not None:
             # Times left were saved with every move: the running side restarts from now, so the
             # outage is not charged (docs/service.md).
-            self.clock = Clock.from_dict(stored.clock, self.now)
-        else:
-            self.clock = Clock(TimeControl.from_string(self.config.clock.time_control), self.now)
+            try:
+                self.clock = Clock.from_dict(stored.clock, self.now)
+            except ClockError as error:
+                log.error("game %d: its saved clock is damaged (%s): a new clock", stored.id, error)
         self._finish_if_over()  # a crash between the last move and its result
 
     def _replay(self, start_fen: str, moves: Sequence[Move]) -> Game:
@@ -211,7 +234,21 @@ class Session:
                 self.process(event)
 
     def process(self, event: SensorEvent | None) -> None:
-        """Handle one sensor event (or none: time passing), then announce what changed."""
+        """Handle one sensor event (or none: time passing), store what it changed in one
+        transaction, then announce it; what cannot be stored is undone and shown as a fault."""
+        writes = self.store.writes
+        try:
+            with self._stored_together():
+                changed = self._handle(event)
+        except StorageError as error:
+            changed = self._not_stored(error)
+        else:
+            if self.store.writes != writes:
+                changed |= self._stored_again()
+        if changed:
+            self._announce()
+
+    def _handle(self, event: SensorEvent | None) -> bool:
         changed = False
         if isinstance(event, LinkHealth):
             changed = self._link_changed(event)
@@ -227,10 +264,71 @@ class Session:
         for clock_event in self.clock.poll():
             changed |= self._on_clock_event(clock_event)
         if self.clock.running is not None and self.now() >= self._clock_saved + CLOCK_SAVE_SECONDS:
+            self._clock_saved = self.now()  # on a full disk, tried again in as long
             self.store.save_clock(self.game_id, self.clock.to_dict())
-            self._clock_saved = self.now()
-        if changed:
-            self._announce()
+        return changed
+
+    # -- storing -------------------------------------------------------------------------------
+
+    @contextmanager
+    def _stored_together(self) -> Iterator[None]:
+        """Every store write inside is one transaction; if it fails (or the change is refused
+        half-way) the game in memory goes back to what is stored, so no unstored move, result
+        or new game is ever announced."""
+        before = _Before(
+            self.game_id,
+            self.game,
+            self.game.is_over(),
+            self.headers,
+            self.tracker,
+            self.clock.to_dict(),
+            tuple((shown, len(shown)) for shown in self._shown_lists()),
+        )
+        try:
+            with self.store.transaction():
+                yield
+        except Exception:
+            self._restore(before)
+            raise
+
+    def _shown_lists(self) -> tuple[list[dict[str, Any]], ...]:
+        return (self._violations, self._faults, self._clock_events)
+
+    def _restore(self, before: _Before) -> None:
+        """Back to ``before``: the game as stored, the clock as it was, the tracker following
+        the stored position (it cues the board back to it if a move could not be stored)."""
+        self.game_id, self.headers = before.game_id, before.headers
+        if before.game_over:
+            self.game = before.game  # a finished game is never changed in place
+        else:
+            stored = self.store.game(before.game_id)
+            self.game = self._replay(stored.start_fen, [m.move for m in stored.moves])
+        self.clock = Clock.from_dict(before.clock, self.now)
+        for shown, length in before.shown:
+            del shown[length:]
+        self._violations, self._faults, self._clock_events = [shown for shown, _ in before.shown]
+        self.tracker = before.tracker
+        if self.tracker.board.move_stack != self.game.board.move_stack:
+            self.tracker = self._fresh_tracker()
+
+    def _not_stored(self, error: StorageError) -> bool:
+        """A change the store refused: said once in the log and shown as a fault until a write
+        works again."""
+        message = f"NOT RECORDED: {error}; the board must go back to the last recorded position"
+        if self.storage_error != message:
+            log.error("%s", message)
+        self.storage_error = message
+        if not self._faults or self._faults[-1]["message"] != message:
+            fault = {"event": "storage", "t": self.now(), "squares": [], "message": message}
+            self._faults.append(fault)
+        return True
+
+    def _stored_again(self) -> bool:
+        if self.storage_error is None:
+            return False
+        self.storage_error = None
+        log.info("the store takes writes again: recording goes on")
+        return True
 
     def _on_tracker_event(self, event: TrackerEvent) -> bool:
         if isinstance(event, MoveRecorded | MoveCorrected | MoveTakenBack) and self.game.is_over():
@@ -342,30 +440,41 @@ class Session:
             display.show(cues)
 
     # -- the referee ---------------------------------------------------------------------------
-    # Every action is checked, applied, written to the audit log and announced. Bad input raises
-    # RefereeError (a ValueError) whose message says what was wrong.
+    # Every action is checked, applied and written to the audit log in one transaction, then
+    # announced. Bad input raises RefereeError (a ValueError) whose message says what was wrong.
+
+    @contextmanager
+    def _referee_action(self) -> Iterator[None]:
+        """One referee action: checked, applied and stored in one transaction, then announced;
+        if the store refuses it nothing of it remains and the referee is told why."""
+        with self.lock:
+            try:
+                with self._stored_together():
+                    yield
+            except StorageError as error:
+                raise RefereeError(f"not done, as it could not be stored: {error}") from None
+            self._announce()
 
     def _audited(self, actor: str, action: str, data: dict[str, Any]) -> None:
         self.store.audit(self.game_id, actor, action, data)
-        self._announce()
 
     def pause_clock(self, actor: str) -> None:
         """Stop both clocks (the referee's pause)."""
-        with self.lock, _clock_errors():
+        with self._referee_action(), _clock_errors():
             self.clock.pause()
             self.store.save_clock(self.game_id, self.clock.to_dict())
             self._audited(actor, "pause", {})
 
     def resume_clock(self, actor: str) -> None:
         """Restart the clock of the side to move."""
-        with self.lock, _clock_errors():
+        with self._referee_action(), _clock_errors():
             self.clock.resume()
             self.store.save_clock(self.game_id, self.clock.to_dict())
             self._audited(actor, "resume", {})
 
     def adjust_clock(self, actor: str, side: Color, seconds: float) -> None:
         """Add time to a side's clock (negative: take time)."""
-        with self.lock, _clock_errors():
+        with self._referee_action(), _clock_errors():
             if not -36_000 <= seconds <= 36_000:
                 raise RefereeError(f"adjust by {seconds} s: expected at most 10 hours either way")
             self.clock.adjust(side, seconds)
@@ -375,7 +484,7 @@ class Session:
     def correct_move(self, actor: str, ply: int, text: str) -> None:
         """Replace recorded move ``ply`` (1-based) with ``text``, re-validated; later moves are
         kept while they stay legal, the rest dropped. The board is then cued to match."""
-        with self.lock:
+        with self._referee_action():
             moves = self.game.board.move_stack
             if not 1 <= ply <= len(moves):
                 raise RefereeError(f"ply {ply}: the game has moves 1 to {len(moves)}")
@@ -410,7 +519,7 @@ class Session:
 
     def set_position(self, actor: str, fen: str) -> None:
         """Start a new game from a position (a problem, an adjourned game); the board is cued."""
-        with self.lock:
+        with self._referee_action():
             try:
                 start = Board(fen).fen()
             except ValueError as error:
@@ -422,7 +531,7 @@ class Session:
 
     def invoke_count(self, actor: str, side: Color) -> None:
         """The weaker side calls the stronger-side count (R-DRW-4)."""
-        with self.lock:
+        with self._referee_action():
             try:
                 self.game.invoke_count(side)
             except ValueError as error:
@@ -433,7 +542,7 @@ class Session:
 
     def penalty(self, actor: str, side: Color, rule: str, severity: str, note: str = "") -> None:
         """Record a caution, or a forfeit that ends the game (R-TCH-2, R-ILL-1, R-END-3)."""
-        with self.lock:
+        with self._referee_action():
             if severity not in ("caution", "forfeit"):
                 raise RefereeError(f"severity must be caution or forfeit, got {severity!r}")
             if not rule.startswith("R-"):
@@ -449,7 +558,7 @@ class Session:
 
     def declare_result(self, actor: str, result: str, reason: str) -> None:
         """End the game with a PDN result: ``1-0`` White wins, ``0-1`` Black wins, ``1/2-1/2``."""
-        with self.lock:
+        with self._referee_action():
             self._require_running()
             reason = reason.strip() or "declared by the referee"
             if result == "1/2-1/2":
@@ -464,7 +573,7 @@ class Session:
     def next_game(self, actor: str) -> None:
         """Start the next game of a match: the players change colours (R-TRN-2); a match clock
         carries on (R-TIM-4)."""
-        with self.lock:
+        with self._referee_action():
             if not self.game.is_over():
                 raise RefereeError("the current game has no result yet: declare one first")
             if self.clock.state is not ClockState.READY:
@@ -555,9 +664,11 @@ class Session:
         }
 
     def close(self) -> None:
-        """Release the sensor, the displays, the log and the store."""
+        """Release the sensor, the displays, the log, the store and the data folder."""
         self.sensor.close()
         for display in self.displays:
             display.close()
         self.sensor_log.close()
         self.store.close()
+        if self.folder_lock is not None:
+            self.folder_lock.release()

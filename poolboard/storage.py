@@ -1,23 +1,27 @@
 """Every game in SQLite: moves with clock times, results, violations, referee actions.
 
-The database runs in WAL mode with ``synchronous=FULL``: when :meth:`GameStore.add_move` returns,
-the move is on disk, and only then is it announced anywhere. A ``kill -9`` or a power cut at any
-moment loses no recorded move, and the unfinished game is found again on restart
-(:meth:`GameStore.unfinished_game`). Moves are stored as their full path and captured squares and
-re-validated against the rules when loaded, so a damaged row is reported, never played.
+The database runs in WAL mode with ``synchronous=FULL``, and every change (a move with its result,
+a correction that rewrites the moves after it, a takeback, a new game) is one transaction: after
+a ``kill -9`` or a power cut either all of it is on disk or none of it. Only what a transaction
+stored is announced (poolboard.session). One process writes to a data folder
+(:class:`DataFolderLock`); readers open the file read-only and may run alongside it. Moves are
+stored as their full path and captured squares and re-validated against the rules when loaded, so
+a damaged game is reported (:class:`DamagedGame`), never played, and never hides the others.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from engine.board import Board, IllegalMoveError, Move
 from engine.pdn import GameRecord
@@ -65,6 +69,73 @@ CREATE TABLE IF NOT EXISTS audit (
 
 class StorageError(RuntimeError):
     """The database is unusable or holds something that is not a legal game."""
+
+
+class DataFolderBusy(StorageError):
+    """Another process is the writer of this data folder."""
+
+
+#: The file whose lock makes a process the one writer of a data folder.
+LOCK_NAME = "poolboard.lock"
+
+
+class DataFolderLock:
+    """An exclusive ``flock`` on ``<folder>/poolboard.lock``, held until :meth:`release` or the
+    process ends: the kernel drops it even after a ``kill -9``, so a crash never leaves it taken.
+    The file holds the PID of the holder, for the message the next process shows."""
+
+    def __init__(self, folder: Path, handle: IO[str]) -> None:
+        self.folder = folder
+        self._handle: IO[str] | None = handle
+
+    @classmethod
+    def acquire(cls, folder: str | Path) -> DataFolderLock:
+        """Become the writer of ``folder``; ``DataFolderBusy`` naming the holder's PID if another
+        process is, ``StorageError`` if the folder cannot hold the lock file."""
+        folder = Path(folder)
+        path = folder / LOCK_NAME
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            handle = open(path, "a+", encoding="ascii")  # noqa: SIM115 - held for the lifetime
+        except OSError as error:
+            raise StorageError(f"{folder}: cannot take the data folder's lock: {error}") from None
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "unknown"
+            handle.close()
+            raise DataFolderBusy(
+                f"{folder} is in use by another poolboard process (PID {holder}); one service "
+                "records into a data folder: stop that one first, or give this one another "
+                "[storage] path"
+            ) from None
+        except OSError as error:
+            handle.close()
+            raise StorageError(f"{path}: cannot lock it: {error}") from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"{os.getpid()}\n")
+        handle.flush()
+        return cls(folder, handle)
+
+    def release(self) -> None:
+        """Let another process write here (closing the file drops the lock)."""
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+
+
+def _one_line(error: BaseException) -> str:
+    """An error's text on one short line: SQLite quotes damaged bytes in its messages."""
+    text = " ".join(str(error).split())
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _lenient_text(data: bytes) -> str:
+    """Text columns that are not UTF-8 (a damaged page) decode with U+FFFD, so the row is
+    reported as damaged instead of failing the whole query."""
+    return data.decode("utf-8", "replace")
 
 
 def _now() -> str:
@@ -124,21 +195,150 @@ class StoredGame:
         return record
 
 
-class GameStore:
-    """The SQLite file holding every game; safe to share between threads."""
+@dataclass(frozen=True)
+class DamagedGame:
+    """A game whose row or moves cannot be read as a legal game: listed with the reason, never
+    played or exported, and never in the way of the others."""
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.RLock()
+    id: int
+    created: str
+    reason: str
+
+
+_GAME_COLUMNS = "id, created, start_fen, rules, headers, result, result_reason, clock"
+_MOVE_COLUMNS = "ply, path, captures, crowns, notation, recorded, clock_black, clock_white"
+
+
+def _json(text: str, what: str) -> Any:
+    """A column's JSON, or ValueError naming the column."""
+    try:
+        return json.loads(text)
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"{what} {str(text)[:40]!r} is not JSON ({error})") from None
+
+
+def _squares(text: str, what: str) -> tuple[int, ...]:
+    """A JSON list of board squares (1-32), or ValueError naming ``what``."""
+    value = _json(text, what)
+    if not isinstance(value, list) or not all(
+        isinstance(square, int) and not isinstance(square, bool) and 1 <= square <= 32
+        for square in value
+    ):
+        raise ValueError(f"{what} {text[:40]!r} is not a list of squares 1-32")
+    return tuple(value)
+
+
+def _string_map(text: str) -> dict[str, str]:
+    value = _json(text, "headers")
+    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+        raise ValueError(f"headers {text[:40]!r} are not a JSON object of strings")
+    return value
+
+
+def _decode_game(row: tuple[Any, ...], move_rows: list[tuple[Any, ...]]) -> StoredGame:
+    """A stored game from its rows, every move checked legal in turn; ValueError says what is
+    wrong (bad JSON, a square off the board, an illegal move, a gap in the plies)."""
+    game_id, created, start_fen, rules, headers, result, reason, clock = row
+    try:
+        board = Board(start_fen)
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"start position {start_fen!r}: {error}") from None
+    game = StoredGame(
+        id=game_id,
+        created=created,
+        start_fen=start_fen,
+        rules=rules,
+        headers=_string_map(headers),
+        result=result,
+        result_reason=reason,
+        clock=_json(clock, "saved clock") if clock else None,
+    )
+    if game.clock is not None and not isinstance(game.clock, dict):
+        raise ValueError("the saved clock is not a JSON object")
+    for expected, (ply, path, captures, crowns, notation, recorded, black, white) in enumerate(
+        move_rows, start=1
+    ):
+        if ply != expected:
+            raise ValueError(f"its moves are not numbered 1..n (ply {expected} is missing)")
+        where = f"ply {ply}"
+        move = Move(_squares(path, f"{where}: path"), _squares(captures, f"{where}: captures"))
+        if len(move.path) < 2:
+            raise ValueError(f"{where}: path {path!r} has no destination")
         try:
+            legal = board.push_legal(Move(move.path, move.captures, bool(crowns)))
+        except IllegalMoveError as error:
+            raise ValueError(f"{where}: {error}") from None
+        game.moves.append(StoredMove(ply, legal, notation, recorded, black, white))
+    return game
+
+
+class GameStore:
+    """The SQLite file holding every game; safe to share between threads.
+
+    The writer (the service) opens it read-write, holding the data folder's lock; every other
+    command opens it with ``read_only=True``, which never writes, not even the WAL index, so it
+    also works alongside the service and on a read-only medium.
+    """
+
+    def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
+        self.path = Path(path)
+        self.read_only = read_only
+        self._lock = threading.RLock()
+        self._depth = 0
+        if read_only:
+            self._db = self._open_read_only()
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.text_factory = _lenient_text
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(SCHEMA)
-        except sqlite3.DatabaseError as error:
-            raise StorageError(f"{self.path}: not a usable poolboard database: {error}") from None
+        except (OSError, sqlite3.Error) as error:
+            raise StorageError(
+                f"{self.path}: not a usable poolboard database: {_one_line(error)}"
+            ) from None
+
+    def _open_read_only(self) -> sqlite3.Connection:
+        """``mode=ro`` reads the WAL too; where even the WAL index cannot be made (a read-only
+        folder after a clean shut-down, no WAL left) the file is opened ``immutable``."""
+        if not self.path.is_file():
+            raise StorageError(f"no games recorded yet: {self.path} does not exist")
+        uri = self.path.resolve().as_uri()
+        try:
+            return self._connect(f"{uri}?mode=ro")
+        except sqlite3.Error as error:
+            failure = _one_line(error)
+        wal = self.path.with_name(self.path.name + "-wal")
+        if wal.exists() and wal.stat().st_size > 0:  # immutable would not see what it holds
+            raise StorageError(
+                f"{self.path}: cannot be read here ({failure}): its newest moves are in "
+                f"{wal.name}, which only a writable folder can read: copy the folder to one"
+            )
+        try:
+            return self._connect(f"{uri}?immutable=1")
+        except sqlite3.Error as error:
+            raise StorageError(f"{self.path}: cannot be read: {_one_line(error)}") from None
+
+    @staticmethod
+    def _connect(uri: str) -> sqlite3.Connection:
+        """A read-only connection to ``uri``, tried on the games table."""
+        db = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
+        db.text_factory = _lenient_text
+        try:
+            db.execute("SELECT count(*) FROM games").fetchone()
+        except sqlite3.Error:
+            db.close()
+            raise
+        return db
+
+    @property
+    def writes(self) -> int:
+        """How many rows this connection has changed: it moves on when a write is stored."""
+        with self._lock:
+            return self._db.total_changes
 
     def close(self) -> None:
         """Close the database."""
@@ -146,26 +346,64 @@ class GameStore:
             self._db.close()
 
     @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
+    def transaction(self) -> Iterator[None]:
+        """Make every write inside one transaction: on disk all together when the outermost
+        one ends, or not at all (``StorageError``: the disk is full, the file damaged). SQLite's
+        transaction begins at the first write, so a change that writes nothing costs nothing."""
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield
+                finally:
+                    self._depth -= 1
+                return
+            self._depth = 1
+            try:
+                yield
+                if self._db.in_transaction:
+                    self._db.execute("COMMIT")
+            except sqlite3.Error as error:
+                self._rollback()
+                raise StorageError(f"{self.path}: not stored: {_one_line(error)}") from None
+            except BaseException:
+                self._rollback()
+                raise
+            finally:
+                self._depth = 0
+
+    def _write(self, sql: str, parameters: tuple[Any, ...]) -> sqlite3.Cursor:
+        """Run one write inside the current transaction (one of its own if there is none)."""
+        with self.transaction():
+            if not self._db.in_transaction:
+                self._db.execute("BEGIN IMMEDIATE")
+            return self._db.execute(sql, parameters)
+
+    def _rollback(self) -> None:
+        # SQLite may already have rolled back itself (a full disk, I/O errors).
+        if self._db.in_transaction:
+            with suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """The connection, for reads: a damaged file is a ``StorageError`` naming it."""
+        with self._lock:
             try:
                 yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+            except sqlite3.Error as error:
+                raise StorageError(f"{self.path}: cannot be read: {_one_line(error)}") from None
 
     # -- writing -------------------------------------------------------------------------------
 
     def create_game(self, start_fen: str, rules: str, headers: dict[str, str]) -> int:
         """Start a new game; returns its id."""
-        with self._transaction() as db:
-            cursor = db.execute(
-                "INSERT INTO games (created, start_fen, rules, headers) VALUES (?, ?, ?, ?)",
-                (_now(), start_fen, rules, json.dumps(headers)),
-            )
-            return int(cursor.lastrowid)
+        cursor = self._write(
+            "INSERT INTO games (created, start_fen, rules, headers) VALUES (?, ?, ?, ?)",
+            (_now(), start_fen, rules, json.dumps(headers)),
+        )
+        assert cursor.lastrowid is not None  # an INSERT into a rowid table sets it
+        return cursor.lastrowid
 
     def add_move(
         self,
@@ -176,12 +414,12 @@ class GameStore:
         clock: tuple[float, float] | None = None,
         clock_state: dict[str, Any] | None = None,
     ) -> None:
-        """Store move ``ply`` (1-based), replacing any stored at that ply (a correction), with
-        the clock state after it; on disk when this returns."""
+        """Store move ``ply`` (1-based), replacing any stored from that ply on (a correction),
+        with the clock state after it; on disk when the transaction ends."""
         black, white = clock if clock is not None else (None, None)
-        with self._transaction() as db:
-            db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
-            db.execute(
+        with self.transaction():
+            self._write("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
+            self._write(
                 "INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game_id,
@@ -196,111 +434,110 @@ class GameStore:
                 ),
             )
             if clock_state is not None:
-                db.execute(
-                    "UPDATE games SET clock = ? WHERE id = ?", (json.dumps(clock_state), game_id)
-                )
+                self.save_clock(game_id, clock_state)
 
     def delete_moves_from(self, game_id: int, ply: int) -> None:
         """Remove move ``ply`` and every later one (a takeback or a referee's correction)."""
-        with self._transaction() as db:
-            db.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
+        self._write("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
 
     def save_clock(self, game_id: int, state: dict[str, Any]) -> None:
         """Keep the clock's state, so a restart resumes it."""
-        with self._transaction() as db:
-            db.execute("UPDATE games SET clock = ? WHERE id = ?", (json.dumps(state), game_id))
+        self._write("UPDATE games SET clock = ? WHERE id = ?", (json.dumps(state), game_id))
 
     def set_result(self, game_id: int, result: str, reason: str) -> None:
         """Close a game with its PDN result and the reason (with the rule ID)."""
-        with self._transaction() as db:
-            db.execute(
-                "UPDATE games SET result = ?, result_reason = ? WHERE id = ?",
-                (result, reason, game_id),
-            )
+        self._write(
+            "UPDATE games SET result = ?, result_reason = ? WHERE id = ?",
+            (result, reason, game_id),
+        )
 
     def set_headers(self, game_id: int, headers: dict[str, str]) -> None:
         """Replace a game's PDN tags."""
-        with self._transaction() as db:
-            db.execute("UPDATE games SET headers = ? WHERE id = ?", (json.dumps(headers), game_id))
+        self._write("UPDATE games SET headers = ? WHERE id = ?", (json.dumps(headers), game_id))
 
     def add_event(self, game_id: int | None, kind: str, data: dict[str, Any]) -> None:
         """Keep a game event (violation, correction, fault) for the record."""
-        with self._transaction() as db:
-            db.execute(
-                "INSERT INTO events (game_id, recorded, kind, data) VALUES (?, ?, ?, ?)",
-                (game_id, _now(), kind, json.dumps(data)),
-            )
+        self._write(
+            "INSERT INTO events (game_id, recorded, kind, data) VALUES (?, ?, ?, ?)",
+            (game_id, _now(), kind, json.dumps(data)),
+        )
 
     def audit(self, game_id: int | None, actor: str, action: str, data: dict[str, Any]) -> None:
         """Log a referee action."""
-        with self._transaction() as db:
-            db.execute(
-                "INSERT INTO audit (game_id, recorded, actor, action, data) VALUES (?, ?, ?, ?, ?)",
-                (game_id, _now(), actor, action, json.dumps(data)),
-            )
+        self._write(
+            "INSERT INTO audit (game_id, recorded, actor, action, data) VALUES (?, ?, ?, ?, ?)",
+            (game_id, _now(), actor, action, json.dumps(data)),
+        )
 
     # -- reading -------------------------------------------------------------------------------
 
-    def game(self, game_id: int) -> StoredGame:
-        """One game with its moves (``KeyError`` if there is none with that id)."""
-        with self._lock:
-            row = self._db.execute(
-                "SELECT id, created, start_fen, rules, headers, result, result_reason, clock "
-                "FROM games WHERE id = ?",
-                (game_id,),
-            ).fetchone()
-            if row is None:
-                raise KeyError(f"no game {game_id}")
-            moves = self._db.execute(
-                "SELECT ply, path, captures, crowns, notation, recorded, clock_black, clock_white "
-                "FROM moves WHERE game_id = ? ORDER BY ply",
-                (game_id,),
+    def _load(self, db: sqlite3.Connection, game_id: int) -> StoredGame | DamagedGame:
+        row = db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise KeyError(f"no game {game_id}")
+        return self._load_row(db, row)
+
+    def _load_row(self, db: sqlite3.Connection, row: tuple[Any, ...]) -> StoredGame | DamagedGame:
+        game_id = row[0]
+        try:
+            moves = db.execute(
+                f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
             ).fetchall()
-        game = StoredGame(
-            id=row[0],
-            created=row[1],
-            start_fen=row[2],
-            rules=row[3],
-            headers=json.loads(row[4]),
-            result=row[5],
-            result_reason=row[6],
-            clock=json.loads(row[7]) if row[7] else None,
-        )
-        for ply, path, captures, crowns, notation, recorded, black, white in moves:
-            move = Move(tuple(json.loads(path)), tuple(json.loads(captures)), bool(crowns))
-            game.moves.append(StoredMove(ply, move, notation, recorded, black, white))
-        if [m.ply for m in game.moves] != list(range(1, len(game.moves) + 1)):
-            raise StorageError(f"game {game_id}: its moves are not numbered 1..n")
-        return game
+            return _decode_game(row, moves)
+        except sqlite3.DatabaseError as error:
+            reason = f"{self.path}: cannot be read: {_one_line(error)}"
+        except (ValueError, TypeError) as error:
+            reason = _one_line(error)
+        return DamagedGame(game_id, str(row[1]), reason)
 
-    def games(self) -> list[StoredGame]:
-        """Every game, oldest first, with its moves."""
-        with self._lock:
-            ids = [row[0] for row in self._db.execute("SELECT id FROM games ORDER BY id")]
-        return [self.game(game_id) for game_id in ids]
+    def game(self, game_id: int) -> StoredGame:
+        """One game with its moves, each re-validated (``KeyError`` if there is no such game,
+        ``StorageError`` saying what is wrong if it is damaged)."""
+        with self._reading() as db:
+            found = self._load(db, game_id)
+        if isinstance(found, DamagedGame):
+            raise StorageError(f"game {game_id} is damaged: {found.reason}")
+        return found
 
-    def unfinished_game(self) -> StoredGame | None:
+    def games(self) -> list[StoredGame | DamagedGame]:
+        """Every game, oldest first, with its moves; a damaged one as :class:`DamagedGame`."""
+        with self._reading() as db:
+            rows = db.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id").fetchall()
+            return [self._load_row(db, row) for row in rows]
+
+    def unfinished_game(self) -> StoredGame | DamagedGame | None:
         """The newest game without a result: the one to resume after a restart."""
-        with self._lock:
-            row = self._db.execute(
+        with self._reading() as db:
+            row = db.execute(
                 "SELECT id FROM games WHERE result IS NULL ORDER BY id DESC LIMIT 1"
             ).fetchone()
-        return self.game(row[0]) if row else None
+            return self._load(db, row[0]) if row else None
 
     def events(self, game_id: int) -> list[tuple[str, str, dict[str, Any]]]:
         """A game's events: (time, kind, data), oldest first."""
-        with self._lock:
-            rows = self._db.execute(
+        with self._reading() as db:
+            rows = db.execute(
                 "SELECT recorded, kind, data FROM events WHERE game_id = ? ORDER BY id", (game_id,)
             ).fetchall()
-        return [(recorded, kind, json.loads(data)) for recorded, kind, data in rows]
+        try:
+            return [(recorded, kind, json.loads(data)) for recorded, kind, data in rows]
+        except ValueError as error:
+            raise StorageError(
+                f"game {game_id} is damaged: an event is not JSON ({error})"
+            ) from None
 
     def audit_log(self) -> list[tuple[str, str, str, dict[str, Any]]]:
         """Every referee action: (time, actor, action, data), oldest first."""
-        with self._lock:
-            rows = self._db.execute(
+        with self._reading() as db:
+            rows = db.execute(
                 "SELECT recorded, actor, action, data FROM audit ORDER BY id"
             ).fetchall()
         return [
             (recorded, actor, action, json.loads(data)) for recorded, actor, action, data in rows
         ]
+
+    def integrity(self) -> str:
+        """SQLite's own check of the file: ``ok``, or what it found damaged."""
+        with self._reading() as db:
+            rows = db.execute("PRAGMA integrity_check").fetchall()
+        return "; ".join(str(row[0]) for row in rows[:5])

@@ -10,11 +10,12 @@ import time
 from engine.board import Board
 from engine.clock import TimeControl
 from engine.cues import CueKind, Cues
+from engine.pdn import write_game
 from engine.sensing import LinkHealth, Sensor, SensorFault, Snapshot
 from poolboard.config import Config, ConfigError, load_config
 from poolboard.sensor_spec import SensorSpecError
 from poolboard.service import open_configured_displays, open_configured_sensor
-from poolboard.storage import GameStore, StorageError
+from poolboard.storage import DamagedGame, GameStore, StorageError, StoredGame
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -36,19 +37,34 @@ def _report(ok: bool, what: str, detail: str) -> bool:
 
 
 def check_storage(config: Config) -> bool:
+    """The store opens, SQLite finds the file intact, and every game replays and writes as PDN
+    (what ``export`` needs); each damaged game is named with the reason."""
     directory = config.storage.directory
+    path = directory / "games.sqlite3"
     try:
-        store = GameStore(directory / "games.sqlite3")
-        games = len(store.games())
-        with sqlite3.connect(store.path) as db:
-            integrity = db.execute("PRAGMA integrity_check").fetchone()[0]
+        if not path.exists():
+            GameStore(path).close()  # a new folder: show it can hold the database
+        store = GameStore(path, read_only=True)
+        integrity = store.integrity()
+        games = store.games()
         store.close()
-    except (OSError, StorageError, sqlite3.Error) as error:
+        damaged = [game for game in games if isinstance(game, DamagedGame)]
+        for game in games:
+            if isinstance(game, StoredGame):
+                write_game(game.record())
+    except StorageError as error:  # it names the file
+        return _report(False, "storage", str(error))
+    except (OSError, sqlite3.Error, ValueError) as error:
         return _report(False, "storage", f"{directory}: {error}")
+    for game in damaged:
+        _report(False, "storage", f"game {game.id} is damaged: {game.reason}")
     free = shutil.disk_usage(directory).free / 1e9
-    ok = integrity == "ok" and free > 0.1
+    ok = integrity == "ok" and free > 0.1 and not damaged
     return _report(
-        ok, "storage", f"{directory}: {games} games, integrity {integrity}, {free:.1f} GB free"
+        ok,
+        "storage",
+        f"{path}: {len(games)} games ({len(damaged)} damaged), integrity {integrity}, "
+        f"{free:.1f} GB free",
     )
 
 

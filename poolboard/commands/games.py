@@ -8,7 +8,7 @@ import sys
 
 from engine.pdn import write_games
 from poolboard.config import ConfigError, load_config
-from poolboard.storage import GameStore, StorageError
+from poolboard.storage import DamagedGame, GameStore, StorageError, StoredGame
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -33,21 +33,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _open_store(config_path: str | None) -> GameStore:
+    """The store, read-only: these commands work alongside the service and on a read-only
+    medium."""
     config = load_config(config_path)
-    path = config.storage.directory / "games.sqlite3"
-    if not path.exists():
-        raise StorageError(f"no games recorded yet: {path} does not exist")
-    return GameStore(path)
+    return GameStore(config.storage.directory / "games.sqlite3", read_only=True)
 
 
 def list_games(args: argparse.Namespace) -> int:
+    """Print every game, a damaged one as such with the reason (exit 1 if there is one)."""
     try:
-        store = _open_store(args.config)
-        games = store.games()
+        games = _open_store(args.config).games()
     except (ConfigError, StorageError) as error:
         print(f"poolboard games: {error}", file=sys.stderr)
         return 2
     for game in games:
+        if isinstance(game, DamagedGame):
+            if args.json:
+                print(json.dumps({"id": game.id, "created": game.created, "damaged": game.reason}))
+            else:
+                print(f"{game.id:5d}  {game.created[:16]}  DAMAGED: {game.reason}")
+            continue
         summary = {
             "id": game.id,
             "created": game.created,
@@ -65,20 +70,32 @@ def list_games(args: argparse.Namespace) -> int:
                 f"{game.id:5d}  {game.created[:16]}  {summary['black']} - {summary['white']}  "
                 f"{summary['moves']:3d} moves  {summary['result']}  {summary['reason']}"
             )
-    return 0
+    return 1 if any(isinstance(game, DamagedGame) for game in games) else 0
 
 
 def export_games(args: argparse.Namespace) -> int:
+    """Write the games as PDN; a damaged game is left out and named on stderr (exit 1)."""
     try:
         store = _open_store(args.config)
         games = [store.game(i) for i in args.ids] if args.ids else store.games()
-        text = write_games([game.record() for game in games])
     except (ConfigError, StorageError, KeyError) as error:
         print(f"poolboard export: {str(error).strip(chr(39))}", file=sys.stderr)
         return 2
-    if args.out == "-":
-        sys.stdout.write(text)
-    else:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            handle.write(text)
-    return 0
+    sound = [game for game in games if isinstance(game, StoredGame)]
+    text = write_games([game.record() for game in sound])
+    try:
+        if args.out == "-":
+            sys.stdout.write(text)
+        else:
+            with open(args.out, "w", encoding="utf-8") as handle:
+                handle.write(text)
+    except OSError as error:
+        print(f"poolboard export: cannot write {args.out}: {error.strerror}", file=sys.stderr)
+        return 2
+    for game in games:
+        if isinstance(game, DamagedGame):
+            print(
+                f"poolboard export: game {game.id} left out, damaged: {game.reason}",
+                file=sys.stderr,
+            )
+    return 0 if len(sound) == len(games) else 1

@@ -12,7 +12,7 @@ from engine.cues import CUE_STYLES, CueKind
 from engine.pdn.writer import write_game
 from poolboard.session import Session
 from poolboard.simulated_board import SimulatedBoard
-from poolboard.storage import StorageError, StoredGame
+from poolboard.storage import DamagedGame, StorageError, StoredGame
 from poolboard.web.models import BoardSnapshot, SideBody
 
 _BLINK_HERTZ = {"solid": 0.0, "slow": 1.0, "fast": 4.0}
@@ -33,7 +33,19 @@ def cue_styles() -> dict[str, Any]:
     return {"priority": [kind.value for kind in CueKind], "kinds": kinds, "duty": 0.5}
 
 
-def _summary(game: StoredGame) -> dict[str, Any]:
+def _summary(game: StoredGame | DamagedGame) -> dict[str, Any]:
+    """A game in a listing; a damaged one keeps the same fields, empty, with the reason."""
+    if isinstance(game, DamagedGame):
+        return {
+            "id": game.id,
+            "created": game.created,
+            "rules": None,
+            "headers": {},
+            "result": None,
+            "result_reason": None,
+            "plies": 0,
+            "damaged": game.reason,
+        }
     return {
         "id": game.id,
         "created": game.created,
@@ -42,6 +54,7 @@ def _summary(game: StoredGame) -> dict[str, Any]:
         "result": game.result,
         "result_reason": game.result_reason,
         "plies": len(game.moves),
+        "damaged": None,
     }
 
 
@@ -88,7 +101,8 @@ def api_router(session: Session) -> APIRouter:
 
     @router.get("/games")
     def games() -> list[dict[str, Any]]:
-        """Every recorded game, oldest first (headers, result, number of plies)."""
+        """Every recorded game, oldest first (headers, result, number of plies); a damaged one
+        with ``damaged`` giving the reason (``null`` for a sound one)."""
         return [_summary(game) for game in session.store.games()]
 
     # Declared before /games/{id} so that "7.pdn" is never read as an id.

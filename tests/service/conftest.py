@@ -1,5 +1,7 @@
 """Shared fixtures for the service tests: the emulated Pico behind a real pty."""
 
+import contextlib
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -96,3 +98,93 @@ class Table:
 def make_table(tmp_path: Path):
     """``table(**config_sections)``: a session on a simulated board, driven on a fake clock."""
     return lambda **sections: Table(tmp_path, **sections)
+
+
+class Service:
+    """``poolboard run`` (or any long-running command) as a real process, its log in ``log``;
+    ``url`` is its web address when it serves one."""
+
+    def __init__(self, log: Path, *args: str) -> None:
+        self.log = log
+        with open(log, "w") as handle:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "poolboard.cli", *args],
+                stdout=subprocess.PIPE,
+                stderr=handle,
+                text=True,
+            )
+        self.url = ""
+        self.lines = [self.process.stdout.readline()]  # until it serves, records or exits
+        while self.lines[-1] and not any(
+            started in self.lines[-1] for started in ("web UI on", "recording to")
+        ):
+            self.lines.append(self.process.stdout.readline())
+        if "web UI on " in self.lines[-1]:
+            self.url = self.lines[-1].split("web UI on ", 1)[1].split("/ ", 1)[0]
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def kill(self) -> None:
+        """SIGKILL: no clean-up of any kind."""
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(timeout=10)
+        self.process.stdout.close()
+
+
+@pytest.fixture
+def services(tmp_path: Path):
+    """``services(*args)`` starts ``poolboard <args>``; every one is killed afterwards."""
+    started: list[Service] = []
+
+    def start(*args: str) -> Service:
+        started.append(Service(tmp_path / f"service-{len(started)}.log", *args))
+        return started[-1]
+
+    yield start
+    for service in started:
+        service.kill()
+
+
+@pytest.fixture
+def table_in():
+    """``table_in(folder, **config_sections)``: a Table whose data folder is ``folder``."""
+    return lambda folder, **sections: Table(folder, **sections)
+
+
+class TinyDisk:
+    """A 512 KiB tmpfs of its own at ``folder``, filled for real to the last byte by ``fill``."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.filler = folder / "filler"
+
+    def fill(self) -> None:
+        with open(self.filler, "ab", buffering=0) as handle:
+            for size in (65536, 4096, 512, 1):
+                with contextlib.suppress(OSError):
+                    while True:
+                        handle.write(b"\0" * size)
+
+    def free(self) -> None:
+        self.filler.unlink()
+
+
+@pytest.fixture
+def tiny_disk(tmp_path: Path):
+    """A :class:`TinyDisk` (mounting it needs root: skipped without)."""
+    folder = tmp_path / "disk"
+    folder.mkdir()
+    mounted = os.geteuid() == 0 and (
+        subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(folder)],
+            capture_output=True,
+        ).returncode
+        == 0
+    )
+    if not mounted:
+        pytest.skip("mounting a small tmpfs needs root")
+    yield TinyDisk(folder)
+    subprocess.run(["umount", "--lazy", str(folder)], check=True)

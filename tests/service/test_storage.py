@@ -7,6 +7,7 @@ import pytest
 
 from engine.board import Board, Move
 from engine.pdn import read_game, write_game
+from poolboard.config import RulesConfig
 from poolboard.storage import GameStore, StorageError
 
 
@@ -87,3 +88,45 @@ def test_events_and_audit_are_kept(tmp_path: Path) -> None:
     store.audit(game_id, "referee", "pause", {})
     assert store.events(game_id)[0][1:] == ("violation", {"rule": "R-ILL-1"})
     assert store.audit_log()[0][1:] == ("referee", "pause", {})
+
+
+def test_a_transaction_that_fails_half_way_leaves_nothing(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "g.sqlite3")
+    game_id = store.create_game(Board().fen(), "apca", {})
+    play(store, game_id, ["11-15", "23-19"])
+    with pytest.raises(RuntimeError, match="power cut"), store.transaction():
+        store.delete_moves_from(game_id, 1)
+        store.add_move(game_id, 1, Board().parse_move("9-13"), "9-13")
+        with store.transaction():  # nested: part of the outer one
+            store.set_result(game_id, "1-0", "R-END-3")
+        raise RuntimeError("power cut")
+    with sqlite3.connect(tmp_path / "g.sqlite3") as other:  # what is on disk
+        assert other.execute("SELECT path FROM moves ORDER BY ply").fetchall() == [
+            ("[11, 15]",),
+            ("[23, 19]",),
+        ]
+        assert other.execute("SELECT result FROM games").fetchall() == [(None,)]
+
+
+def commits_during(table, action) -> list[str]:
+    """The COMMITs SQLite runs on the session's connection while ``action`` runs."""
+    statements: list[str] = []
+    table.session.store._db.set_trace_callback(statements.append)
+    action()
+    table.session.store._db.set_trace_callback(None)
+    return [s for s in statements if s.startswith(("COMMIT", "BEGIN"))]
+
+
+def test_each_change_of_a_session_is_one_transaction(make_table) -> None:
+    table = make_table(rules=RulesConfig(profile="casual"))
+    table.set_up()
+    assert commits_during(table, lambda: table.move(11, 15)) == ["BEGIN IMMEDIATE", "COMMIT"]
+    table.move(23, 19)
+    table.move(8, 11)
+    one = ["BEGIN IMMEDIATE", "COMMIT"]
+    correct = commits_during(table, lambda: table.session.correct_move("referee", 1, "9-13"))
+    assert correct == one  # three moves rewritten, an audit row: one transaction
+    assert commits_during(table, lambda: table.session.declare_result("r", "1-0", "x")) == one
+    assert commits_during(table, lambda: table.session.next_game("referee")) == one
+    new = commits_during(table, lambda: table.session.set_position("referee", "B:W18:B14"))
+    assert new == one
