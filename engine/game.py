@@ -129,6 +129,11 @@ class Game:
         text = f"{side_name(loser)} forfeits: {reason} (R-END-3)"
         return self._finish(Outcome(_win_for(loser.opponent), loser.opponent, "R-END-3", text))
 
+    def award(self, winner: Color, rule: str, reason: str) -> Outcome:
+        """End the game as won by ``winner`` for ``reason``, said in full (a resignation, a flag,
+        a referee's decision); ``rule`` is the rule ID that applies, or ``""`` if none does."""
+        return self._finish(Outcome(_win_for(winner), winner, rule, reason))
+
     def _finish(self, outcome: Outcome) -> Outcome:
         self._refuse_if_over("its result stands")
         self._outcomes[-1] = outcome

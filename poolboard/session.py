@@ -41,15 +41,24 @@ from engine.events import (
     MoveTakenBack,
     StateChanged,
     TrackerEvent,
+    TrackerState,
     Violation,
 )
-from engine.game import Game
+from engine.game import BLACK_WINS, WHITE_WINS, Game
 from engine.sensing import CueDisplay, LeverPress, LinkHealth, Sensor, SensorEvent
 from engine.tracker import Tracker, TrackerConfig
+from poolboard import records
 from poolboard.config import Config
 from poolboard.sensor_log import GameMarker
 from poolboard.sensor_log_files import RotatingSensorLog
 from poolboard.storage import DamagedGame, DataFolderLock, GameStore, StorageError, StoredGame
+
+#: What the referee may set for a game: its PDN tags and its time control.
+DETAIL_FIELDS = ("event", "site", "round", "black", "white", "time_control")
+#: Points for a win, a draw and a loss in a match (R-TRN-3).
+WIN_POINTS, DRAW_POINTS = 4, 2
+#: How the referee may end a game (``end_game``).
+ENDINGS = ("resign", "agree-draw", "referee-win", "referee-draw")
 
 Listener = Callable[[dict[str, Any]], None]
 log = logging.getLogger("poolboard.session")
@@ -80,6 +89,8 @@ class _Before:
     game: Game
     game_over: bool
     headers: dict[str, str]
+    details: dict[str, str]
+    match: tuple[int, int]
     tracker: Tracker
     clock: dict[str, Any]
     shown: tuple[tuple[list[dict[str, Any]], int], ...]
@@ -119,6 +130,21 @@ class Session:
         self._clock_saved = -float("inf")
         self.link: LinkHealth | None = None
         self.headers: dict[str, str] = {}
+        game = config.game
+        #: The current game's details (DETAIL_FIELDS); ``pending``: those set for the next game.
+        self.details = {
+            "event": game.event,
+            "site": game.site,
+            "round": game.round,
+            "black": game.black,
+            "white": game.white,
+            "time_control": config.clock.time_control,
+        }
+        self.pending: dict[str, str] = {}
+        #: The game's number in its match and the games the match has (an even number, R-TRN-2).
+        self.game_number, self.match_games = 1, 2
+        self._match_cache: dict[str, Any] = {}
+        self._violation: dict[str, Any] | None = None
         self.game_id = 0
         self.storage_error: str | None = None
         self.game: Game
@@ -148,52 +174,58 @@ class Session:
             self._resume(stored)
 
     def _headers(self) -> dict[str, str]:
-        game = self.config.game
+        """The PDN tags of a new game from :attr:`details` (docs/service.md, "Records")."""
+        details = self.details
+        control, _ = records.pdn_time_control(TimeControl.from_string(details["time_control"]))
         return {
-            "Event": game.event,
-            "Site": game.site,
+            "Event": details["event"],
+            "Site": details["site"],
             "Date": time.strftime("%Y.%m.%d"),
-            "Round": game.round,
-            "White": game.white,
-            "Black": game.black,
+            "Round": records.round_tag(details["round"], self.game_number),
+            "White": details["white"],
+            "Black": details["black"],
             "Result": "*",
             "GameType": "23",
-            "TimeControl": self.config.clock.time_control,
+            "TimeControl": control,
+            "MatchGames": str(self.match_games),
         }
 
-    def _fresh_tracker(self, *, resuming: bool = False) -> Tracker:
+    def _replace_tracker(self, *, resuming: bool = False) -> None:
         """A tracker for the current game, told the board as it stands: sensors report changes
-        only, so it must not wait for the next one to know the position (set-up cues at once).
-        The sensor log gets a game marker, so a replay starts from the same position."""
+        only, so it must not wait for the next one to know the position (set-up cues at once,
+        and the game and its clock start at once if the position already stands). The sensor
+        log gets a game marker, so a replay starts from the same position."""
         now = self.now()
         self.sensor_log.write(GameMarker(now, self.game_id, self.game.board.fen(), resuming))
-        tracker = Tracker(self.game.board, self._tracker_config(), resuming=resuming)
         previous = getattr(self, "tracker", None)
         board_now = None if previous is None else previous.settled_snapshot(now)
+        self.tracker = Tracker(self.game.board, self._tracker_config(), resuming=resuming)
+        self._tracker_state = None
         if board_now is not None:
-            tracker.feed(board_now)
-        return tracker
+            for event in self.tracker.feed(board_now):
+                if isinstance(event, GameStarted | StateChanged | CuesChanged):
+                    self._on_tracker_event(event)
 
-    def _new_game(
-        self, fen: str, clock: Clock | None = None, headers: dict[str, str] | None = None
-    ) -> None:
-        headers = headers or self._headers()
-        self.game_id = self.store.create_game(fen, self.config.rules.profile, headers)
+    def _new_game(self, fen: str, clock: Clock | None = None) -> None:
+        """Create and store a new game from :attr:`details`; its clock (``clock``: carried on
+        from the match) is saved with it, so a restart resumes the same control."""
+        self.headers = self._headers()
+        self.game_id = self.store.create_game(fen, self.config.rules.profile, self.headers)
         self.game = Game(fen, profile=self.config.rules.profile)
-        self.headers = headers
-        self.tracker = self._fresh_tracker()
-        self.clock = clock or Clock(
-            TimeControl.from_string(self.config.clock.time_control), self.now
-        )
+        self.clock = clock or Clock(TimeControl.from_string(self.details["time_control"]), self.now)
+        self.store.save_clock(self.game_id, self.clock.to_dict())
         self._violations, self._faults, self._clock_events = [], [], []
+        self._violation = None
+        self._replace_tracker()
+        self._score_match()
 
     def _resume(self, stored: StoredGame) -> None:
         """Rebuild an unfinished game from the store; the tracker asks for its position."""
         self.game_id = stored.id
         self.headers = stored.headers
+        self._details_from_headers(stored)
         self.game = self._replay(stored.start_fen, stored.board().move_stack)
-        self.tracker = self._fresh_tracker(resuming=True)
-        self.clock = Clock(TimeControl.from_string(self.config.clock.time_control), self.now)
+        self.clock = Clock(TimeControl.from_string(self.details["time_control"]), self.now)
         if stored.clock is not None:
             # Times left were saved with every move: the running side restarts from now, so the
             # outage is not charged (docs/service.md).
@@ -201,7 +233,25 @@ class Session:
                 self.clock = Clock.from_dict(stored.clock, self.now)
             except ClockError as error:
                 log.error("game %d: its saved clock is damaged (%s): a new clock", stored.id, error)
+        self._replace_tracker(resuming=True)
+        self._score_match()
         self._finish_if_over()  # a crash between the last move and its result
+
+    def _details_from_headers(self, stored: StoredGame) -> None:
+        """The details, game number and match length of a stored game (a resumed one)."""
+        headers = stored.headers
+        control = (stored.clock or {}).get("control")
+        self.details = {
+            "event": headers.get("Event", "?"),
+            "site": headers.get("Site", "?"),
+            "round": records.round_name(headers.get("Round", "?")),
+            "black": headers.get("Black", "?"),
+            "white": headers.get("White", "?"),
+            "time_control": control if isinstance(control, str) else self.config.clock.time_control,
+        }
+        self.game_number = records.game_number(headers.get("Round", ""))
+        planned = headers.get("MatchGames", "2")
+        self.match_games = max(int(planned) if planned.isdigit() else 2, self.game_number)
 
     def _replay(self, start_fen: str, moves: Sequence[Move]) -> Game:
         """The game from its start through ``moves``, with the counts the weaker side invoked
@@ -280,6 +330,8 @@ class Session:
             self.game,
             self.game.is_over(),
             self.headers,
+            dict(self.details),
+            (self.game_number, self.match_games),
             self.tracker,
             self.clock.to_dict(),
             tuple((shown, len(shown)) for shown in self._shown_lists()),
@@ -298,6 +350,8 @@ class Session:
         """Back to ``before``: the game as stored, the clock as it was, the tracker following
         the stored position (it cues the board back to it if a move could not be stored)."""
         self.game_id, self.headers = before.game_id, before.headers
+        self.details = before.details
+        self.game_number, self.match_games = before.match
         if before.game_over:
             self.game = before.game  # a finished game is never changed in place
         else:
@@ -309,7 +363,8 @@ class Session:
         self._violations, self._faults, self._clock_events = [shown for shown, _ in before.shown]
         self.tracker = before.tracker
         if self.tracker.board.move_stack != self.game.board.move_stack:
-            self.tracker = self._fresh_tracker()
+            self._replace_tracker()
+        self._score_match()
 
     def _not_stored(self, error: StorageError) -> bool:
         """A change the store refused: said once in the log and shown as a fault until a write
@@ -342,9 +397,14 @@ class Session:
             return True
         match event:
             case GameStarted():
+                self._violation = None
                 if self.clock.state is ClockState.READY and not self.game.is_over():
                     self.clock.start(self.game.board.turn, one_capture=self._only_capture())
+                    self.store.save_clock(self.game_id, self.clock.to_dict())
+                    for clock_event in self.clock.poll():  # a match clock already run out
+                        self._on_clock_event(clock_event)
             case MoveRecorded(move=move, notation=notation, side=side, ply=ply):
+                self._violation = None
                 self.game.push(move)
                 if self.config.clock.switch_on == "move":
                     self._switch_clock(side)
@@ -354,6 +414,7 @@ class Session:
                 log.info("game %d: move %d %s (%s)", self.game_id, ply, notation, side.value)
                 self._finish_if_over()
             case MoveCorrected(move=move, notation=notation, ply=ply):
+                self._violation = None
                 self.game.pop()
                 self.game.push(move)
                 self.store.add_move(
@@ -363,6 +424,7 @@ class Session:
                 log.info("game %d: move %d corrected to %s", self.game_id, ply, notation)
                 self._finish_if_over()
             case MoveTakenBack(ply=ply, side=side):
+                self._violation = None
                 self.game.pop()
                 self.store.delete_moves_from(self.game_id, ply)
                 # The turn goes back to the side that moved (casual play; an increment or
@@ -370,8 +432,10 @@ class Session:
                 self._switch_clock(side.opponent)
                 self.store.save_clock(self.game_id, self.clock.to_dict())
             case Violation():
-                self._violations.append(event.to_json())
-                self.store.add_event(self.game_id, "violation", event.to_json())
+                shown = {**event.to_json(), "ply": len(self.game.board.move_stack)}
+                self._violations.append(shown)
+                self._violation = shown
+                self.store.add_event(self.game_id, "violation", shown)
                 log.warning(
                     "game %d: %s %s: %s", self.game_id, event.rule, event.side.value, event.message
                 )
@@ -382,6 +446,13 @@ class Session:
             case CuesChanged(cues=cues):
                 self._show(cues)
             case StateChanged():
+                # A violation stands until the position is restored and play goes on.
+                restored = self._tracker_state is not None and self._tracker_state.state in (
+                    TrackerState.RESTORE,
+                    TrackerState.SETUP,
+                )
+                if restored and event.state is TrackerState.TO_MOVE:
+                    self._violation = None
                 self._tracker_state = event
         return True
 
@@ -390,11 +461,15 @@ class Session:
         self._clock_events.append(data)
         self.store.add_event(self.game_id, "clock", data)
         if isinstance(event, FlagFell | MoveTimeForfeit) and not self.game.is_over():
-            what = "flag fell" if isinstance(event, FlagFell) else "move not completed in time"
-            why = what if event.rule == "R-END-3" else f"{what} ({event.rule})"
-            self.game.forfeit(event.side, reason=why)
-            self._finish_if_over()
+            ending = records.on_time(event.side, event.rule, isinstance(event, MoveTimeForfeit))
+            self._end(ending)
         return True
+
+    def _end(self, ending: records.Ending) -> None:
+        """End the game as ``ending`` says (a win; draws go through the game's own methods)."""
+        assert ending.winner is not None
+        self.game.award(ending.winner, ending.rule, ending.reason)
+        self._finish_if_over(ending.how)
 
     def _switch_clock(self, side: Color) -> bool:
         """``side`` finished a move on the clock, if it was theirs to make and time is running."""
@@ -425,15 +500,53 @@ class Session:
     def _clock_pair(self) -> tuple[float, float]:
         return (self.clock.remaining(Color.BLACK), self.clock.remaining(Color.WHITE))
 
-    def _finish_if_over(self) -> None:
+    def _finish_if_over(self, how: str = "board") -> None:
+        """Store the result if the game is over: the reason in words and the PDN
+        ``[Termination]`` for ``how`` it ended (a :data:`records.TERMINATION` key)."""
         outcome = self.game.outcome()
         if outcome is None:
             return
         if self.clock.state in (ClockState.RUNNING, ClockState.PAUSED):
             self.clock.stop()
         self.store.save_clock(self.game_id, self.clock.to_dict())
+        self.headers = {**self.headers, "Termination": records.TERMINATION[how]}
+        self.store.set_headers(self.game_id, self.headers)
         self.store.set_result(self.game_id, outcome.result, outcome.reason)
+        self._score_match()
         log.info("game %d: %s (%s)", self.game_id, outcome.result, outcome.reason)
+
+    def _score_match(self) -> None:
+        """The match so far (R-TRN-2, R-TRN-3): each finished game's result in words and the
+        points of each player (4 a win, 2 a draw), kept until the next change."""
+        numbers = range(self.game_number, 0, -1)
+        found = self.store.match_games(self.game_id, numbers)
+        points: dict[str, int] = {}
+        results = []
+        for number, (headers, result, reason) in zip(numbers, found, strict=False):
+            black, white = headers.get("Black", "?"), headers.get("White", "?")
+            for name in (black, white):
+                points.setdefault(name, 0)
+            if result in (BLACK_WINS, WHITE_WINS):
+                winner = Color.BLACK if result == BLACK_WINS else Color.WHITE
+                points[black if winner is Color.BLACK else white] += WIN_POINTS
+            elif result == "1/2-1/2":
+                winner = None
+                points[black] += DRAW_POINTS
+                points[white] += DRAW_POINTS
+            else:
+                continue
+            words = records.ended_in_words(winner, reason or "", white, black)
+            results.append({"game": number, "result": result, "text": words})
+        results.reverse()
+        over = self.game.is_over() and self.game_number >= self.match_games
+        self._match_cache = {
+            "game": self.game_number,
+            "games": self.match_games,
+            "round": self.details["round"],
+            "score": [{"name": name, "points": p} for name, p in points.items()],
+            "results": results,
+            "over": over,
+        }
 
     def _show(self, cues: Cues) -> None:
         for display in self.displays:
@@ -479,7 +592,8 @@ class Session:
                 raise RefereeError(f"adjust by {seconds} s: expected at most 10 hours either way")
             self.clock.adjust(side, seconds)
             self.store.save_clock(self.game_id, self.clock.to_dict())
-            self._audited(actor, "adjust", {"side": side.value, "seconds": seconds})
+            ply = len(self.game.board.move_stack)
+            self._audited(actor, "adjust", {"side": side.value, "seconds": seconds, "ply": ply})
 
     def correct_move(self, actor: str, ply: int, text: str) -> None:
         """Replace recorded move ``ply`` (1-based) with ``text``, re-validated; later moves are
@@ -513,7 +627,7 @@ class Session:
                 board.push(move)
             dropped = len(moves) - (ply - 1) - len(kept)
             self.game = self._replay(self.game.start_fen, game.board.move_stack)
-            self.tracker = self._fresh_tracker()
+            self._replace_tracker()
             self._finish_if_over()
             self._audited(actor, "correct", {"ply": ply, "move": text, "dropped": dropped})
 
@@ -526,6 +640,11 @@ class Session:
                 raise RefereeError(str(error)) from None
             if not self.game.is_over():
                 self.store.set_result(self.game_id, "*", "unfinished: a new position was set up")
+            elif self.game_number < self.match_games:
+                self.game_number += 1  # the set-up game is the match's next one
+            else:
+                self.game_number, self.match_games = 1, 2
+            self.details, self.pending = {**self.details, **self.pending}, {}
             self._new_game(start)
             self._audited(actor, "setup", {"fen": start})
 
@@ -541,50 +660,172 @@ class Session:
             self._audited(actor, "count", {"side": side.value})
 
     def penalty(self, actor: str, side: Color, rule: str, severity: str, note: str = "") -> None:
-        """Record a caution, or a forfeit that ends the game (R-TCH-2, R-ILL-1, R-END-3)."""
+        """Record a caution (a comment at the move in the PDN), or a forfeit for repeated
+        breaches that ends the game (R-TCH-2, R-ILL-1, R-END-3)."""
         with self._referee_action():
             if severity not in ("caution", "forfeit"):
                 raise RefereeError(f"severity must be caution or forfeit, got {severity!r}")
             if not rule.startswith("R-"):
                 raise RefereeError(f"rule must be a RULES.md ID such as R-TCH-2, got {rule!r}")
-            data = {"side": side.value, "rule": rule, "severity": severity, "note": note}
+            data = {
+                "side": side.value,
+                "rule": rule,
+                "severity": severity,
+                "note": note,
+                "ply": len(self.game.board.move_stack),
+            }
             if severity == "forfeit":
                 self._require_running()
             self.store.add_event(self.game_id, "penalty", data)
             if severity == "forfeit":
-                self.game.forfeit(side, reason=f"forfeit by the referee ({rule}) {note}".strip())
-                self._finish_if_over()
+                self._end(records.forfeit(side, rule, note))
             self._audited(actor, "penalty", data)
 
-    def declare_result(self, actor: str, result: str, reason: str) -> None:
-        """End the game with a PDN result: ``1-0`` White wins, ``0-1`` Black wins, ``1/2-1/2``."""
+    def end_game(self, actor: str, how: str, side: Color | None = None, reason: str = "") -> None:
+        """End the game as it happened: ``resign`` (``side`` resigns), ``agree-draw``
+        (R-END-2), ``referee-win`` (``side`` is awarded the game for ``reason``) or
+        ``referee-draw`` (R-END-2: neither side can force a win)."""
         with self._referee_action():
             self._require_running()
-            reason = reason.strip() or "declared by the referee"
-            if result == "1/2-1/2":
-                self.game.declare_draw(reason)
-            elif result in ("1-0", "0-1"):
-                self.game.forfeit(Color.BLACK if result == "1-0" else Color.WHITE, reason)
+            reason = " ".join(reason.split())
+            if how not in ENDINGS:
+                raise RefereeError(f"how must be one of {', '.join(ENDINGS)}, got {how!r}")
+            if how in ("resign", "referee-win") and side is None:
+                raise RefereeError(f"{how} needs the side: black or white")
+            if how == "referee-win" and not reason:
+                raise RefereeError("a referee's decision needs its reason in words")
+            if how == "resign" and side is not None:
+                self._end(records.resignation(side))
+            elif how == "referee-win" and side is not None:
+                self._end(records.referee_win(side, reason))
+            elif how == "agree-draw":
+                self.game.agree_draw()
+                self._finish_if_over("agreement")
             else:
-                raise RefereeError(f"result must be 1-0, 0-1 or 1/2-1/2, got {result!r}")
-            self._finish_if_over()
-            self._audited(actor, "result", {"result": result, "reason": reason})
+                self.game.declare_draw(reason or "neither side can force a win")
+                self._finish_if_over("referee")
+            data = {"how": how, "side": None if side is None else side.value, "reason": reason}
+            self._audited(actor, "result", data)
 
-    def next_game(self, actor: str) -> None:
-        """Start the next game of a match: the players change colours (R-TRN-2); a match clock
-        carries on (R-TIM-4)."""
+    def declare_result(self, actor: str, result: str, reason: str) -> None:
+        """End the game with a PDN result (``1/2-1/2`` or a win by
+        :data:`engine.game.BLACK_WINS` / :data:`engine.game.WHITE_WINS`) as the referee's
+        decision; :meth:`end_game` says more precisely how it ended."""
+        if result == "1/2-1/2":
+            self.end_game(actor, "referee-draw", reason=reason)
+        elif result in (BLACK_WINS, WHITE_WINS):
+            winner = Color.BLACK if result == BLACK_WINS else Color.WHITE
+            self.end_game(actor, "referee-win", winner, reason or "declared by the referee")
+        else:
+            raise RefereeError(f"result must be 1-0, 0-1 or 1/2-1/2, got {result!r}")
+
+    def void_moves(self, actor: str, count: int = 1) -> None:
+        """Strike the last ``count`` moves from the record (misrecorded), audited; the board is
+        cued back to the position before them and the turn goes back with them. A result the
+        board decided (R-END-1, a count) is undone with its move; other results stand."""
+        with self._referee_action():
+            moves = self.game.board.move_stack
+            if not 1 <= count <= len(moves):
+                raise RefereeError(f"void {count} moves: the game has {len(moves)} moves")
+            outcome = self.game.outcome()
+            if outcome is not None and self.headers.get("Termination", "normal") != "normal":
+                raise RefereeError(f"the game is over ({outcome.reason}): its result stands")
+            if outcome is not None and outcome.rule == "R-END-2":
+                raise RefereeError(f"the game is over ({outcome.reason}): its result stands")
+            first = len(moves) - count + 1
+            voided = [m.notation for m in self.store.game(self.game_id).moves if m.ply >= first]
+            self.store.delete_moves_from(self.game_id, first)
+            kept = moves[: first - 1]
+            self.game = self._replay(self.game.start_fen, kept)
+            if outcome is not None:
+                self.store.reopen(self.game_id)
+                self.headers = {k: v for k, v in self.headers.items() if k != "Termination"}
+                self.store.set_headers(self.game_id, self.headers)
+            elif count % 2 and self.clock.running is not None:
+                self._switch_clock(self.clock.running)
+            self.store.save_clock(self.game_id, self.clock.to_dict())
+            self._replace_tracker()
+            self._score_match()
+            self._audited(actor, "void", {"ply": first, "moves": voided})
+
+    def set_details(self, actor: str, changes: dict[str, str]) -> None:
+        """Set players, event, site, round or time control (:data:`DETAIL_FIELDS`): for the
+        current game while it has no move and its clock has not started, and for the games
+        after it; once play has begun, for the next game only (as its colours will be)."""
+        with self._referee_action():
+            cleaned = {}
+            for key, value in changes.items():
+                if key not in DETAIL_FIELDS:
+                    raise RefereeError(f"{key!r}: expected one of {', '.join(DETAIL_FIELDS)}")
+                text = " ".join(str(value).split())
+                if not text or len(text) > 100:
+                    raise RefereeError(f"{key}: expected 1 to 100 characters, got {text!r}")
+                if '"' in text and key != "time_control":
+                    text = text.replace('"', "'")
+                cleaned[key] = text
+            if "time_control" in cleaned:
+                try:
+                    cleaned["time_control"] = str(TimeControl.from_string(cleaned["time_control"]))
+                except ValueError as error:
+                    raise RefereeError(str(error)) from None
+            current = not self.game.board.move_stack and self.clock.state is ClockState.READY
+            if current and not self.game.is_over():
+                self.details = {**self.details, **cleaned}
+                control = self.details["time_control"]
+                if "time_control" in cleaned and str(self.clock.control) != control:
+                    self.clock = Clock(TimeControl.from_string(control), self.now)
+                    self.store.save_clock(self.game_id, self.clock.to_dict())
+                headers = self._headers()
+                self.headers = {**headers, "Date": self.headers.get("Date", headers["Date"])}
+                self.store.set_headers(self.game_id, self.headers)
+                self._score_match()
+            else:
+                self.pending = {**self.pending, **cleaned}
+            where = "current" if current and not self.game.is_over() else "next"
+            self._audited(actor, "details", {**cleaned, "game": where})
+
+    def extend_match(self, actor: str, games: int = 2) -> None:
+        """Give the match ``games`` more games (an even number, so colours stay even:
+        R-TRN-2)."""
+        with self._referee_action():
+            if games < 2 or games % 2:
+                raise RefereeError(f"extend by {games} games: expected an even number, 2 or more")
+            self.match_games += games
+            self.headers = {**self.headers, "MatchGames": str(self.match_games)}
+            self.store.set_headers(self.game_id, self.headers)
+            self._score_match()
+            self._audited(actor, "extend-match", {"games": self.match_games})
+
+    def next_game(self, actor: str, new_match: bool = False) -> None:
+        """Start the next game of the match: the players change colours (R-TRN-2) and a match
+        clock carries on (R-TIM-4); details set for the next game apply. After the match's
+        last game only ``new_match`` (game 1 of a new match, fresh clock) goes on."""
         with self._referee_action():
             if not self.game.is_over():
                 raise RefereeError("the current game has no result yet: declare one first")
-            if self.clock.state is not ClockState.READY:
+            if not new_match and self.game_number >= self.match_games:
+                raise RefereeError(
+                    f"the match is over after its {self.match_games} games: extend it, "
+                    "or start a new match"
+                )
+            details = dict(self.details)
+            if not new_match:
+                details["black"], details["white"] = details["white"], details["black"]
+            details.update(self.pending)
+            same_clock = details["time_control"] == self.details["time_control"]
+            clock: Clock | None = None
+            if not new_match and same_clock and self.clock.state is not ClockState.READY:
                 self.clock.new_game(swap_sides=True)  # each player keeps their own match time
-            swapped = {
-                **self._headers(),
-                "Black": self.headers.get("White", "?"),
-                "White": self.headers.get("Black", "?"),
-            }
-            self._new_game(self.config.rules.fen or Board().fen(), self.clock, swapped)
-            self._audited(actor, "next-game", {"game_id": self.game_id})
+                clock = self.clock
+            if new_match:
+                self.game_number, self.match_games = 1, 2
+            else:
+                self.game_number += 1
+            self.details, self.pending = details, {}
+            self._new_game(self.config.rules.fen or Board().fen(), clock)
+            self._audited(
+                actor, "new-match" if new_match else "next-game", {"game_id": self.game_id}
+            )
 
     def _require_running(self) -> None:
         if self.game.is_over():
@@ -638,13 +879,26 @@ class Session:
             "cues": self.tracker.cues.to_json(),
             "result": None if outcome is None else outcome.result,
             "result_reason": None if outcome is None else outcome.reason,
+            "result_text": None
+            if outcome is None
+            else records.ended_in_words(
+                outcome.winner,
+                outcome.reason,
+                self.headers.get("White", "?"),
+                self.headers.get("Black", "?"),
+            ),
+            "winner": None if outcome is None or outcome.winner is None else outcome.winner.value,
             "counts": [count.to_json() for count in self.game.counts()],
             "state": None
             if tracker_state is None
             else {"name": tracker_state.state.name.lower(), "detail": tracker_state.detail},
             "violations": self._violations[-10:],
+            "violation": self._violation,
             "faults": self._faults[-5:],
             "headers": self.headers,
+            "details": self.details,
+            "pending": self.pending,
+            "match": self._match_cache,
             "link": None
             if self.link is None
             else {"connected": self.link.connected, "detail": self.link.detail},

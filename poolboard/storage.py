@@ -24,7 +24,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from engine.board import Board, IllegalMoveError, Move
+from engine.clock import TimeControl
 from engine.pdn import GameRecord
+from poolboard.records import game_number, pdn_time_control
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -178,20 +180,39 @@ class StoredGame:
                 raise StorageError(f"game {self.id} ply {stored.ply}: {error}") from None
         return board
 
-    def record(self) -> GameRecord:
-        """The game as a PDN record, with ``[%clk]`` times of the side that moved."""
+    def record(self, notes: dict[int, list[str]] | None = None) -> GameRecord:
+        """The game as a PDN record: ``[%clk]`` times of the side that moved, to the tenth of a
+        second; ``notes`` (:meth:`GameStore.notes`: cautions, penalties, corrections) as
+        comments after the move they follow (ply 0: before the first move), the time control
+        in words where its tag cannot say it all, and how the game ended after the last move."""
+        notes = notes or {}
         record = GameRecord()
         for key, value in self.headers.items():
             record.headers[key] = value
         if self.start_fen != Board().fen():
             record.setup(self.start_fen)
+        opening = list(notes.get(0, []))
+        control = (self.clock or {}).get("control")
+        if isinstance(control, str):
+            with suppress(ValueError):
+                note = pdn_time_control(TimeControl.from_string(control))[1]
+                if note:
+                    opening.insert(0, note)
+        record.comment = "; ".join(opening)
         board = Board(self.start_fen)
         for stored in self.moves:
             mover_clock = stored.clock_black if board.turn.value == "black" else stored.clock_white
-            record.add_move(stored.move, clock=mover_clock)
+            clock = None if mover_clock is None else round(max(mover_clock, 0.0), 1)
+            record.add_move(stored.move, clock=clock, comment="; ".join(notes.get(stored.ply, [])))
             board.push(stored.move)
         if self.result:
             record.result = self.result
+        if self.result and self.result != "*" and self.result_reason:
+            if record.moves:
+                last = record.moves[-1]
+                last.comment = "; ".join(filter(None, (last.comment, self.result_reason)))
+            else:
+                record.comment = "; ".join(filter(None, (record.comment, self.result_reason)))
         return record
 
 
@@ -455,6 +476,10 @@ class GameStore:
         """Replace a game's PDN tags."""
         self._write("UPDATE games SET headers = ? WHERE id = ?", (json.dumps(headers), game_id))
 
+    def reopen(self, game_id: int) -> None:
+        """Take a game's result away (its last moves were voided): it goes on."""
+        self._write("UPDATE games SET result = NULL, result_reason = NULL WHERE id = ?", (game_id,))
+
     def add_event(self, game_id: int | None, kind: str, data: dict[str, Any]) -> None:
         """Keep a game event (violation, correction, fault) for the record."""
         self._write(
@@ -525,6 +550,82 @@ class GameStore:
             raise StorageError(
                 f"game {game_id} is damaged: an event is not JSON ({error})"
             ) from None
+
+    def match_games(
+        self, game_id: int, numbers: range
+    ) -> list[tuple[dict[str, str], str | None, str | None]]:
+        """The games of a match, newest first: game ``game_id`` numbered ``numbers[0]`` in its
+        ``[Round]``, then each earlier game numbered one less (games set aside unfinished,
+        result ``*``, skipped); (headers, result, reason) each, damaged ones leaving a gap."""
+        found: list[tuple[dict[str, str], str | None, str | None]] = []
+        expected = iter(numbers)
+        want = next(expected, None)
+        with self._reading() as db:
+            rows = db.execute(
+                "SELECT headers, result, result_reason FROM games WHERE id <= ? "
+                "ORDER BY id DESC LIMIT 400",
+                (game_id,),
+            ).fetchall()
+        for headers_text, result, reason in rows:
+            if want is None:
+                break
+            if result == "*":
+                continue
+            try:
+                headers = _string_map(headers_text)
+            except ValueError:
+                break
+            if game_number(headers.get("Round", "")) != want:
+                break
+            found.append((headers, result, reason))
+            want = next(expected, None)
+        return found
+
+    def notes(self, game_id: int) -> dict[int, list[str]]:
+        """What the PDN says at each ply of a game besides the move (ply 0: before the first):
+        violations seen on the board, the referee's cautions and penalties, corrections and
+        voided moves, clock adjustments."""
+        notes: dict[int, list[str]] = {}
+        for _, kind, data in self.events(game_id):
+            ply = data.get("ply")
+            if not isinstance(ply, int):
+                continue
+            if kind == "violation":
+                text = f"{data.get('rule')}: {data.get('message')}"
+            elif kind == "penalty":
+                note = f": {data['note']}" if data.get("note") else ""
+                text = f"{data.get('severity')} to {data.get('side')} ({data.get('rule')}){note}"
+            elif kind == "correction":
+                text = f"move corrected on the board to {data.get('notation')}"
+            else:
+                continue
+            notes.setdefault(ply, []).append(" ".join(text.replace("}", ")").split()))
+        with self._reading() as db:
+            rows = db.execute(
+                "SELECT actor, action, data FROM audit WHERE game_id = ? ORDER BY id", (game_id,)
+            ).fetchall()
+        for actor, action, data_text in rows:
+            with suppress(ValueError):
+                data = json.loads(data_text)
+                if action == "correct":
+                    ply = data["ply"]
+                    text = f"the referee ({actor}) corrected this move (entered {data['move']})"
+                elif action == "void":
+                    voided = " ".join(data["moves"])
+                    ply, text = data["ply"] - 1, f"the referee ({actor}) voided {voided}"
+                elif action == "adjust":
+                    ply = data.get("ply")
+                    text = f"the referee ({actor}) adjusted {data['side']}'s clock by "
+                    text += f"{data['seconds']:+g} s"
+                else:
+                    continue
+                if isinstance(ply, int):
+                    notes.setdefault(ply, []).append(" ".join(text.replace("}", ")").split()))
+        return notes
+
+    def record(self, game: StoredGame) -> GameRecord:
+        """``game`` as a PDN record with its notes (:meth:`notes`)."""
+        return game.record(self.notes(game.id))
 
     def audit_log(self) -> list[tuple[str, str, str, dict[str, Any]]]:
         """Every referee action: (time, actor, action, data), oldest first."""

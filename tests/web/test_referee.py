@@ -84,7 +84,7 @@ def test_pause_resume_and_adjust_the_clock_are_applied_and_audited(live: Live) -
         ("referee", "adjust"),
         ("referee", "resume"),
     ]
-    assert log[1]["data"] == {"side": "white", "seconds": 90.0}
+    assert log[1]["data"] == {"side": "white", "seconds": 90.0, "ply": 0}
 
 
 def test_correct_count_penalty_result_next_game_and_position(live: Live) -> None:
