@@ -7,6 +7,7 @@ import argparse
 import logging
 import socket
 import sys
+from pathlib import Path
 
 from poolboard.autoplay import AutoPlayer
 from poolboard.config import Config, RefereeConfig, StorageConfig, WebConfig, default_data_dir
@@ -17,6 +18,11 @@ from poolboard.storage import StorageError
 DEMO_REFEREE_PASSWORD = "demo"
 
 
+def demo_data_dir() -> Path:
+    """Where ``poolboard demo`` keeps its games (``poolboard games --demo`` reads them)."""
+    return default_data_dir() / "demo"
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "demo",
@@ -25,7 +31,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "Run the service on the simulated board and serve the web UI: the spectator board "
             "at /, the virtual board at /board (tap to lift and place pieces), the referee "
             "console at /referee (user referee, password demo). Games are kept in the demo's "
-            "own folder of the data directory."
+            "own folder of the data directory: `poolboard games --demo` lists them and "
+            "`poolboard export --demo` writes them as PDN."
         ),
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to serve on (0.0.0.0: all)")
@@ -53,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     port = args.port if args.port == 0 or _port_free(args.host, args.port) else 0
     config = Config(
-        storage=StorageConfig(path=str(default_data_dir() / "demo")),
+        storage=StorageConfig(path=str(demo_data_dir())),
         web=WebConfig(host=args.host, port=port),
         referee=RefereeConfig(password=DEMO_REFEREE_PASSWORD),
     )

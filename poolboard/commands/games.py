@@ -7,6 +7,7 @@ import json
 import sys
 
 from engine.pdn import write_games
+from poolboard.commands.demo import demo_data_dir
 from poolboard.config import ConfigError, load_config
 from poolboard.storage import DamagedGame, GameStore, StorageError, StoredGame
 
@@ -15,9 +16,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     games = subparsers.add_parser(
         "games",
         help="list the recorded games",
-        description="List every recorded game: id, date, players, moves, result.",
+        description="List every recorded game: id, date, players, plies (half-moves), result "
+        "and how the game ended.",
     )
     games.add_argument("--config", default=None, help="the service's config file")
+    games.add_argument("--demo", action="store_true", help="the games of `poolboard demo`")
     games.add_argument("--json", action="store_true", help="one JSON object per game")
     games.set_defaults(handler=list_games)
 
@@ -28,21 +31,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     export.add_argument("ids", nargs="*", type=int, metavar="ID", help="game ids (default: all)")
     export.add_argument("--config", default=None, help="the service's config file")
+    export.add_argument("--demo", action="store_true", help="the games of `poolboard demo`")
     export.add_argument("--out", default="-", help="output file (default: standard output)")
     export.set_defaults(handler=export_games)
 
 
-def _open_store(config_path: str | None) -> GameStore:
-    """The store, read-only: these commands work alongside the service and on a read-only
-    medium."""
-    config = load_config(config_path)
-    return GameStore(config.storage.directory / "games.sqlite3", read_only=True)
+def _open_store(args: argparse.Namespace) -> GameStore:
+    """The store (the service's, or the demo's with ``--demo``), read-only: these commands work
+    alongside the service and on a read-only medium."""
+    if args.demo:
+        if args.config:
+            raise ConfigError("--demo and --config name two different stores: give one")
+        folder = demo_data_dir()
+    else:
+        folder = load_config(args.config).storage.directory
+    return GameStore(folder / "games.sqlite3", read_only=True)
 
 
 def list_games(args: argparse.Namespace) -> int:
     """Print every game, a damaged one as such with the reason (exit 1 if there is one)."""
     try:
-        games = _open_store(args.config).games()
+        games = _open_store(args).games()
     except (ConfigError, StorageError) as error:
         print(f"poolboard games: {error}", file=sys.stderr)
         return 2
@@ -59,7 +68,7 @@ def list_games(args: argparse.Namespace) -> int:
             "black": game.headers.get("Black", "?"),
             "white": game.headers.get("White", "?"),
             "event": game.headers.get("Event", "?"),
-            "moves": len(game.moves),
+            "plies": len(game.moves),
             "result": game.result or "*",
             "reason": game.result_reason or "",
         }
@@ -68,7 +77,7 @@ def list_games(args: argparse.Namespace) -> int:
         else:
             print(
                 f"{game.id:5d}  {game.created[:16]}  {summary['black']} - {summary['white']}  "
-                f"{summary['moves']:3d} moves  {summary['result']}  {summary['reason']}"
+                f"{summary['plies']:3d} plies  {summary['result']}  {summary['reason']}"
             )
     return 1 if any(isinstance(game, DamagedGame) for game in games) else 0
 
@@ -76,13 +85,17 @@ def list_games(args: argparse.Namespace) -> int:
 def export_games(args: argparse.Namespace) -> int:
     """Write the games as PDN; a damaged game is left out and named on stderr (exit 1)."""
     try:
-        store = _open_store(args.config)
+        store = _open_store(args)
         games = [store.game(i) for i in args.ids] if args.ids else store.games()
     except (ConfigError, StorageError, KeyError) as error:
         print(f"poolboard export: {str(error).strip(chr(39))}", file=sys.stderr)
         return 2
     sound = [game for game in games if isinstance(game, StoredGame)]
-    text = write_games([game.record() for game in sound])
+    try:
+        text = write_games([store.record(game) for game in sound])
+    except StorageError as error:
+        print(f"poolboard export: {error}", file=sys.stderr)
+        return 2
     try:
         if args.out == "-":
             sys.stdout.write(text)

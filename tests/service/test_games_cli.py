@@ -1,6 +1,7 @@
 """``poolboard games`` and ``poolboard export`` on a real store."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -35,11 +36,12 @@ def test_games_lists_every_game(tmp_path: Path) -> None:
     config = make_store(tmp_path)
     result = poolboard("games", "--config", str(config), "--json")
     rows = [json.loads(line) for line in result.stdout.splitlines()]
-    assert [(r["id"], r["black"], r["moves"], r["result"]) for r in rows] == [
+    assert [(r["id"], r["black"], r["plies"], r["result"]) for r in rows] == [
         (1, "Ann", 2, "1/2-1/2"),
         (2, "Bob", 2, "*"),
     ]
-    assert "Ann - Bob" in poolboard("games", "--config", str(config)).stdout
+    listing = poolboard("games", "--config", str(config)).stdout
+    assert "Ann - Bob" in listing and "  2 plies  1/2-1/2  agreed (R-END-2)" in listing
 
 
 def test_export_writes_pdn(tmp_path: Path) -> None:
@@ -60,3 +62,21 @@ def test_export_of_a_missing_game_or_store_says_so(tmp_path: Path) -> None:
     empty.write_text(f'[storage]\npath = "{tmp_path / "none"}"\n')
     result = poolboard("games", "--config", str(empty))
     assert result.returncode == 2 and "no games recorded yet" in result.stderr
+
+
+def test_games_and_export_reach_the_demos_games(tmp_path: Path) -> None:
+    """``--demo`` reads the store ``poolboard demo`` records into (under XDG_DATA_HOME)."""
+    make_store(tmp_path)
+    demo = tmp_path / "xdg" / "poolboard" / "demo"
+    demo.parent.mkdir(parents=True)
+    (tmp_path / "data").rename(demo)
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg")}
+    run = [sys.executable, "-m", "poolboard.cli"]
+    listing = subprocess.run([*run, "games", "--demo"], capture_output=True, text=True, env=env)
+    assert listing.returncode == 0 and "Bob - Ann" in listing.stdout, listing.stderr
+    export = subprocess.run([*run, "export", "--demo"], capture_output=True, text=True, env=env)
+    assert export.stdout.count("[Event ") == 2
+    both = subprocess.run(
+        [*run, "games", "--demo", "--config", "x.toml"], capture_output=True, text=True, env=env
+    )
+    assert both.returncode == 2 and "--demo and --config" in both.stderr
