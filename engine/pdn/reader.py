@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import weakref
 from collections.abc import Callable, Iterator
-from typing import Generic, TextIO, TypeVar
+from typing import Any, Generic, TextIO, TypeVar, overload
 
 from engine.board import (
     AmbiguousMoveError,
@@ -26,23 +26,36 @@ from engine.board import (
 from engine.color import Color
 from engine.pdn.errors import PdnError
 from engine.pdn.lexer import Kind, Lexer, Source, Token
-from engine.pdn.model import POOL_GAME_TYPE, RESULTS, move_label
+from engine.pdn.model import POOL_GAME_TYPE, RESULTS, GameRecord, move_label
 from engine.pdn.visitor import BaseVisitor, GameBuilder
+from engine.quote import quoted
 
 ResultT = TypeVar("ResultT")
 
 #: The annotation glyphs written after a move, as the NAGs they stand for.
 SUFFIX_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
+#: The largest numeric annotation glyph (NAGs are $0 to $255, as in PGN).
+MAX_NAG = 255
 
 _sources: weakref.WeakKeyDictionary[TextIO, Source] = weakref.WeakKeyDictionary()
+
+
+@overload
+def read_game(handle: TextIO, *, name: str | None = None) -> GameRecord | None: ...
+
+
+@overload
+def read_game(
+    handle: TextIO, *, name: str | None = None, Visitor: Callable[[], BaseVisitor[ResultT]]
+) -> ResultT | None: ...
 
 
 def read_game(
     handle: TextIO,
     *,
     name: str | None = None,
-    Visitor: Callable[[], BaseVisitor[ResultT]] = GameBuilder,
-) -> ResultT | None:
+    Visitor: Callable[[], BaseVisitor[Any]] = GameBuilder,
+) -> Any:
     """The next game in a text handle, as the visitor's result; ``None`` at the end.
 
     Raises :class:`PdnError` naming ``name`` (default: the handle's ``name``), line and column.
@@ -51,12 +64,22 @@ def read_game(
     return _GameParser(_source_for(handle, name), Visitor()).parse()
 
 
+@overload
+def read_games(handle: TextIO, *, name: str | None = None) -> Iterator[GameRecord]: ...
+
+
+@overload
+def read_games(
+    handle: TextIO, *, name: str | None = None, Visitor: Callable[[], BaseVisitor[ResultT]]
+) -> Iterator[ResultT]: ...
+
+
 def read_games(
     handle: TextIO,
     *,
     name: str | None = None,
-    Visitor: Callable[[], BaseVisitor[ResultT]] = GameBuilder,
-) -> Iterator[ResultT]:
+    Visitor: Callable[[], BaseVisitor[Any]] = GameBuilder,
+) -> Iterator[Any]:
     """Every game left in a text handle, in order."""
     while (game := read_game(handle, name=name, Visitor=Visitor)) is not None:
         yield game
@@ -115,6 +138,8 @@ class _GameParser(Generic[ResultT]):
                 continue
             if token.kind is Kind.WORD:
                 raise self._unexpected(token)
+            if token.kind is Kind.NAG:
+                self._check_nag(token)
             board = self._board()
             if open_variations:
                 if token.kind is Kind.OPEN:
@@ -163,7 +188,8 @@ class _GameParser(Generic[ResultT]):
             raise self.lexer.error(
                 token.line,
                 token.column,
-                f'GameType "{value}" is not American pool checkers: expected "{POOL_GAME_TYPE}"',
+                f"GameType {quoted(value)} is not American pool checkers: "
+                f'expected "{POOL_GAME_TYPE}"',
             )
         if name == "FEN":
             try:
@@ -172,9 +198,8 @@ class _GameParser(Generic[ResultT]):
                 raise self.lexer.error(token.line, token.column, f"[FEN]: {error}") from None
             self.fen = value
         if name == "Result" and value not in RESULTS:
-            raise self.lexer.error(
-                token.line, token.column, f"expected a result ({', '.join(RESULTS)}), got {value!r}"
-            )
+            expected = f"expected a result ({', '.join(RESULTS)}), got {quoted(value)}"
+            raise self.lexer.error(token.line, token.column, expected)
         self.tags[name] = token
         self.visitor.visit_header(name, value)
 
@@ -251,10 +276,19 @@ class _GameParser(Generic[ResultT]):
         self.visitor.visit_result(result)
         self.visitor.end_game()
 
+    def _check_nag(self, token: Token) -> None:
+        """A NAG must be a number from 0 to :data:`MAX_NAG`."""
+        if len(token.value) > len(str(MAX_NAG)) or int(token.value) > MAX_NAG:
+            raise self.lexer.error(
+                token.line,
+                token.column,
+                f"NAG {quoted(token.text)} is out of range: expected $0 to ${MAX_NAG}",
+            )
+
     def _unexpected(self, token: Token) -> PdnError:
         expected = "a move or a result" if self.board is not None else "a tag, a move or a result"
         return self.lexer.error(
-            token.line, token.column, f"expected {expected}, got {token.text!r}"
+            token.line, token.column, f"expected {expected}, got {quoted(token.text)}"
         )
 
     def _variation_not_closed(self, opened: Token) -> PdnError:

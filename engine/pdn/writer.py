@@ -1,8 +1,10 @@
 """Writing PDN: an exporter visitor, so records (or files being read) come out as PDN text.
 
 Tags come one a line, then a blank line, then the move text wrapped at 80 columns (a single word
-longer than that keeps its own line). Captures use ``x`` and the full path only when two captures
-share a start and an end (R-BRD-4).
+longer than that keeps its own line). No line starts with ``%``, which would make it an escape line
+that readers skip: a comment word starting with ``%`` takes the word before it along to the next
+line. Captures use ``x`` and the full path only when two captures share a start and an end
+(R-BRD-4).
 """
 
 from __future__ import annotations
@@ -69,19 +71,36 @@ class PdnExporter(BaseVisitor[str]):
         self._words.append(result)
 
     def end_game(self) -> None:
-        lines: list[str] = []
-        current = ""
-        for word in self._words:
-            if current and len(current) + 1 + len(word) > self.line_length:
-                lines.append(current)
-                current = word
-            else:
-                current = f"{current} {word}" if current else word
-        lines.append(current)
+        lines = _wrap(self._words, self.line_length)
         self._text = "\n".join([*self._tags, "", *lines]) + "\n"
 
     def result(self) -> str:
         return self._text
+
+
+def _wrap(words: list[str], line_length: int) -> list[str]:
+    """Words as lines of at most ``line_length`` columns, where no line starts with ``%``.
+
+    A line runs longer only where a word cannot move: a single long word, or ``%`` words that must
+    stay with the word before them.
+    """
+    lines: list[list[str]] = [[]]
+    width = 0
+    for word in words:
+        line = lines[-1]
+        if not line or width + 1 + len(word) <= line_length:
+            line.append(word)
+            width += len(word) + (len(line) > 1)
+            continue
+        carried = [word]
+        while carried[0].startswith("%") and len(line) > 1:
+            carried.insert(0, line.pop())
+        if carried[0].startswith("%"):
+            line.extend(carried)  # only the line's first word can lead them
+        else:
+            lines.append(carried)
+        width = len(" ".join(lines[-1]))
+    return [" ".join(line) for line in lines]
 
 
 def write_game(record: GameRecord, *, line_length: int = LINE_LENGTH) -> str:

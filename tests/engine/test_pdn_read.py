@@ -148,8 +148,13 @@ def test_a_file_name_from_the_handle(tmp_path: Path) -> None:
             "games.pdn:2:4: move 1. 21x32 is ambiguous in FEN B:W10,11,17,18,19,27:B21: write "
             "the full path, one of 21x14x7x16x23x32, 21x14x23x32",
         ),
-        ('[GameType "20"]\n', 'games.pdn:1:1: GameType "20" is not American pool checkers'),
-        ('[Event "x"]\n[FEN "B:W1:B1"]\n', "games.pdn:2:1: [FEN]: FEN 'B:W1:B1': square 1"),
+        ('[GameType "20"]\n', "games.pdn:1:1: GameType '20' is not American pool checkers"),
+        ('[Event "x"]\n[FEN "B:W5:B5"]\n', "games.pdn:2:1: [FEN]: FEN 'B:W5:B5': square 5"),
+        (
+            '[FEN "B:W20:B30"]\n',
+            "games.pdn:1:1: [FEN]: FEN 'B:W20:B30': a Black man on 30 stands on the row where it "
+            "is crowned (R-PRO-1): write it as a king, K30",
+        ),
         ('[SetUp "1"]\n1. 11-15 *', 'games.pdn:1:1: expected a [FEN "..."] tag with [SetUp "1"]'),
         ('[Result "2-0"]', "games.pdn:1:1: expected a result (1-0, 0-1, 1/2-1/2, 0-0, *)"),
         (
@@ -162,6 +167,17 @@ def test_a_file_name_from_the_handle(tmp_path: Path) -> None:
         ('1. 11-15 (1... 22-18\n[Event "b"]', "games.pdn:1:10: variation not closed: expected ')'"),
         ("1. 11-15 ) *", "games.pdn:1:10: expected a move or a result, got ')'"),
         ("1. 11-15 (1... 22/18) *", "games.pdn:1:16: expected a move or a result, got '22/18'"),
+        ("1. 11-15 } *", "games.pdn:1:10: '}' with no '{' open before it"),
+        ('[Event "x"]]\n1. 11-15 *', "games.pdn:1:12: ']' with no '[' open before it"),
+        ("1. 11-15 $256 *", "games.pdn:1:10: NAG '$256' is out of range: expected $0 to $255"),
+        (
+            "1. 11-15 $" + "9" * 5000,
+            "games.pdn:1:10: NAG '$" + "9" * 39 + "...' (5001 characters) is out of range",
+        ),
+        (
+            "1. 1-2-3-4-5-6-7-8-9-10-11-12-13-14 *",
+            "games.pdn:1:4: expected a move or a result, got '1-2-3-4-5-6-7-8-9-10-11-12-13-14'",
+        ),
     ],
 )
 def test_errors_name_file_line_column_and_what_was_expected(text: str, message: str) -> None:
@@ -175,6 +191,23 @@ def test_errors_name_file_line_column_and_what_was_expected(text: str, message: 
         int(line),
         int(column),
     )
+
+
+def test_error_messages_quote_a_short_excerpt_of_a_huge_token() -> None:
+    for text in ("x" * 10_000_000, '[Event "' + "x" * 10_000_000, "1. 11-15 " + "y" * 10_000_000):
+        with pytest.raises(PdnError) as error:
+            read_text(text)
+        assert len(str(error.value)) < 200
+        assert "(10000" in str(error.value)  # the length is told, not the text
+
+
+def test_clock_times_out_of_range_stay_comment_text() -> None:
+    huge = "[%clk " + "9" * 400 + ":00:00]"
+    (record,) = read_text(f"1. 11-15 {{{huge}}} 23-19 {{[%clk 0:61:00]}} *")
+    assert [node.clock for node in record.moves] == [None, None]
+    assert record.moves[0].comment == huge
+    (record,) = read_text("1. 11-15 {[%clk 99999:59:59.999]} *")
+    assert record.moves[0].clock == 99999 * 3600 + 3599.999
 
 
 def test_error_columns_count_from_the_line_start_after_a_bom_and_crlf() -> None:
