@@ -3,7 +3,7 @@
 Times are float seconds, written to the millisecond at most: ``split_clock(format_clock(t))``
 gives back ``t`` itself for any time that has no finer part (e.g. ``9.5`` or ``2691.125``).
 A clock is ``h:mm:ss`` with at most :data:`MAX_HOURS` hours, minutes and seconds below 60 and at
-most six decimals; anything else in a ``[%clk ...]`` is not a clock time and stays comment text.
+most three decimals; anything else in a ``[%clk ...]`` is not a clock time and stays comment text.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from engine.quote import quoted
 #: The most hours a clock time may show (a clock of years is a typing slip, not a time).
 MAX_HOURS = 99_999
 _MS = Decimal("0.001")
-_CLOCK = re.compile(r"\[%clk\s+(\d{1,5}):([0-5]?\d):([0-5]?\d(?:\.\d{1,6})?)\]")
+_CLOCK = re.compile(r"\[%clk\s+(\d{1,5}):([0-5]?\d):([0-5]?\d(?:\.\d{1,3})?)\]")
 
 
 def format_clock(seconds: float) -> str:

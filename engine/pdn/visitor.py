@@ -65,10 +65,9 @@ class GameBuilder(BaseVisitor[GameRecord]):
             self.record.comment = _joined(self.record.comment, comment)
             return
         node = self.record.moves[-1]
-        clock, text = split_clock(comment) if node.clock is None else (None, comment)
-        if clock is not None:
-            node.clock = clock
-        node.comment = _joined(node.comment, text)
+        node.comment = _joined(node.comment, comment)
+        if node.clock is None:  # the first clock time in the move's comments, joined
+            node.clock, node.comment = split_clock(node.comment)
 
     def visit_nag(self, nag: int) -> None:
         if self.record.moves:

@@ -1,7 +1,8 @@
 """Writing PDN: an exporter visitor, so records (or files being read) come out as PDN text.
 
 Tags come one a line, then a blank line, then the move text wrapped at 80 columns (a single word
-longer than that keeps its own line). No line starts with ``%``, which would make it an escape line
+longer than that keeps its own line). A comment holding ``}`` is written as a ``;`` comment, which
+runs to the end of its line. No line starts with ``%``, which would make it an escape line
 that readers skip: a comment word starting with ``%`` takes the word before it along to the next
 line. Captures use ``x`` and the full path only when two captures share a start and an end
 (R-BRD-4).
@@ -18,8 +19,11 @@ from engine.pdn.visitor import BaseVisitor
 
 LINE_LENGTH = 80
 _TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
-#: A comment's words for wrapping; a command such as ``[%clk 0:44:51]`` stays on one line.
-_COMMENT_WORD = re.compile(r"\[%[^\]]*\]|\S+")
+#: A comment's words for wrapping: runs of non-blank text, where a command such as
+#: ``[%clk 0:44:51]`` counts as non-blank, so that it stays on one line.
+_COMMENT_WORD = re.compile(r"(?:\[%[^\[\]]*\]|\S)+")
+#: A word that ends the line (after a ``;`` comment).
+_LINE_END = "\n"
 
 
 class PdnExporter(BaseVisitor[str]):
@@ -52,8 +56,10 @@ class PdnExporter(BaseVisitor[str]):
         self._need_number = False
 
     def visit_comment(self, comment: str) -> None:
-        if "}" in comment:
-            raise ValueError(f"a comment cannot hold '}}', which would end it early: {comment!r}")
+        if "}" in comment:  # it would end a {...} comment early: a ; comment runs to the line end
+            self._words.extend(["; " + " ".join(comment.split()), _LINE_END])
+            self._need_number = True
+            return
         words = _COMMENT_WORD.findall(comment)
         if words:
             words[0] = "{" + words[0]
@@ -88,19 +94,22 @@ def _wrap(words: list[str], line_length: int) -> list[str]:
     width = 0
     for word in words:
         line = lines[-1]
-        if not line or width + 1 + len(word) <= line_length:
+        if word == _LINE_END:
+            lines.append([])
+            width = 0
+        elif not line or width + 1 + len(word) <= line_length:
             line.append(word)
             width += len(word) + (len(line) > 1)
-            continue
-        carried = [word]
-        while carried[0].startswith("%") and len(line) > 1:
-            carried.insert(0, line.pop())
-        if carried[0].startswith("%"):
-            line.extend(carried)  # only the line's first word can lead them
         else:
-            lines.append(carried)
-        width = len(" ".join(lines[-1]))
-    return [" ".join(line) for line in lines]
+            carried = [word]
+            while carried[0].startswith("%") and len(line) > 1:
+                carried.insert(0, line.pop())
+            if carried[0].startswith("%"):
+                line.extend(carried)  # only the line's first word can lead them
+            else:
+                lines.append(carried)
+            width = len(" ".join(lines[-1]))
+    return [" ".join(line) for line in lines if line]
 
 
 def write_game(record: GameRecord, *, line_length: int = LINE_LENGTH) -> str:

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from engine.board import Board, IllegalMoveError
-from engine.pdn import GameRecord, read_game, write_game, write_games
+from engine.pdn import GameRecord, read_game, read_games, write_game, write_games
 from engine.pdn.clock import format_clock, split_clock
 
 
@@ -78,7 +78,7 @@ def test_tag_values_are_escaped() -> None:
     [
         (lambda r: r.headers.update(Site="two\nlines"), "line break"),
         (lambda r: r.headers.update({"Bad Name": "x"}), "tag name"),
-        (lambda r: setattr(r, "comment", "a } b"), "cannot hold"),
+        (lambda r: r.add_move_text("11-15").__setattr__("comment", "[%clk 0:01:00]"), "no clock"),
     ],
 )
 def test_what_pdn_cannot_hold_is_refused(change, message: str) -> None:
@@ -86,6 +86,37 @@ def test_what_pdn_cannot_hold_is_refused(change, message: str) -> None:
     change(record)
     with pytest.raises(ValueError, match=message):
         write_game(record)
+
+
+def test_a_comment_word_starting_with_percent_never_starts_a_line() -> None:
+    record = GameRecord()
+    record.add_move_text("11-15").comment = "x" * 70 + " %bc %de"  # the % word is what overflows
+    record.add_move_text("23-19").comment = "%" * 90 + " %fg"  # one long word leads the % word
+    text = write_game(record)
+    movetext = text.split("\n\n", 1)[1].splitlines()
+    assert movetext == [
+        "1. 11-15",
+        "{" + "x" * 70 + " %bc %de}",
+        "1... 23-19",
+        "{" + "%" * 90 + " %fg}",
+        "*",
+    ]
+    assert read_game(io.StringIO(text)) == record
+
+
+def test_a_comment_holding_a_closing_brace_is_written_as_a_line_comment() -> None:
+    record = GameRecord()
+    record.comment = "set-up {from the book}"
+    record.add_move_text("11-15").comment = "a } b"
+    record.moves[0].clock = 61
+    text = write_game(record)
+    assert text.endswith("\n; set-up {from the book}\n1. 11-15 ; [%clk 0:01:01] a } b\n*\n")
+    assert read_game(io.StringIO(text)) == record
+
+
+def test_a_clock_time_split_over_two_comments_is_the_clock() -> None:
+    (record,) = read_games(io.StringIO("1. 11-15 {a [%clk} {0:00:05]} *"))
+    assert (record.moves[0].clock, record.moves[0].comment) == (5, "a")
 
 
 def test_bad_model_values_are_refused() -> None:
