@@ -22,8 +22,8 @@ if TYPE_CHECKING:
 
 ResultT = TypeVar("ResultT")
 
-#: Game results as PDN writes them, the White player's score first: White wins, Black wins, draw,
-#: both lose (a double forfeit), unknown or unfinished.
+#: Game results as checkers PDN writes them, the first mover's (Black's) score first (PDN 2.0
+#: §6.1.1.1.1.5): Black won, White won, draw, both lose (a double forfeit), unknown or unfinished.
 RESULTS = ("1-0", "0-1", "1/2-1/2", "0-0", "*")
 #: The seven standard tags, in the order they are written.
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")

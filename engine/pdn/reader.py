@@ -36,6 +36,11 @@ ResultT = TypeVar("ResultT")
 SUFFIX_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 #: The largest numeric annotation glyph (NAGs are $0 to $255, as in PGN).
 MAX_NAG = 255
+#: The tag saying in which order a file writes the scores of a result, and its two values:
+#: checkers' own (PDN 2.0 §6.1.1.1.1.5, Black's score first, the default) or chess's (White's).
+RESULT_ORDER_TAG = "ResultOrder"
+BLACK_FIRST, WHITE_FIRST = "Black-White", "White-Black"
+_SWAPPED = {"1-0": "0-1", "0-1": "1-0"}
 
 _sources: weakref.WeakKeyDictionary[TextIO, Source] = weakref.WeakKeyDictionary()
 
@@ -172,7 +177,7 @@ class _GameParser(Generic[ResultT]):
             return None
         self._board()
         header = self.tags.get("Result")
-        self.visitor.visit_result(header.value if header else "*")
+        self.visitor.visit_result(self._checkers_result(header.value) if header else "*")
         self.visitor.end_game()
         return self.visitor.result()
 
@@ -182,7 +187,8 @@ class _GameParser(Generic[ResultT]):
             self.visitor.begin_game()
 
     def _tag(self, token: Token) -> None:
-        """Check the tags the reader relies on, then pass the tag on."""
+        """Check the tags the reader relies on and keep the tag: the visitor gets the tags when
+        the tag section is over, with the result in checkers' order."""
         name, value = token.text, token.value
         if name == "GameType" and value.split(",")[0].strip() != POOL_GAME_TYPE:
             raise self.lexer.error(
@@ -200,8 +206,19 @@ class _GameParser(Generic[ResultT]):
         if name == "Result" and value not in RESULTS:
             expected = f"expected a result ({', '.join(RESULTS)}), got {quoted(value)}"
             raise self.lexer.error(token.line, token.column, expected)
+        if name == RESULT_ORDER_TAG and value not in (BLACK_FIRST, WHITE_FIRST):
+            raise self.lexer.error(
+                token.line,
+                token.column,
+                f'expected [{name} "{BLACK_FIRST}"] (the default) or [{name} "{WHITE_FIRST}"], '
+                f"got {quoted(value)}",
+            )
         self.tags[name] = token
-        self.visitor.visit_header(name, value)
+
+    def _checkers_result(self, result: str) -> str:
+        """A result as the file writes it, in checkers' order (``1-0``: Black won)."""
+        order = self.tags.get(RESULT_ORDER_TAG)
+        return _SWAPPED.get(result, result) if order and order.value == WHITE_FIRST else result
 
     def _board(self) -> Board:
         """The current board; the first move-text token (or the end) closes the tag section."""
@@ -212,6 +229,11 @@ class _GameParser(Generic[ResultT]):
                     setup.line, setup.column, 'expected a [FEN "..."] tag with [SetUp "1"]'
                 )
             self.board = Board(self.fen) if self.fen is not None else Board()
+            for name, tag in self.tags.items():
+                if name == "Result":
+                    self.visitor.visit_header(name, self._checkers_result(tag.value))
+                elif name != RESULT_ORDER_TAG:  # read, and so no longer true of the record
+                    self.visitor.visit_header(name, tag.value)
             self.visitor.end_headers(self.board.copy())
             for comment in self.leading:
                 self.visitor.visit_comment(comment)
@@ -273,7 +295,7 @@ class _GameParser(Generic[ResultT]):
             )
         if result == "*" and header is not None:
             result = header.value
-        self.visitor.visit_result(result)
+        self.visitor.visit_result(self._checkers_result(result))
         self.visitor.end_game()
 
     def _check_nag(self, token: Token) -> None:

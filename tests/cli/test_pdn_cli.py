@@ -31,7 +31,7 @@ def test_summary_line_per_game(tmp_path: Path) -> None:
     lines = done.stdout.splitlines()
     assert len(lines) == 3
     assert lines[0] == (
-        "game 1: Okafor, Ada v Lindqvist, Per (Club night, 2025.03.14): 51 moves, result 0-1, "
+        "game 1: Okafor, Ada v Lindqvist, Per (Club night, 2025.03.14): 51 moves, result 1-0, "
         "end W:W13:B1,5,6,8,9,10,K25,27,28"
     )
     assert lines[2].startswith("game 3: Study v Study (Endgame drill, 2025.03.14): 40 moves")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.board import Board
-from engine.pdn import BaseVisitor, GameBuilder, PdnError, read_game, read_games
+from engine.pdn import BaseVisitor, GameBuilder, PdnError, read_game, read_games, write_game
 
 DATA = Path(__file__).parents[1] / "data" / "pdn"
 
@@ -24,7 +24,7 @@ def notations(record) -> list[str]:
 def test_club_night_sample_replays_to_its_recorded_ends() -> None:
     with open(DATA / "club_night.pdn", encoding="utf-8") as handle:
         games = list(read_games(handle))
-    assert [g.result for g in games] == ["0-1", "1-0", "1/2-1/2"]
+    assert [g.result for g in games] == ["1-0", "0-1", "1/2-1/2"]  # 1-0: Black, who moves first
     assert [len(g.moves) for g in games] == [51, 30, 40]
     first = games[0]
     assert first.headers["White"] == "Okafor, Ada"
@@ -89,6 +89,26 @@ def test_all_five_results_and_result_from_header_or_marker() -> None:
     assert record.result == "0-1"
     (record,) = read_text('[Result "1/2-1/2"]\n1. 11-15 *')
     assert record.result == "1/2-1/2"
+
+
+@pytest.mark.parametrize(
+    ("order", "black_won"),
+    [("", "1-0"), ('[ResultOrder "Black-White"]', "1-0"), ('[ResultOrder "White-Black"]', "0-1")],
+)
+def test_results_are_read_in_the_order_the_result_order_tag_names(
+    order: str, black_won: str
+) -> None:
+    """Checkers writes the first mover's (Black's) score first (PDN 2.0 §6.1.1.1.1.5); a file
+    that writes White's first, as chess does, says so in its ResultOrder tag."""
+    blocked = '[FEN "B:W18:B14"]'  # Black jumps 14x23 and White, without pieces, has lost (R-END-1)
+    text = f'{blocked}\n[Result "{black_won}"]\n{order}\n1. 14x23 {black_won}\n'
+    (record,) = read_text(text)
+    assert record.result == "1-0" and "ResultOrder" not in record.headers
+    assert record.board().legal_moves.count() == 0
+    assert read_game(io.StringIO(write_game(record))) == record  # written in checkers' order
+    assert '[Result "1-0"]' in write_game(record) and "ResultOrder" not in write_game(record)
+    (draw,) = read_text(f'{order}\n[Result "1/2-1/2"]\n1. 11-15 *')
+    assert draw.result == "1/2-1/2"
 
 
 def test_games_split_on_results_and_on_tags_and_positions_run_on() -> None:
@@ -157,6 +177,11 @@ def test_a_file_name_from_the_handle(tmp_path: Path) -> None:
         ),
         ('[SetUp "1"]\n1. 11-15 *', 'games.pdn:1:1: expected a [FEN "..."] tag with [SetUp "1"]'),
         ('[Result "2-0"]', "games.pdn:1:1: expected a result (1-0, 0-1, 1/2-1/2, 0-0, *)"),
+        (
+            '[ResultOrder "chess"]',
+            'games.pdn:1:1: expected [ResultOrder "Black-White"] (the default) or '
+            "[ResultOrder \"White-Black\"], got 'chess'",
+        ),
         (
             '[Result "1-0"]\n1. 11-15 0-1',
             'games.pdn:2:10: result 0-1 disagrees with [Result "1-0"] at line 1',
