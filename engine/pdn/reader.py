@@ -6,6 +6,8 @@
 (['11-15', '23-19'], 291.0)
 
 Variations ``( ... )`` are checked for balance and skipped: a record keeps the main line.
+Results come out in checkers' order (``1-0``: Black, the first mover, won); a file that writes
+chess's order says so with ``[ResultOrder "White-Black"]``.
 """
 
 from __future__ import annotations
@@ -300,7 +302,8 @@ class _GameParser(Generic[ResultT]):
 
     def _check_nag(self, token: Token) -> None:
         """A NAG must be a number from 0 to :data:`MAX_NAG`."""
-        if len(token.value) > len(str(MAX_NAG)) or int(token.value) > MAX_NAG:
+        digits = token.value.lstrip("0")
+        if len(digits) > len(str(MAX_NAG)) or int(digits or "0") > MAX_NAG:
             raise self.lexer.error(
                 token.line,
                 token.column,

@@ -92,23 +92,28 @@ def _wrap(words: list[str], line_length: int) -> list[str]:
     """
     lines: list[list[str]] = [[]]
     width = 0
+    lead = 0  # where in the line the last word that may start a line stands
     for word in words:
         line = lines[-1]
         if word == _LINE_END:
             lines.append([])
-            width = 0
-        elif not line or width + 1 + len(word) <= line_length:
-            line.append(word)
-            width += len(word) + (len(line) > 1)
-        else:
-            carried = [word]
-            while carried[0].startswith("%") and len(line) > 1:
-                carried.insert(0, line.pop())
-            if carried[0].startswith("%"):
-                line.extend(carried)  # only the line's first word can lead them
-            else:
+            width = lead = 0
+            continue
+        if line and width + 1 + len(word) > line_length:
+            if not word.startswith("%"):
+                lines.append([word])
+                width, lead = len(word), 0
+                continue
+            if lead > 0:  # the % word takes the word before it (and any % words between) along
+                carried = [*line[lead:], word]
+                del line[lead:]
                 lines.append(carried)
-            width = len(" ".join(lines[-1]))
+                width, lead = len(" ".join(carried)), 0
+                continue
+        line.append(word)
+        width += len(word) + (len(line) > 1)
+        if not word.startswith("%"):
+            lead = len(line) - 1
     return [" ".join(line) for line in lines if line]
 
 
