@@ -28,7 +28,15 @@ from engine.board import (
 from engine.color import Color
 from engine.pdn.errors import PdnError
 from engine.pdn.lexer import Kind, Lexer, Source, Token
-from engine.pdn.model import POOL_GAME_TYPE, RESULTS, GameRecord, move_label
+from engine.pdn.model import (
+    BLACK_FIRST,
+    POOL_GAME_TYPE,
+    RESULT_ORDER_TAG,
+    RESULTS,
+    WHITE_FIRST,
+    GameRecord,
+    move_label,
+)
 from engine.pdn.visitor import BaseVisitor, GameBuilder
 from engine.quote import quoted
 
@@ -38,10 +46,6 @@ ResultT = TypeVar("ResultT")
 SUFFIX_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 #: The largest numeric annotation glyph (NAGs are $0 to $255, as in PGN).
 MAX_NAG = 255
-#: The tag saying in which order a file writes the scores of a result, and its two values:
-#: checkers' own (PDN 2.0 §6.1.1.1.1.5, Black's score first, the default) or chess's (White's).
-RESULT_ORDER_TAG = "ResultOrder"
-BLACK_FIRST, WHITE_FIRST = "Black-White", "White-Black"
 _SWAPPED = {"1-0": "0-1", "0-1": "1-0"}
 
 _sources: weakref.WeakKeyDictionary[TextIO, Source] = weakref.WeakKeyDictionary()

@@ -14,7 +14,7 @@ import re
 
 from engine.board import Board, Move
 from engine.color import Color
-from engine.pdn.model import GameRecord, move_label
+from engine.pdn.model import BLACK_FIRST, RESULT_ORDER_TAG, GameRecord, move_label
 from engine.pdn.visitor import BaseVisitor
 
 LINE_LENGTH = 80
@@ -44,6 +44,11 @@ class PdnExporter(BaseVisitor[str]):
             raise ValueError(f"tag name {name!r} must be letters, digits or '_'")
         if "\n" in value or "\r" in value:
             raise ValueError(f"tag {name} holds a line break, which PDN cannot write")
+        if name == RESULT_ORDER_TAG and value != BLACK_FIRST:
+            raise ValueError(
+                f"a record's results are in checkers' order: [{name} \"{value}\"] would make "
+                "readers take them the other way"
+            )
         escaped = value.replace("\\", "\\\\").replace('"', '\\"')
         self._tags.append(f'[{name} "{escaped}"]')
 

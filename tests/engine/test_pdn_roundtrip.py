@@ -14,7 +14,7 @@ from engine.pdn import RESULTS, GameRecord, read_game, write_game
 from engine.pdn.clock import MAX_HOURS, split_clock
 
 _RESERVED = {"Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType"}
-_RESERVED |= {"FEN", "SetUp"}
+_RESERVED |= {"FEN", "SetUp", "ResultOrder"}
 
 
 @st.composite

@@ -78,6 +78,7 @@ def test_tag_values_are_escaped() -> None:
     [
         (lambda r: r.headers.update(Site="two\nlines"), "line break"),
         (lambda r: r.headers.update({"Bad Name": "x"}), "tag name"),
+        (lambda r: r.headers.update(ResultOrder="White-Black"), "checkers' order"),
         (lambda r: r.add_move_text("11-15").__setattr__("comment", "[%clk 0:01:00]"), "no clock"),
     ],
 )
