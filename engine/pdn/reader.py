@@ -47,6 +47,9 @@ SUFFIX_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 #: The largest numeric annotation glyph (NAGs are $0 to $255, as in PGN).
 MAX_NAG = 255
 _SWAPPED = {"1-0": "0-1", "0-1": "1-0"}
+#: American pool checkers spelt out: Black first, 8 by 8, numbered squares from the bottom right
+#: of the first player (PDN 3.0). Other "23,..." values are pool variants with other notations.
+POOL_GAME_TYPE_FULL = "23,B,8,8,N1,0"
 
 _sources: weakref.WeakKeyDictionary[TextIO, Source] = weakref.WeakKeyDictionary()
 
@@ -116,6 +119,13 @@ def _at_start(handle: TextIO) -> bool:
         return handle.seekable() and handle.tell() == 0
     except (OSError, ValueError):
         return False
+
+
+def _is_pool_game_type(value: str) -> bool:
+    """Whether a GameType value is ``23`` or ``23,B,8,8,N1`` (with or without the ``,0``)."""
+    fields = [field.strip() for field in value.split(",")]
+    full = POOL_GAME_TYPE_FULL.split(",")
+    return fields == full[:1] or fields in (full[:5], full)
 
 
 class _GameParser(Generic[ResultT]):
@@ -196,12 +206,12 @@ class _GameParser(Generic[ResultT]):
         """Check the tags the reader relies on and keep the tag: the visitor gets the tags when
         the tag section is over, with the result in checkers' order."""
         name, value = token.text, token.value
-        if name == "GameType" and value.split(",")[0].strip() != POOL_GAME_TYPE:
+        if name == "GameType" and not _is_pool_game_type(value):
             raise self.lexer.error(
                 token.line,
                 token.column,
                 f"GameType {quoted(value)} is not American pool checkers: "
-                f'expected "{POOL_GAME_TYPE}"',
+                f'expected "{POOL_GAME_TYPE}" or "{POOL_GAME_TYPE_FULL}"',
             )
         if name == "FEN":
             try:

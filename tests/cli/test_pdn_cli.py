@@ -85,7 +85,8 @@ def test_illegal_move_and_wrong_game_type(tmp_path: Path) -> None:
     assert done.stderr.startswith("poolboard pdn: a.pdn:1:10: move 1... 24x20 is not legal in FEN")
     done = poolboard("pdn", "b.pdn", cwd=tmp_path)
     assert done.stderr == (
-        "poolboard pdn: b.pdn:1:1: GameType '21' is not American pool checkers: expected \"23\"\n"
+        "poolboard pdn: b.pdn:1:1: GameType '21' is not American pool checkers: "
+        'expected "23" or "23,B,8,8,N1,0"\n'
     )
 
 

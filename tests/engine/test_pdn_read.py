@@ -169,6 +169,11 @@ def test_a_file_name_from_the_handle(tmp_path: Path) -> None:
             "the full path, one of 21x14x7x16x23x32, 21x14x23x32",
         ),
         ('[GameType "20"]\n', "games.pdn:1:1: GameType '20' is not American pool checkers"),
+        (
+            '[GameType "23,W,8,8,A0,0"]\n',  # pool checkers with White first, algebraic squares
+            "games.pdn:1:1: GameType '23,W,8,8,A0,0' is not American pool checkers: "
+            'expected "23" or "23,B,8,8,N1,0"',
+        ),
         ('[Event "x"]\n[FEN "B:W5:B5"]\n', "games.pdn:2:1: [FEN]: FEN 'B:W5:B5': square 5"),
         (
             '[FEN "B:W20:B30"]\n',
