@@ -151,7 +151,8 @@ def test_the_module_examples_run() -> None:
     import doctest
 
     import engine.pdn
+    from engine import quote
     from engine.pdn import model, reader
 
-    for module in (engine.pdn, model, reader):
+    for module in (engine.pdn, model, reader, quote):
         assert doctest.testmod(module).failed == 0
