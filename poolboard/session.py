@@ -43,7 +43,7 @@ from engine.events import (
     TrackerEvent,
     Violation,
 )
-from engine.game import Game
+from engine.game import BLACK_WINS, WHITE_WINS, Game
 from engine.sensing import CueDisplay, LeverPress, LinkHealth, Sensor, SensorEvent
 from engine.tracker import Tracker, TrackerConfig
 from poolboard.config import Config
@@ -557,14 +557,14 @@ class Session:
             self._audited(actor, "penalty", data)
 
     def declare_result(self, actor: str, result: str, reason: str) -> None:
-        """End the game with a PDN result: ``1-0`` White wins, ``0-1`` Black wins, ``1/2-1/2``."""
+        """End the game with a PDN result: ``1-0`` Black wins, ``0-1`` White wins, ``1/2-1/2``."""
         with self._referee_action():
             self._require_running()
             reason = reason.strip() or "declared by the referee"
             if result == "1/2-1/2":
                 self.game.declare_draw(reason)
-            elif result in ("1-0", "0-1"):
-                self.game.forfeit(Color.BLACK if result == "1-0" else Color.WHITE, reason)
+            elif result in (BLACK_WINS, WHITE_WINS):
+                self.game.forfeit(Color.WHITE if result == BLACK_WINS else Color.BLACK, reason)
             else:
                 raise RefereeError(f"result must be 1-0, 0-1 or 1/2-1/2, got {result!r}")
             self._finish_if_over()
