@@ -35,6 +35,12 @@ from engine.geometry import (
     square_at,
     squares_of,
 )
+from engine.quote import quoted
+
+#: How much of a bad FEN an error message quotes: any real position in full.
+FEN_EXCERPT_LENGTH = 100
+#: The row where each side's men are crowned (R-PRO-1): no man can stand there.
+_CROWNING_ROW = {Color.BLACK: BLACK_KING_ROW_MASK, Color.WHITE: WHITE_KING_ROW_MASK}
 
 STARTING_FEN = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
 
@@ -603,14 +609,16 @@ def _parse_move_squares(text: str) -> list[int]:
 
 @functools.lru_cache(maxsize=256)
 def _parse_fen(fen: str) -> tuple[int, int, int, Color]:
+    shown = quoted(fen, limit=FEN_EXCERPT_LENGTH)
     text = fen.strip().strip('"').rstrip(".").strip()
     fields = [f.strip() for f in text.split(":")]
     if len(fields) < 3:
-        raise FenError(f"FEN {fen!r}: expected 'TURN:W...:B...' with three ':'-separated fields")
+        raise FenError(f"FEN {shown}: expected 'TURN:W...:B...' with three ':'-separated fields")
     try:
         turn = Color.from_letter(fields[0])
     except ValueError:
-        raise FenError(f"FEN {fen!r}: side to move must be B or W, got {fields[0]!r}") from None
+        side = quoted(fields[0])
+        raise FenError(f"FEN {shown}: side to move must be B or W, got {side}") from None
     masks = {Color.BLACK: 0, Color.WHITE: 0}
     kings = 0
     seen_colors: set[Color] = set()
@@ -621,32 +629,37 @@ def _parse_fen(fen: str) -> tuple[int, int, int, Color]:
         if letter in "HF" and field[1:].isdigit():  # move counters some programs append
             continue
         if letter not in "BW":
-            raise FenError(f"FEN {fen!r}: field {field!r} must start with W or B")
+            raise FenError(f"FEN {shown}: field {quoted(field)} must start with W or B")
         color = Color.from_letter(letter)
         if color in seen_colors:
-            raise FenError(f"FEN {fen!r}: pieces of {color.value} listed twice")
+            raise FenError(f"FEN {shown}: pieces of {color.value} listed twice")
         seen_colors.add(color)
         for item in filter(None, (i.strip() for i in field[1:].split(","))):
             king = item[:1].upper() == "K"
-            for square in _fen_item_squares(item[1:] if king else item, fen):
+            for square in _fen_item_squares(item[1:] if king else item, shown):
                 bit = BITS[square]
                 if (masks[Color.BLACK] | masks[Color.WHITE]) & bit:
-                    raise FenError(f"FEN {fen!r}: square {square} is given twice")
+                    raise FenError(f"FEN {shown}: square {square} is given twice")
+                if not king and bit & _CROWNING_ROW[color]:
+                    raise FenError(
+                        f"FEN {shown}: a {color.value.title()} man on {square} stands on the "
+                        f"row where it is crowned (R-PRO-1): write it as a king, K{square}"
+                    )
                 masks[color] |= bit
                 if king:
                     kings |= bit
     return masks[Color.BLACK], masks[Color.WHITE], kings, turn
 
 
-def _fen_item_squares(item: str, fen: str) -> Iterable[int]:
+def _fen_item_squares(item: str, shown: str) -> Iterable[int]:
     match = re.fullmatch(r"(\d{1,2})(?:-(\d{1,2}))?", item)
     if not match:
-        raise FenError(f"FEN {fen!r}: {item!r} is not a square or a range like 1-12")
+        raise FenError(f"FEN {shown}: {quoted(item)} is not a square or a range like 1-12")
     low = int(match.group(1))
     high = int(match.group(2) or low)
     for square in (low, high):
         if not 1 <= square <= 32:
-            raise FenError(f"FEN {fen!r}: square {square} is not a dark square 1-32 (R-BRD-2)")
+            raise FenError(f"FEN {shown}: square {square} is not a dark square 1-32 (R-BRD-2)")
     if high < low:
-        raise FenError(f"FEN {fen!r}: range {item!r} runs backwards")
+        raise FenError(f"FEN {shown}: range {quoted(item)} runs backwards")
     return range(low, high + 1)

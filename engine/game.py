@@ -20,8 +20,9 @@ from engine.color import Color
 from engine.counts import Count, CountState, advance, counts, initial_state, invoke, side_name
 from engine.profiles import DEFAULT_PROFILE, RulesProfile
 
-#: PDN results, White's score first.
-WHITE_WINS, BLACK_WINS, DRAW = "1-0", "0-1", "1/2-1/2"
+#: PDN results, the first mover's (Black's) score first, as checkers writes them (PDN 2.0
+#: §6.1.1.1.1.5): ``1-0`` Black won, ``0-1`` White won. Not chess's order.
+BLACK_WINS, WHITE_WINS, DRAW = "1-0", "0-1", "1/2-1/2"
 
 
 class GameOverError(ValueError):
@@ -107,7 +108,8 @@ class Game:
 
     @property
     def result(self) -> str | None:
-        """The PDN result (``1-0``, ``0-1``, ``1/2-1/2``), or ``None`` while the game goes on."""
+        """The PDN result (``1-0`` Black won, ``0-1`` White won, ``1/2-1/2``), or ``None`` while
+        the game goes on."""
         outcome = self._outcomes[-1]
         return None if outcome is None else outcome.result
 

@@ -41,6 +41,7 @@ def read_parts(paths: Iterable[str]) -> Iterator[LogEntry]:
     for path in paths:
         yield from read_sensor_log(path)
 
+
 log = logging.getLogger("poolboard.sensor_log")
 
 

@@ -227,6 +227,13 @@ class DamagedGame:
 
 
 _GAME_COLUMNS = "id, created, start_fen, rules, headers, result, result_reason, clock"
+
+#: ``PRAGMA user_version`` of the files this code writes. Version 1 stores results in checkers'
+#: order (``1-0``: Black, the first mover, won; PDN 2.0 §6.1.1.1.1.5); a file at 0 holds them in
+#: chess's order. Such a file is converted when opened for writing, and read as converted when
+#: opened read-only.
+SCHEMA_VERSION = 1
+_SWAPPED_RESULT = "CASE result WHEN '1-0' THEN '0-1' WHEN '0-1' THEN '1-0' ELSE result END"
 _MOVE_COLUMNS = "ply, path, captures, crowns, notation, recorded, clock_black, clock_white"
 
 
@@ -306,8 +313,11 @@ class GameStore:
         self.read_only = read_only
         self._lock = threading.RLock()
         self._depth = 0
+        self._game_columns = _GAME_COLUMNS
         if read_only:
             self._db = self._open_read_only()
+            if self._version() < 1:
+                self._game_columns = _GAME_COLUMNS.replace("result,", f"{_SWAPPED_RESULT},", 1)
             return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -317,6 +327,7 @@ class GameStore:
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(SCHEMA)
+            self._upgrade()
         except (OSError, sqlite3.Error) as error:
             raise StorageError(
                 f"{self.path}: not a usable poolboard database: {_one_line(error)}"
@@ -342,6 +353,29 @@ class GameStore:
             return self._connect(f"{uri}?immutable=1")
         except sqlite3.Error as error:
             raise StorageError(f"{self.path}: cannot be read: {_one_line(error)}") from None
+
+    def _version(self) -> int:
+        """The file's schema version; ``StorageError`` for one written by a newer poolboard."""
+        version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+        if version > SCHEMA_VERSION:
+            raise StorageError(
+                f"{self.path}: written by a newer poolboard (schema {version}, this one reads "
+                f"up to {SCHEMA_VERSION}): upgrade poolboard to read it"
+            )
+        return version
+
+    def _upgrade(self) -> None:
+        """Bring a file written by an older poolboard to ``SCHEMA_VERSION``, in one transaction."""
+        if self._version() == SCHEMA_VERSION:
+            return
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._db.execute(f"UPDATE games SET result = {_SWAPPED_RESULT}")
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
 
     @staticmethod
     def _connect(uri: str) -> sqlite3.Connection:
@@ -497,7 +531,9 @@ class GameStore:
     # -- reading -------------------------------------------------------------------------------
 
     def _load(self, db: sqlite3.Connection, game_id: int) -> StoredGame | DamagedGame:
-        row = db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
+        row = db.execute(
+            f"SELECT {self._game_columns} FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
         if row is None:
             raise KeyError(f"no game {game_id}")
         return self._load_row(db, row)
@@ -527,7 +563,7 @@ class GameStore:
     def games(self) -> list[StoredGame | DamagedGame]:
         """Every game, oldest first, with its moves; a damaged one as :class:`DamagedGame`."""
         with self._reading() as db:
-            rows = db.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id").fetchall()
+            rows = db.execute(f"SELECT {self._game_columns} FROM games ORDER BY id").fetchall()
             return [self._load_row(db, row) for row in rows]
 
     def unfinished_game(self) -> StoredGame | DamagedGame | None:

@@ -2,6 +2,8 @@
 
 Times are float seconds, written to the millisecond at most: ``split_clock(format_clock(t))``
 gives back ``t`` itself for any time that has no finer part (e.g. ``9.5`` or ``2691.125``).
+A clock is ``h:mm:ss`` with at most :data:`MAX_HOURS` hours, minutes and seconds below 60 and at
+most three decimals; anything else in a ``[%clk ...]`` is not a clock time and stays comment text.
 """
 
 from __future__ import annotations
@@ -9,14 +11,22 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-_CLOCK = re.compile(r"\[%clk\s+(\d+):(\d{1,2}):(\d{1,2}(?:\.\d+)?)\]")
+from engine.quote import quoted
+
+#: The most hours a clock time may show (a clock of years is a typing slip, not a time).
+MAX_HOURS = 99_999
+_MS = Decimal("0.001")
+_CLOCK = re.compile(r"\[%clk\s+(\d{1,5}):([0-5]?\d):([0-5]?\d(?:\.\d{1,3})?)\]")
 
 
 def format_clock(seconds: float) -> str:
     """``[%clk h:mm:ss]`` for a time left, with decimals only when the time has them."""
-    if not seconds >= 0 or seconds == float("inf"):
-        raise ValueError(f"a clock time must be a finite number of seconds >= 0, got {seconds!r}")
-    exact = Decimal(repr(float(seconds))).quantize(Decimal("0.001"))
+    limit = Decimal((MAX_HOURS + 1) * 3600)
+    exact = Decimal(repr(float(seconds))).quantize(_MS) if 0 <= seconds < limit else limit
+    if exact >= limit:
+        raise ValueError(
+            f"a clock time must be a number of seconds from 0 to {MAX_HOURS} hours, got {seconds!r}"
+        )
     hours, rest = divmod(exact, 3600)
     minutes, secs = divmod(rest, 60)
     whole, fraction = divmod(secs, 1)
@@ -36,7 +46,17 @@ def split_clock(comment: str) -> tuple[float | None, str]:
 
 
 def join_clock(seconds: float | None, comment: str) -> str:
-    """One comment's text holding a clock time (first) and the remark."""
+    """One comment's text holding a clock time (first) and the remark.
+
+    ``ValueError`` for a remark holding a clock time when ``seconds`` is ``None``: it would read
+    back as the move's clock.
+    """
     if seconds is None:
+        match = _CLOCK.search(comment)
+        if match is not None:
+            raise ValueError(
+                f"the comment {quoted(comment)} holds the clock time {match.group(0)!r} but the "
+                "move has no clock: it would read back as the clock; set the clock instead"
+            )
         return comment
     return f"{format_clock(seconds)} {comment}".rstrip()

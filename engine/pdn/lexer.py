@@ -12,6 +12,7 @@ import re
 from typing import NamedTuple, TextIO
 
 from engine.pdn.errors import PdnError
+from engine.quote import quoted
 
 
 class Kind(enum.Enum):
@@ -39,16 +40,20 @@ class Token(NamedTuple):
 
 
 class Source:
-    """The lines of a text handle, numbered, with room to push back the rest of a line."""
+    """The lines of a text handle, numbered, with room to push back the rest of a line.
+
+    A line is handed out as the whole text of the line and the index where reading resumes, so
+    that giving back the rest of a line copies nothing: many games on one line read in linear time.
+    """
 
     def __init__(self, handle: TextIO, name: str) -> None:
         self.handle = handle
         self.name = name
         self.line_no = 0
-        self._pending: tuple[int, int, str] | None = None
+        self._pending: tuple[int, str, int] | None = None
 
-    def next_line(self) -> tuple[int, int, str] | None:
-        """(line number, columns already consumed, text without its line end), or ``None``."""
+    def next_line(self) -> tuple[int, str, int] | None:
+        """(line number, text without its line end, index to read from), or ``None`` at the end."""
         if self._pending is not None:
             pending, self._pending = self._pending, None
             return pending
@@ -59,23 +64,26 @@ class Source:
         text = raw.rstrip("\r\n")
         if self.line_no == 1:
             text = text.removeprefix("\ufeff")
-        return self.line_no, 0, text
+        return self.line_no, text, 0
 
-    def push_back(self, line: int, offset: int, text: str) -> None:
-        """Make ``text`` (which started at column ``offset + 1``) the next line read."""
-        self._pending = (line, offset, text)
+    def push_back(self, line: int, text: str, index: int) -> None:
+        """Make ``text`` from ``index`` on (column ``index + 1`` of ``line``) the next line read."""
+        self._pending = (line, text, index)
 
 
 _DELIMITED = r"(?=[\s{}();\[\]]|$)"
-_SPACE = re.compile(r"[\s\ufeff]*")
+_NON_SPACE = re.compile(r"[^\s\ufeff]")
 _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
+#: A capture takes at most the 12 pieces a side has, so a move names at most 13 squares.
 _WORDS = (
     (Kind.NUMBER, re.compile(r"\d+\.+")),
     (Kind.RESULT, re.compile(r"(1-0|0-1|1/2-1/2|0-0|\*)" + _DELIMITED)),
-    (Kind.MOVE, re.compile(r"(\d{1,2}(?:[-xX:]\d{1,2})+)[!?]{0,2}" + _DELIMITED)),
+    (Kind.MOVE, re.compile(r"(\d{1,2}(?:[-xX:]\d{1,2}){1,12})[!?]{0,2}" + _DELIMITED)),
     (Kind.NAG, re.compile(r"\$(\d+)" + _DELIMITED)),
     (Kind.WORD, re.compile(r"[^\s{}();\[\]]+")),
 )
+#: Closing brackets that no opening one came before.
+_STRAY = {"}": "'}' with no '{' open before it", "]": "']' with no '[' open before it"}
 
 
 class Lexer:
@@ -84,7 +92,6 @@ class Lexer:
     def __init__(self, source: Source) -> None:
         self.source = source
         self._line = 0
-        self._offset = 0
         self._text = ""
         self._pos = 0
 
@@ -95,13 +102,13 @@ class Lexer:
     def next(self) -> Token | None:
         """The next token, or ``None`` at the end of the text."""
         while True:
-            self._pos = _SPACE.match(self._text, self._pos).end()
+            self._pos = _skip_space(self._text, self._pos)
             if self._pos < len(self._text):
                 break
             if not self._load():
                 return None
         text, start = self._text, self._pos
-        line, column = self._line, self._offset + start + 1
+        line, column = self._line, start + 1
         char = text[start]
         if char == "{":
             return self._comment(line, column)
@@ -109,14 +116,9 @@ class Lexer:
             self._pos = len(text)
             return Token(Kind.COMMENT, text[start:], text[start + 1 :], line, column)
         if char == "[":
-            match = _TAG.match(text, start)
-            if match is None:
-                raise self.error(
-                    line, column, f'expected a tag like [Event "..."], got {_shown(text[start:])}'
-                )
-            self._pos = match.end()
-            value = re.sub(r"\\(.)", r"\1", match.group(2))
-            return Token(Kind.TAG, match.group(1), value, line, column)
+            return self._tag(line, column)
+        if char in _STRAY:
+            raise self.error(line, column, _STRAY[char])
         if char in "()":
             self._pos = start + 1
             return Token(Kind(char), char, char, line, column)
@@ -130,25 +132,33 @@ class Lexer:
 
     def push_back(self, token: Token) -> None:
         """Give a token of the current line, and the rest of that line, back to the source."""
-        start = token.column - 1 - self._offset
-        self.source.push_back(token.line, token.column - 1, self._text[start:])
+        self.source.push_back(token.line, self._text, token.column - 1)
         self._text, self._pos = "", 0
 
     def release(self) -> None:
         """Give the unread rest of the current line back to the source, if it holds anything."""
-        rest = self._text[self._pos :]
-        if rest.strip():
-            self.source.push_back(self._line, self._offset + self._pos, rest)
+        if _skip_space(self._text, self._pos) < len(self._text):
+            self.source.push_back(self._line, self._text, self._pos)
         self._text, self._pos = "", 0
 
     def _load(self) -> bool:
+        """Move on to the next line that is not a ``%`` escape line; ``False`` at the end."""
         while (loaded := self.source.next_line()) is not None:
-            self._line, self._offset, self._text = loaded
-            self._pos = 0
-            if not (self._offset == 0 and self._text.startswith("%")):
+            self._line, self._text, self._pos = loaded
+            if not (self._pos == 0 and self._text.startswith("%")):
                 return True
         self._text, self._pos = "", 0
         return False
+
+    def _tag(self, line: int, column: int) -> Token:
+        """A ``[Name "value"]`` tag pair, which must stand on one line."""
+        match = _TAG.match(self._text, self._pos)
+        if match is None:
+            shown = quoted(self._text[self._pos :])
+            raise self.error(line, column, f'expected a tag like [Event "..."], got {shown}')
+        self._pos = match.end()
+        value = re.sub(r"\\(.)", r"\1", match.group(2))
+        return Token(Kind.TAG, match.group(1), value, line, column)
 
     def _comment(self, line: int, column: int) -> Token:
         """A ``{...}`` comment, which may run over several lines."""
@@ -158,13 +168,14 @@ class Lexer:
             parts.append(self._text[start:])
             if not self._load():
                 raise self.error(line, column, "comment not closed: expected '}' before the end")
-            start = 0
+            start = self._pos
         parts.append(self._text[start:end])
         self._pos = end + 1
         body = "\n".join(parts)
         return Token(Kind.COMMENT, "{" + body + "}", body, line, column)
 
 
-def _shown(text: str, limit: int = 30) -> str:
-    """Text for an error message, quoted and cut short."""
-    return repr(text if len(text) <= limit else text[:limit] + "...")
+def _skip_space(text: str, index: int) -> int:
+    """The index of the first character at or after ``index`` that is not blank (or the end)."""
+    found = _NON_SPACE.search(text, index)
+    return len(text) if found is None else found.start()

@@ -22,9 +22,13 @@ if TYPE_CHECKING:
 
 ResultT = TypeVar("ResultT")
 
-#: Game results as PDN writes them, the White player's score first: White wins, Black wins, draw,
-#: both lose (a double forfeit), unknown or unfinished.
+#: Game results as checkers PDN writes them, the first mover's (Black's) score first (PDN 2.0
+#: §6.1.1.1.1.5): Black won, White won, draw, both lose (a double forfeit), unknown or unfinished.
 RESULTS = ("1-0", "0-1", "1/2-1/2", "0-0", "*")
+#: The tag saying in which order a file writes the scores of a result, and its two values:
+#: checkers' own (Black's score first, the default) or chess's (White's first).
+RESULT_ORDER_TAG = "ResultOrder"
+BLACK_FIRST, WHITE_FIRST = "Black-White", "White-Black"
 #: The seven standard tags, in the order they are written.
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 #: PDN's GameType number for American pool checkers.

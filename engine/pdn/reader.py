@@ -6,6 +6,8 @@
 (['11-15', '23-19'], 291.0)
 
 Variations ``( ... )`` are checked for balance and skipped: a record keeps the main line.
+Results come out in checkers' order (``1-0``: Black, the first mover, won); a file that writes
+chess's order says so with ``[ResultOrder "White-Black"]``.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import re
 import weakref
 from collections.abc import Callable, Iterator
-from typing import Generic, TextIO, TypeVar
+from typing import Any, Generic, TextIO, TypeVar, overload
 
 from engine.board import (
     AmbiguousMoveError,
@@ -26,23 +28,48 @@ from engine.board import (
 from engine.color import Color
 from engine.pdn.errors import PdnError
 from engine.pdn.lexer import Kind, Lexer, Source, Token
-from engine.pdn.model import POOL_GAME_TYPE, RESULTS, move_label
+from engine.pdn.model import (
+    BLACK_FIRST,
+    POOL_GAME_TYPE,
+    RESULT_ORDER_TAG,
+    RESULTS,
+    WHITE_FIRST,
+    GameRecord,
+    move_label,
+)
 from engine.pdn.visitor import BaseVisitor, GameBuilder
+from engine.quote import quoted
 
 ResultT = TypeVar("ResultT")
 
 #: The annotation glyphs written after a move, as the NAGs they stand for.
 SUFFIX_NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
+#: The largest numeric annotation glyph (NAGs are $0 to $255, as in PGN).
+MAX_NAG = 255
+_SWAPPED = {"1-0": "0-1", "0-1": "1-0"}
+#: American pool checkers spelt out: Black first, 8 by 8, numbered squares from the bottom right
+#: of the first player (PDN 3.0). Other "23,..." values are pool variants with other notations.
+POOL_GAME_TYPE_FULL = "23,B,8,8,N1,0"
 
 _sources: weakref.WeakKeyDictionary[TextIO, Source] = weakref.WeakKeyDictionary()
+
+
+@overload
+def read_game(handle: TextIO, *, name: str | None = None) -> GameRecord | None: ...
+
+
+@overload
+def read_game(
+    handle: TextIO, *, name: str | None = None, Visitor: Callable[[], BaseVisitor[ResultT]]
+) -> ResultT | None: ...
 
 
 def read_game(
     handle: TextIO,
     *,
     name: str | None = None,
-    Visitor: Callable[[], BaseVisitor[ResultT]] = GameBuilder,
-) -> ResultT | None:
+    Visitor: Callable[[], BaseVisitor[Any]] = GameBuilder,
+) -> Any:
     """The next game in a text handle, as the visitor's result; ``None`` at the end.
 
     Raises :class:`PdnError` naming ``name`` (default: the handle's ``name``), line and column.
@@ -51,12 +78,22 @@ def read_game(
     return _GameParser(_source_for(handle, name), Visitor()).parse()
 
 
+@overload
+def read_games(handle: TextIO, *, name: str | None = None) -> Iterator[GameRecord]: ...
+
+
+@overload
+def read_games(
+    handle: TextIO, *, name: str | None = None, Visitor: Callable[[], BaseVisitor[ResultT]]
+) -> Iterator[ResultT]: ...
+
+
 def read_games(
     handle: TextIO,
     *,
     name: str | None = None,
-    Visitor: Callable[[], BaseVisitor[ResultT]] = GameBuilder,
-) -> Iterator[ResultT]:
+    Visitor: Callable[[], BaseVisitor[Any]] = GameBuilder,
+) -> Iterator[Any]:
     """Every game left in a text handle, in order."""
     while (game := read_game(handle, name=name, Visitor=Visitor)) is not None:
         yield game
@@ -82,6 +119,13 @@ def _at_start(handle: TextIO) -> bool:
         return handle.seekable() and handle.tell() == 0
     except (OSError, ValueError):
         return False
+
+
+def _is_pool_game_type(value: str) -> bool:
+    """Whether a GameType value is ``23`` or ``23,B,8,8,N1`` (with or without the ``,0``)."""
+    fields = [field.strip() for field in value.split(",")]
+    full = POOL_GAME_TYPE_FULL.split(",")
+    return fields == full[:1] or fields in (full[:5], full)
 
 
 class _GameParser(Generic[ResultT]):
@@ -115,6 +159,8 @@ class _GameParser(Generic[ResultT]):
                 continue
             if token.kind is Kind.WORD:
                 raise self._unexpected(token)
+            if token.kind is Kind.NAG:
+                self._check_nag(token)
             board = self._board()
             if open_variations:
                 if token.kind is Kind.OPEN:
@@ -147,7 +193,7 @@ class _GameParser(Generic[ResultT]):
             return None
         self._board()
         header = self.tags.get("Result")
-        self.visitor.visit_result(header.value if header else "*")
+        self.visitor.visit_result(self._checkers_result(header.value) if header else "*")
         self.visitor.end_game()
         return self.visitor.result()
 
@@ -157,13 +203,15 @@ class _GameParser(Generic[ResultT]):
             self.visitor.begin_game()
 
     def _tag(self, token: Token) -> None:
-        """Check the tags the reader relies on, then pass the tag on."""
+        """Check the tags the reader relies on and keep the tag: the visitor gets the tags when
+        the tag section is over, with the result in checkers' order."""
         name, value = token.text, token.value
-        if name == "GameType" and value.split(",")[0].strip() != POOL_GAME_TYPE:
+        if name == "GameType" and not _is_pool_game_type(value):
             raise self.lexer.error(
                 token.line,
                 token.column,
-                f'GameType "{value}" is not American pool checkers: expected "{POOL_GAME_TYPE}"',
+                f"GameType {quoted(value)} is not American pool checkers: "
+                f'expected "{POOL_GAME_TYPE}" or "{POOL_GAME_TYPE_FULL}"',
             )
         if name == "FEN":
             try:
@@ -172,11 +220,21 @@ class _GameParser(Generic[ResultT]):
                 raise self.lexer.error(token.line, token.column, f"[FEN]: {error}") from None
             self.fen = value
         if name == "Result" and value not in RESULTS:
+            expected = f"expected a result ({', '.join(RESULTS)}), got {quoted(value)}"
+            raise self.lexer.error(token.line, token.column, expected)
+        if name == RESULT_ORDER_TAG and value not in (BLACK_FIRST, WHITE_FIRST):
             raise self.lexer.error(
-                token.line, token.column, f"expected a result ({', '.join(RESULTS)}), got {value!r}"
+                token.line,
+                token.column,
+                f'expected [{name} "{BLACK_FIRST}"] (the default) or [{name} "{WHITE_FIRST}"], '
+                f"got {quoted(value)}",
             )
         self.tags[name] = token
-        self.visitor.visit_header(name, value)
+
+    def _checkers_result(self, result: str) -> str:
+        """A result as the file writes it, in checkers' order (``1-0``: Black won)."""
+        order = self.tags.get(RESULT_ORDER_TAG)
+        return _SWAPPED.get(result, result) if order and order.value == WHITE_FIRST else result
 
     def _board(self) -> Board:
         """The current board; the first move-text token (or the end) closes the tag section."""
@@ -187,6 +245,11 @@ class _GameParser(Generic[ResultT]):
                     setup.line, setup.column, 'expected a [FEN "..."] tag with [SetUp "1"]'
                 )
             self.board = Board(self.fen) if self.fen is not None else Board()
+            for name, tag in self.tags.items():
+                if name == "Result":
+                    self.visitor.visit_header(name, self._checkers_result(tag.value))
+                elif name != RESULT_ORDER_TAG:  # read, and so no longer true of the record
+                    self.visitor.visit_header(name, tag.value)
             self.visitor.end_headers(self.board.copy())
             for comment in self.leading:
                 self.visitor.visit_comment(comment)
@@ -248,13 +311,23 @@ class _GameParser(Generic[ResultT]):
             )
         if result == "*" and header is not None:
             result = header.value
-        self.visitor.visit_result(result)
+        self.visitor.visit_result(self._checkers_result(result))
         self.visitor.end_game()
+
+    def _check_nag(self, token: Token) -> None:
+        """A NAG must be a number from 0 to :data:`MAX_NAG`."""
+        digits = token.value.lstrip("0")
+        if len(digits) > len(str(MAX_NAG)) or int(digits or "0") > MAX_NAG:
+            raise self.lexer.error(
+                token.line,
+                token.column,
+                f"NAG {quoted(token.text)} is out of range: expected $0 to ${MAX_NAG}",
+            )
 
     def _unexpected(self, token: Token) -> PdnError:
         expected = "a move or a result" if self.board is not None else "a tag, a move or a result"
         return self.lexer.error(
-            token.line, token.column, f"expected {expected}, got {token.text!r}"
+            token.line, token.column, f"expected {expected}, got {quoted(token.text)}"
         )
 
     def _variation_not_closed(self, opened: Token) -> PdnError:

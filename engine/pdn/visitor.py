@@ -49,26 +49,25 @@ class BaseVisitor(Generic[ResultT]):
 
 
 class GameBuilder(BaseVisitor[GameRecord]):
-    """Builds a :class:`GameRecord`, taking ``[%clk]`` times out of comments into ``clock``."""
+    """Builds a :class:`GameRecord`, taking ``[%clk]`` times out of comments into ``clock``.
+
+    The comments after a move (or before the first) are gathered and joined once the next move
+    or the end comes, so a move with thousands of comments is read in linear time.
+    """
 
     def begin_game(self) -> None:
         self.record = GameRecord(headers=default_headers())
+        self._comments: list[str] = []
 
     def visit_header(self, name: str, value: str) -> None:
         self.record.headers[name] = value
 
     def visit_move(self, board: Board, move: Move, notation: str) -> None:
+        self._settle_comments()
         self.record.moves.append(MoveNode(move, notation))
 
     def visit_comment(self, comment: str) -> None:
-        if not self.record.moves:
-            self.record.comment = _joined(self.record.comment, comment)
-            return
-        node = self.record.moves[-1]
-        clock, text = split_clock(comment) if node.clock is None else (None, comment)
-        if clock is not None:
-            node.clock = clock
-        node.comment = _joined(node.comment, text)
+        self._comments.append(comment)
 
     def visit_nag(self, nag: int) -> None:
         if self.record.moves:
@@ -77,10 +76,21 @@ class GameBuilder(BaseVisitor[GameRecord]):
     def visit_result(self, result: str) -> None:
         self.record.result = result
 
+    def end_game(self) -> None:
+        self._settle_comments()
+
     def result(self) -> GameRecord:
         return self.record
 
-
-def _joined(first: str, second: str) -> str:
-    """Two comments as one, whitespace collapsed."""
-    return " ".join(f"{first} {second}".split())
+    def _settle_comments(self) -> None:
+        """The comments gathered, joined with whitespace collapsed, onto the last move (the
+        first clock time in them its clock) or, before the first move, onto the game."""
+        if not self._comments:
+            return
+        text = " ".join(" ".join(self._comments).split())
+        self._comments.clear()
+        if self.record.moves:
+            node = self.record.moves[-1]
+            node.clock, node.comment = split_clock(text)
+        else:
+            self.record.comment = text

@@ -62,3 +62,15 @@ def test_crowning_moves_are_flagged() -> None:
     moves = {m["notation"]: m for m in json.loads(done.stdout)}
     assert moves["25-29"]["crowns"] and moves["25-30"]["crowns"]
     assert not moves["1-5"]["crowns"]
+
+
+def test_a_man_on_its_crowning_row_and_a_huge_line_are_one_short_error_each() -> None:
+    done = poolboard("moves", stdin="B:W20:B30\nW:W1:B12\nB:W" + "1," * 1_000_000 + ":B1\n")
+    lines = done.stdout.splitlines()
+    assert done.returncode == 1 and len(lines) == 3
+    assert lines[0] == (
+        "error: FEN 'B:W20:B30': a Black man on 30 stands on the row where it is crowned "
+        "(R-PRO-1): write it as a king, K30"
+    )
+    assert lines[1].startswith("error: FEN 'W:W1:B12': a White man on 1 stands on the row")
+    assert lines[2].startswith("error: FEN 'B:W1,1,1,") and len(lines[2]) < 300

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 DATA = Path(__file__).parents[1] / "data" / "pdn"
 
 
@@ -31,7 +33,7 @@ def test_summary_line_per_game(tmp_path: Path) -> None:
     lines = done.stdout.splitlines()
     assert len(lines) == 3
     assert lines[0] == (
-        "game 1: Okafor, Ada v Lindqvist, Per (Club night, 2025.03.14): 51 moves, result 0-1, "
+        "game 1: Okafor, Ada v Lindqvist, Per (Club night, 2025.03.14): 51 moves, result 1-0, "
         "end W:W13:B1,5,6,8,9,10,K25,27,28"
     )
     assert lines[2].startswith("game 3: Study v Study (Endgame drill, 2025.03.14): 40 moves")
@@ -83,7 +85,8 @@ def test_illegal_move_and_wrong_game_type(tmp_path: Path) -> None:
     assert done.stderr.startswith("poolboard pdn: a.pdn:1:10: move 1... 24x20 is not legal in FEN")
     done = poolboard("pdn", "b.pdn", cwd=tmp_path)
     assert done.stderr == (
-        'poolboard pdn: b.pdn:1:1: GameType "21" is not American pool checkers: expected "23"\n'
+        "poolboard pdn: b.pdn:1:1: GameType '21' is not American pool checkers: "
+        'expected "23" or "23,B,8,8,N1,0"\n'
     )
 
 
@@ -100,3 +103,18 @@ def test_missing_empty_latin1_and_stdin(tmp_path: Path) -> None:
     done = poolboard("pdn", "-", cwd=tmp_path, stdin=b"1. 11-15 x\n")
     assert done.stderr == "poolboard pdn: <stdin>:1:10: expected a move or a result, got 'x'\n"
     assert "Traceback" not in done.stderr
+
+
+def test_hostile_files_give_one_short_line_or_strict_json(tmp_path: Path) -> None:
+    huge_clock = "[%clk " + "9" * 400 + ":00:00]"
+    (tmp_path / "clock.pdn").write_text(f"1. 11-15 {{{huge_clock}}} *\n", encoding="utf-8")
+    done = poolboard("pdn", "clock.pdn", "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    move = json.loads(done.stdout, parse_constant=lambda name: pytest.fail(name))["moves"][0]
+    assert (move["clock"], move["comment"]) == (None, huge_clock)  # not a clock: no Infinity
+    for text in ("1. 11-15 } *", "1. 11-15 $" + "9" * 5000 + " *", "x" * 10_000_000):
+        (tmp_path / "bad.pdn").write_text(text, encoding="utf-8")
+        done = poolboard("pdn", "bad.pdn", cwd=tmp_path)
+        assert done.returncode == 1 and "Traceback" not in done.stderr
+        assert done.stderr.startswith("poolboard pdn: bad.pdn:1:")
+        assert len(done.stderr.splitlines()) == 1 and len(done.stderr) < 200

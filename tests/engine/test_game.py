@@ -88,7 +88,7 @@ def test_r_end_1_a_player_whose_pieces_are_all_blocked_loses() -> None:
     outcome = game.outcome()
     assert outcome is not None and outcome.rule == "R-END-1" and outcome.winner is Color.WHITE
     assert "every piece is blocked" in outcome.reason
-    with pytest.raises(GameOverError, match=r"game is over \(1-0, Black cannot move"):
+    with pytest.raises(GameOverError, match=r"game is over \(0-1, Black cannot move"):
         game.push_notation("17-13")
     game.pop()  # taking the move back reopens the game
     assert game.outcome() is None

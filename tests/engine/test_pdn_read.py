@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.board import Board
-from engine.pdn import BaseVisitor, GameBuilder, PdnError, read_game, read_games
+from engine.pdn import BaseVisitor, GameBuilder, PdnError, read_game, read_games, write_game
 
 DATA = Path(__file__).parents[1] / "data" / "pdn"
 
@@ -24,7 +24,7 @@ def notations(record) -> list[str]:
 def test_club_night_sample_replays_to_its_recorded_ends() -> None:
     with open(DATA / "club_night.pdn", encoding="utf-8") as handle:
         games = list(read_games(handle))
-    assert [g.result for g in games] == ["0-1", "1-0", "1/2-1/2"]
+    assert [g.result for g in games] == ["1-0", "0-1", "1/2-1/2"]  # 1-0: Black, who moves first
     assert [len(g.moves) for g in games] == [51, 30, 40]
     first = games[0]
     assert first.headers["White"] == "Okafor, Ada"
@@ -91,6 +91,26 @@ def test_all_five_results_and_result_from_header_or_marker() -> None:
     assert record.result == "1/2-1/2"
 
 
+@pytest.mark.parametrize(
+    ("order", "black_won"),
+    [("", "1-0"), ('[ResultOrder "Black-White"]', "1-0"), ('[ResultOrder "White-Black"]', "0-1")],
+)
+def test_results_are_read_in_the_order_the_result_order_tag_names(
+    order: str, black_won: str
+) -> None:
+    """Checkers writes the first mover's (Black's) score first (PDN 2.0 §6.1.1.1.1.5); a file
+    that writes White's first, as chess does, says so in its ResultOrder tag."""
+    blocked = '[FEN "B:W18:B14"]'  # Black jumps 14x23 and White, without pieces, has lost (R-END-1)
+    text = f'{blocked}\n[Result "{black_won}"]\n{order}\n1. 14x23 {black_won}\n'
+    (record,) = read_text(text)
+    assert record.result == "1-0" and "ResultOrder" not in record.headers
+    assert record.board().legal_moves.count() == 0
+    assert read_game(io.StringIO(write_game(record))) == record  # written in checkers' order
+    assert '[Result "1-0"]' in write_game(record) and "ResultOrder" not in write_game(record)
+    (draw,) = read_text(f'{order}\n[Result "1/2-1/2"]\n1. 11-15 *')
+    assert draw.result == "1/2-1/2"
+
+
 def test_games_split_on_results_and_on_tags_and_positions_run_on() -> None:
     text = '[Event "a"]\n1. 11-15 1-0 [Event "b"]\n1. 9-13\n[Event "c"]\n1. 10-14 24x20 *'
     handle = io.StringIO(text)
@@ -148,10 +168,25 @@ def test_a_file_name_from_the_handle(tmp_path: Path) -> None:
             "games.pdn:2:4: move 1. 21x32 is ambiguous in FEN B:W10,11,17,18,19,27:B21: write "
             "the full path, one of 21x14x7x16x23x32, 21x14x23x32",
         ),
-        ('[GameType "20"]\n', 'games.pdn:1:1: GameType "20" is not American pool checkers'),
-        ('[Event "x"]\n[FEN "B:W1:B1"]\n', "games.pdn:2:1: [FEN]: FEN 'B:W1:B1': square 1"),
+        ('[GameType "20"]\n', "games.pdn:1:1: GameType '20' is not American pool checkers"),
+        (
+            '[GameType "23,W,8,8,A0,0"]\n',  # pool checkers with White first, algebraic squares
+            "games.pdn:1:1: GameType '23,W,8,8,A0,0' is not American pool checkers: "
+            'expected "23" or "23,B,8,8,N1,0"',
+        ),
+        ('[Event "x"]\n[FEN "B:W5:B5"]\n', "games.pdn:2:1: [FEN]: FEN 'B:W5:B5': square 5"),
+        (
+            '[FEN "B:W20:B30"]\n',
+            "games.pdn:1:1: [FEN]: FEN 'B:W20:B30': a Black man on 30 stands on the row where it "
+            "is crowned (R-PRO-1): write it as a king, K30",
+        ),
         ('[SetUp "1"]\n1. 11-15 *', 'games.pdn:1:1: expected a [FEN "..."] tag with [SetUp "1"]'),
         ('[Result "2-0"]', "games.pdn:1:1: expected a result (1-0, 0-1, 1/2-1/2, 0-0, *)"),
+        (
+            '[ResultOrder "chess"]',
+            'games.pdn:1:1: expected [ResultOrder "Black-White"] (the default) or '
+            "[ResultOrder \"White-Black\"], got 'chess'",
+        ),
         (
             '[Result "1-0"]\n1. 11-15 0-1',
             'games.pdn:2:10: result 0-1 disagrees with [Result "1-0"] at line 1',
@@ -162,6 +197,17 @@ def test_a_file_name_from_the_handle(tmp_path: Path) -> None:
         ('1. 11-15 (1... 22-18\n[Event "b"]', "games.pdn:1:10: variation not closed: expected ')'"),
         ("1. 11-15 ) *", "games.pdn:1:10: expected a move or a result, got ')'"),
         ("1. 11-15 (1... 22/18) *", "games.pdn:1:16: expected a move or a result, got '22/18'"),
+        ("1. 11-15 } *", "games.pdn:1:10: '}' with no '{' open before it"),
+        ('[Event "x"]]\n1. 11-15 *', "games.pdn:1:12: ']' with no '[' open before it"),
+        ("1. 11-15 $256 *", "games.pdn:1:10: NAG '$256' is out of range: expected $0 to $255"),
+        (
+            "1. 11-15 $" + "9" * 5000,
+            "games.pdn:1:10: NAG '$" + "9" * 39 + "...' (5001 characters) is out of range",
+        ),
+        (
+            "1. 1-2-3-4-5-6-7-8-9-10-11-12-13-14 *",
+            "games.pdn:1:4: expected a move or a result, got '1-2-3-4-5-6-7-8-9-10-11-12-13-14'",
+        ),
     ],
 )
 def test_errors_name_file_line_column_and_what_was_expected(text: str, message: str) -> None:
@@ -175,6 +221,23 @@ def test_errors_name_file_line_column_and_what_was_expected(text: str, message: 
         int(line),
         int(column),
     )
+
+
+def test_error_messages_quote_a_short_excerpt_of_a_huge_token() -> None:
+    for text in ("x" * 10_000_000, '[Event "' + "x" * 10_000_000, "1. 11-15 " + "y" * 10_000_000):
+        with pytest.raises(PdnError) as error:
+            read_text(text)
+        assert len(str(error.value)) < 200
+        assert "(10000" in str(error.value)  # the length is told, not the text
+
+
+def test_clock_times_out_of_range_stay_comment_text() -> None:
+    huge = "[%clk " + "9" * 400 + ":00:00]"
+    (record,) = read_text(f"1. 11-15 {{{huge}}} 23-19 {{[%clk 0:61:00]}} *")
+    assert [node.clock for node in record.moves] == [None, None]
+    assert record.moves[0].comment == huge
+    (record,) = read_text("1. 11-15 {[%clk 99999:59:59.999]} *")
+    assert record.moves[0].clock == 99999 * 3600 + 3599.999
 
 
 def test_error_columns_count_from_the_line_start_after_a_bom_and_crlf() -> None:

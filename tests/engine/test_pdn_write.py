@@ -8,7 +8,7 @@ import re
 import pytest
 
 from engine.board import Board, IllegalMoveError
-from engine.pdn import GameRecord, read_game, write_game, write_games
+from engine.pdn import GameRecord, read_game, read_games, write_game, write_games
 from engine.pdn.clock import format_clock, split_clock
 
 
@@ -78,7 +78,8 @@ def test_tag_values_are_escaped() -> None:
     [
         (lambda r: r.headers.update(Site="two\nlines"), "line break"),
         (lambda r: r.headers.update({"Bad Name": "x"}), "tag name"),
-        (lambda r: setattr(r, "comment", "a } b"), "cannot hold"),
+        (lambda r: r.headers.update(ResultOrder="White-Black"), "checkers' order"),
+        (lambda r: r.add_move_text("11-15").__setattr__("comment", "[%clk 0:01:00]"), "no clock"),
     ],
 )
 def test_what_pdn_cannot_hold_is_refused(change, message: str) -> None:
@@ -88,14 +89,46 @@ def test_what_pdn_cannot_hold_is_refused(change, message: str) -> None:
         write_game(record)
 
 
+def test_a_comment_word_starting_with_percent_never_starts_a_line() -> None:
+    record = GameRecord()
+    record.add_move_text("11-15").comment = "x" * 70 + " %bc %de"  # the % word is what overflows
+    record.add_move_text("23-19").comment = "%" * 90 + " %fg"  # one long word leads the % word
+    text = write_game(record)
+    movetext = text.split("\n\n", 1)[1].splitlines()
+    assert movetext == [
+        "1. 11-15",
+        "{" + "x" * 70 + " %bc %de}",
+        "1... 23-19",
+        "{" + "%" * 90 + " %fg}",
+        "*",
+    ]
+    assert read_game(io.StringIO(text)) == record
+
+
+def test_a_comment_holding_a_closing_brace_is_written_as_a_line_comment() -> None:
+    record = GameRecord()
+    record.comment = "set-up {from the book}"
+    record.add_move_text("11-15").comment = "a } b"
+    record.moves[0].clock = 61
+    text = write_game(record)
+    assert text.endswith("\n; set-up {from the book}\n1. 11-15 ; [%clk 0:01:01] a } b\n*\n")
+    assert read_game(io.StringIO(text)) == record
+
+
+def test_a_clock_time_split_over_two_comments_is_the_clock() -> None:
+    (record,) = read_games(io.StringIO("1. 11-15 {a [%clk} {0:00:05]} *"))
+    assert (record.moves[0].clock, record.moves[0].comment) == (5, "a")
+
+
 def test_bad_model_values_are_refused() -> None:
     record = GameRecord()
     with pytest.raises(ValueError, match="result must be one of"):
         record.result = "2-0"
     with pytest.raises(IllegalMoveError):
         record.add_move_text("11-18")
-    with pytest.raises(ValueError, match="finite number of seconds"):
-        format_clock(-1)
+    for bad in (-1, float("nan"), float("inf"), 100_000 * 3600):
+        with pytest.raises(ValueError, match="number of seconds from 0 to 99999 hours"):
+            format_clock(bad)
 
 
 def test_clock_text_forms() -> None:
@@ -118,7 +151,8 @@ def test_the_module_examples_run() -> None:
     import doctest
 
     import engine.pdn
+    from engine import quote
     from engine.pdn import model, reader
 
-    for module in (engine.pdn, model, reader):
+    for module in (engine.pdn, model, reader, quote):
         assert doctest.testmod(module).failed == 0

@@ -1,5 +1,5 @@
 """Every way a game ends, from a session on its real SQLite store into the PDN, read back by the
-PDN reader: the result, the reason in words with its rule, ``[Termination]``, notes at the move,
+PDN reader: the result in checkers' order (``1-0``: Black, the first mover, won), the reason in words with its rule, ``[Termination]``, notes at the move,
 ``[Round "r.g"]``, the PGN-form ``[TimeControl]`` and clock times to the tenth."""
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ import pytest
 
 from engine.board import Board
 from engine.color import Color
-from engine.game import BLACK_WINS, WHITE_WINS
 from engine.pdn import GameRecord, read_game, write_game
 from poolboard.config import ClockConfig, GameConfig, RulesConfig
 from poolboard.session import RefereeError, Session
@@ -35,7 +34,7 @@ def test_a_win_on_the_board(make_table) -> None:
     table.set_up()
     table.move(14, 23, 18)  # White has no piece left (R-END-1)
     text, record = exported(table.session)
-    assert record.result == BLACK_WINS
+    assert record.result == "1-0"
     assert '[Termination "normal"]' in text
     assert record.moves[-1].comment == "White has no pieces left (R-END-1)"
     state = table.session.state()
@@ -48,7 +47,7 @@ def test_a_flag_is_a_time_forfeit_with_its_rule(make_table) -> None:
     session = opened(table)
     table.settle(61)  # Black thinks past the minute
     text, record = exported(session)
-    assert record.result == WHITE_WINS
+    assert record.result == "0-1"
     assert '[Termination "time forfeit"]' in text
     assert record.moves[-1].comment.endswith("Black ran out of time (R-END-3)")
     assert [node.clock for node in record.moves] == [59.7, 59.3]  # to the tenth
@@ -60,7 +59,7 @@ def test_a_resignation_names_who_resigned(make_table) -> None:
     session = opened(table)
     session.end_game("ref", "resign", Color.WHITE)
     text, record = exported(session)
-    assert record.result == BLACK_WINS and '[Termination "normal"]' in text
+    assert record.result == "1-0" and '[Termination "normal"]' in text
     assert record.moves[-1].comment.endswith("White resigned")
     assert session.state()["result_text"] == "Black (Ann Long-Surname) wins — White resigned"
 
@@ -73,7 +72,7 @@ def test_an_agreed_draw(make_table) -> None:
     assert record.moves[-1].comment.endswith("draw by agreement (R-END-2)")
 
 
-@pytest.mark.parametrize(("result", "winner"), [(BLACK_WINS, "black"), (WHITE_WINS, "white")])
+@pytest.mark.parametrize(("result", "winner"), [("1-0", "black"), ("0-1", "white")])
 def test_a_referee_decision_is_an_adjudication_with_its_reason(make_table, result, winner) -> None:
     session = opened(make_table())
     session.declare_result("ref", result, "the loser left the hall")
@@ -100,7 +99,7 @@ def test_a_forfeit_for_repeated_breaches_keeps_the_caution_at_its_move(make_tabl
         session.end_game("ref", "resign")
     session.penalty("ref", Color.BLACK, "R-TCH-2", "forfeit", "touched 9 again")
     text, record = exported(session)
-    assert record.result == WHITE_WINS and '[Termination "rules infraction"]' in text
+    assert record.result == "0-1" and '[Termination "rules infraction"]' in text
     comment = record.moves[-1].comment
     assert "caution to black (R-TCH-2): touched 9" in comment
     assert "Black forfeits for repeated breaches of R-TCH-2 (R-END-3): touched 9 again" in comment

@@ -81,7 +81,7 @@ def test_the_game_ends_when_a_side_cannot_move(tmp_path: Path, make_table) -> No
     table.set_up()
     table.move(14, 23, 18)
     stored = table.session.store.game(table.session.game_id)
-    assert stored.result == "0-1" and "R-END-1" in stored.result_reason
+    assert stored.result == "1-0" and "R-END-1" in stored.result_reason  # Black won
     assert table.session.state()["clock"]["state"] == "stopped"
 
 
@@ -90,7 +90,7 @@ def test_flag_fall_forfeits_the_game(tmp_path: Path, make_table) -> None:
     table.set_up()
     table.settle(6)
     stored = table.session.store.game(table.session.game_id)
-    assert stored.result == "1-0"  # Black's flag fell: White wins
+    assert stored.result == "0-1"  # Black's flag fell: White wins
     assert "R-END-3" in stored.result_reason
 
 
@@ -150,6 +150,6 @@ def test_setting_up_a_position_keeps_a_finished_games_result(tmp_path: Path, mak
     table.move(14, 23, 18)
     finished = table.session.game_id
     table.session.set_position("ref", Board().fen())
-    assert table.session.store.game(finished).result == "0-1"
+    assert table.session.store.game(finished).result == "1-0"
     table.session.set_position("ref", Board().fen())
     assert table.session.store.game(finished + 1).result == "*"

@@ -76,7 +76,7 @@ def test_a_game_ended_just_before_a_crash_is_closed_on_restart(make_table, tmp_p
     with sqlite3.connect(tmp_path / "games.sqlite3") as db:  # the crash came before the result
         db.execute("UPDATE games SET result = NULL, result_reason = NULL")
     table.reopen()
-    assert table.session.store.game(1).result == "0-1"  # Black won (R-END-1): White's score first
+    assert table.session.store.game(1).result == "1-0"  # Black won (R-END-1): Black's score first
     assert table.session.store.unfinished_game() is None
 
 

@@ -130,3 +130,49 @@ def test_each_change_of_a_session_is_one_transaction(make_table) -> None:
     assert commits_during(table, lambda: table.session.next_game("referee")) == one
     new = commits_during(table, lambda: table.session.set_position("referee", "B:W18:B14"))
     assert new == one
+
+
+def _old_file_with_results(path: Path) -> None:
+    """A file as poolboard wrote it before results followed checkers' order (schema 0):
+    Black's win stored as ``0-1``, White's as ``1-0``."""
+    store = GameStore(path)
+    black_won = store.create_game(Board().fen(), "apca", {})
+    store.set_result(black_won, "0-1", "R-END-1")
+    white_won = store.create_game(Board().fen(), "apca", {})
+    store.set_result(white_won, "1-0", "R-END-1")
+    drawn = store.create_game(Board().fen(), "apca", {})
+    store.set_result(drawn, "1/2-1/2", "R-END-2")
+    store._db.execute("PRAGMA user_version = 0")
+    store.close()
+
+
+def test_an_old_file_is_read_in_checkers_result_order_without_writing(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    _old_file_with_results(path)
+    before = path.read_bytes()
+    reader = GameStore(path, read_only=True)
+    assert [g.result for g in reader.games()] == ["1-0", "0-1", "1/2-1/2"]
+    assert reader.game(1).result == "1-0"
+    reader.close()
+    assert path.read_bytes() == before
+
+
+def test_an_old_file_is_converted_once_when_opened_for_writing(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    _old_file_with_results(path)
+    for _ in range(2):  # a second open must not swap them back
+        store = GameStore(path)
+        assert [g.result for g in store.games()] == ["1-0", "0-1", "1/2-1/2"]
+        assert store._db.execute("PRAGMA user_version").fetchone()[0] == 1
+        store.close()
+
+
+def test_a_file_from_a_newer_poolboard_is_refused_by_name(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    GameStore(path).close()
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA user_version = 7")
+    db.close()
+    for read_only in (False, True):
+        with pytest.raises(StorageError, match="newer poolboard"):
+            GameStore(path, read_only=read_only)
