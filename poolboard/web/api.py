@@ -113,7 +113,7 @@ def api_router(session: Session) -> APIRouter:
     )
     def game_pdn(game_id: int) -> Response:
         """One game as a PDN file, to download."""
-        text = write_game(stored(game_id).record())
+        text = write_game(session.store.record(stored(game_id)))
         return Response(
             text,
             media_type="application/x-pdn; charset=utf-8",

@@ -22,6 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from poolboard.session import Session
 from poolboard.simulated_board import SimulatedBoard
 from poolboard.web.api import api_router
+from poolboard.web.director import ConsoleClosed, director_router, no_password_page
 from poolboard.web.hub import Hub
 from poolboard.web.referee import referee_guard, referee_router
 
@@ -58,6 +59,7 @@ def create_app(session: Session) -> FastAPI:
     app.state.hub = hub
     app.include_router(api_router(session))
     app.include_router(referee_router(session))
+    app.include_router(director_router(session, referee_guard(session)))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     referee = Annotated[str, Depends(referee_guard(session))]
 
@@ -75,7 +77,14 @@ def create_app(session: Session) -> FastAPI:
             raise HTTPException(404, "the virtual board exists only with the simulated sensor")
         return _page("board.html")
 
-    @app.get("/referee", include_in_schema=False)
+    def console_open() -> None:
+        if not session.config.referee.password:
+            raise ConsoleClosed
+
+    app.add_exception_handler(ConsoleClosed, lambda _request, _error: no_password_page())
+
+    # console_open runs before the login: without a password the page says how to set one.
+    @app.get("/referee", include_in_schema=False, dependencies=[Depends(console_open)])
     def referee_console(_: referee) -> FileResponse:
         return _page("referee.html")
 

@@ -1,0 +1,184 @@
+"""What a tournament director needs beyond the referee's first console: the next game's details,
+voiding moves, how a game ended, the match, the whole event as one PDN, the phone address as a
+QR code, and a page that says how to open the console when no password is set.
+"""
+
+import ipaddress
+import socket
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, HTTPException, Request, Response
+from fastapi.responses import HTMLResponse
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+from engine.color import Color
+from engine.pdn import write_games
+from poolboard.session import RefereeError, Session
+from poolboard.storage import StorageError, StoredGame
+from poolboard.web.qr import qr_svg
+
+_Text = Annotated[str, Field(min_length=1, max_length=100)]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Details(_Body):
+    """Players, event, site, round, time control: for this game until its first move, else for
+    the next game (players as they will sit)."""
+
+    event: _Text | None = None
+    site: _Text | None = None
+    round: _Text | None = None
+    black: _Text | None = None
+    white: _Text | None = None
+    time_control: _Text | None = Field(default=None, examples=["apca-match", "300+5"])
+
+
+class Void(_Body):
+    """Strike the last ``plies`` moves from the record."""
+
+    plies: StrictInt = Field(default=1, ge=1, le=10_000)
+
+
+class Ending(_Body):
+    """How the game ended: ``side`` resigns (``resign``) or is awarded it (``referee-win``)."""
+
+    how: Literal["resign", "agree-draw", "referee-win", "referee-draw"]
+    side: Literal["black", "white"] | None = None
+    reason: str = Field(default="", max_length=200)
+
+
+class Extension(_Body):
+    """More games for the match: an even number (R-TRN-2)."""
+
+    games: StrictInt = Field(default=2, ge=2, le=20, multiple_of=2)
+
+
+NO_PASSWORD_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>poolboard — referee console closed</title>
+<link rel="stylesheet" href="/static/style.css"></head>
+<body><main class="closed">
+<h1>The referee console is closed</h1>
+<p>No referee password is set, so nobody can log in. To open it, add to the service's config
+file (<code>/etc/poolboard/board.toml</code>, or the file given with <code>--config</code>):</p>
+<pre>[referee]
+username = "referee"
+password = "choose-a-long-one"</pre>
+<p>then restart the service: <code>sudo systemctl restart poolboard</code>.
+<code>poolboard demo</code> has the console open: user <code>referee</code>, password
+<code>demo</code>.</p>
+<p><a href="/">Back to the live game</a></p>
+</main></body></html>
+"""
+
+
+class ConsoleClosed(Exception):
+    """The referee console was asked for but no password is set: answered with
+    :func:`no_password_page`."""
+
+
+def _apply(action: Callable[[], None]) -> dict[str, Any]:
+    try:
+        action()
+    except RefereeError as error:
+        raise HTTPException(422, str(error)) from None
+    return {"ok": True}
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network (the route a packet out would take; none
+    is sent), or ``None`` without a network."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: routed, never answered
+            address = str(probe.getsockname()[0])
+        except OSError:
+            return None
+    return None if ipaddress.ip_address(address).is_loopback else address
+
+
+def phone_url(request: Request, served_on: str) -> str:
+    """The address a phone in the room opens: the one this page was reached at, unless that
+    is loopback and the server listens on every address, then the LAN address."""
+    url = str(request.base_url)
+    host = request.url.hostname or ""
+    loopback = host == "localhost" or host.startswith("127.") or host == "::1"
+    if loopback and served_on in ("0.0.0.0", "::", ""):
+        lan = lan_address()
+        if lan is not None:
+            return url.replace(host, lan, 1)
+    return url
+
+
+def director_router(session: Session, login: Callable[..., str]) -> APIRouter:
+    """The director's endpoints under ``/api`` (docs/api.md), the referee's behind ``login``."""
+    actor = Annotated[str, Depends(login)]
+    router = APIRouter(prefix="/api", tags=["director"])
+
+    @router.post("/referee/details")
+    def details(name: actor, body: Details) -> dict[str, Any]:
+        """Set players, event, site, round or time control (this game or the next)."""
+        changes = {key: value for key, value in body.model_dump().items() if value is not None}
+        if not changes:
+            raise HTTPException(
+                422, "nothing to set: give event, site, round, black, white or time_control"
+            )
+        return _apply(lambda: session.set_details(name, changes))
+
+    @router.post("/referee/void")
+    def void(name: actor, body: Void) -> dict[str, Any]:
+        """Strike the last moves from the record (misrecorded); audited."""
+        return _apply(lambda: session.void_moves(name, body.plies))
+
+    @router.post("/referee/end")
+    def end(name: actor, body: Ending) -> dict[str, Any]:
+        """End the game: a resignation, an agreed draw, a referee's decision or draw."""
+        side = None if body.side is None else Color(body.side)
+        return _apply(lambda: session.end_game(name, body.how, side, body.reason))
+
+    @router.post("/referee/extend-match")
+    def extend(name: actor, body: Extension) -> dict[str, Any]:
+        """Give the match more games (an even number)."""
+        return _apply(lambda: session.extend_match(name, body.games))
+
+    @router.post("/referee/new-match")
+    def new_match(name: actor) -> dict[str, Any]:
+        """Start game 1 of a new match (after a result), with a fresh clock."""
+        return _apply(lambda: session.next_game(name, new_match=True))
+
+    @router.get(
+        "/games.pdn",
+        response_class=Response,
+        responses={200: {"content": {"application/x-pdn": {}}}},
+    )
+    def event_pdn() -> Response:
+        """Every sound recorded game as one PDN file (a damaged one is left out)."""
+        try:
+            store = session.store
+            games = [game for game in store.games() if isinstance(game, StoredGame)]
+            text = write_games([store.record(game) for game in games])
+        except StorageError as error:
+            raise HTTPException(500, str(error)) from None
+        return Response(
+            text,
+            media_type="application/x-pdn; charset=utf-8",
+            headers={"Content-Disposition": 'attachment; filename="poolboard-event.pdn"'},
+        )
+
+    @router.get("/phone")
+    def phone(request: Request) -> dict[str, str]:
+        """The address a phone opens to follow the game, and its QR code (SVG)."""
+        url = phone_url(request, session.config.web.host)
+        return {"url": url, "svg": qr_svg(url)}
+
+    return router
+
+
+def no_password_page() -> HTMLResponse:
+    """What /referee shows when no password is set: how to set one."""
+    return HTMLResponse(NO_PASSWORD_PAGE, status_code=503)
