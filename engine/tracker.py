@@ -125,6 +125,7 @@ class Tracker:
         self._last: _LastMove | None = None
         self._finished: MovePattern | None = None  # the board showed this move, not yet recorded
         self._touched: int | None = None  # the side to move's first lifted playable piece
+        self._rearranging = False  # more than one own piece off: the board is being reset
         self._adjusting = False  # the current lift follows an adjust notice (R-TCH-3)
         self._adjust_notice: set[Color] = set()
         self._unplayable_lifted: set[int] = set()
@@ -404,6 +405,7 @@ class Tracker:
         self._finished = None
         self._raised.clear()
         self._adjusting = False
+        self._rearranging = False
         self._unplayable_lifted.clear()
         side = self.board.turn.value.capitalize()
         if self._crown is not None:
@@ -634,6 +636,11 @@ class Tracker:
         """Touch move (R-TCH-1/2): the side to move's first lifted piece, unless announced."""
         side = self.board.turn
         lifted = self.board.pieces(side) & ~occupied
+        if lifted.bit_count() > 1 or self._rearranging:
+            # No move lifts two of the mover's pieces: the board is being cleared or set up
+            # again, which is no touch until the position stands again.
+            self._rearranging, self._touched = True, None
+            return
         if not lifted or self._touched is not None or self._adjusting:
             return
         if side in self._adjust_notice:

@@ -133,3 +133,25 @@ def test_the_sessions_sensor_log_replays_into_the_same_games(make_table, tmp_pat
             replayed.append([m.path for m in tracker.board.move_stack])
     assert replayed[0] == [(11, 15), (23, 19)]
     assert replayed[-1][-1] == (8, 11)
+
+
+def test_clearing_the_board_and_setting_it_up_again_is_no_touch(make_table) -> None:
+    """Lifting every piece (clearing the board) is not a touch of the first one (R-TCH-1): once
+    the position stands again no touch-move cue is lit and the status waits for the move."""
+    table = make_table()
+    table.set_up()
+    table.move(11, 15)
+    standing = set(table.occupied)
+    table.show(set())
+    table.settle(1)
+    assert table.session.state()["state"]["name"] == "restore"
+    for square in sorted(standing):  # put back one at a time, White's 21 last
+        table.show(table.occupied | {square})
+    table.settle(1)
+    state = table.session.state()
+    assert "touch-move" not in state["cues"].values()
+    assert state["state"]["detail"] == "White to move"
+    table.show(standing - {22})  # a real touch afterwards still counts
+    table.show(standing)
+    table.settle(1)
+    assert table.session.state()["cues"].get("22") == "touch-move"
