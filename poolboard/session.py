@@ -68,6 +68,11 @@ log = logging.getLogger("poolboard.session")
 CLOCK_SAVE_SECONDS = 2.0
 
 
+def _known(name: str | None) -> str:
+    """A player's name, or ``""`` where the PDN says it is unknown (``?``, ``-``, empty)."""
+    return "" if name is None or name.strip() in ("", "?", "-") else name
+
+
 @contextmanager
 def _clock_errors() -> Iterator[None]:
     """The clock's refusals (pausing a paused clock...) reach the referee as RefereeError."""
@@ -523,7 +528,10 @@ class Session:
         points: dict[str, int] = {}
         results = []
         for number, (headers, result, reason) in zip(numbers, found, strict=False):
-            black, white = headers.get("Black", "?"), headers.get("White", "?")
+            # Players without a name are told apart by their colour in game 1 (R-TRN-2).
+            first, second = ("Black", "White") if number % 2 else ("White", "Black")
+            black = _known(headers.get("Black")) or f"{first} of game 1"
+            white = _known(headers.get("White")) or f"{second} of game 1"
             for name in (black, white):
                 points.setdefault(name, 0)
             if result in (BLACK_WINS, WHITE_WINS):
@@ -535,7 +543,9 @@ class Session:
                 points[white] += DRAW_POINTS
             else:
                 continue
-            words = records.ended_in_words(winner, reason or "", white, black)
+            words = records.ended_in_words(
+                winner, reason or "", headers.get("White", "?"), headers.get("Black", "?")
+            )
             results.append({"game": number, "result": result, "text": words})
         results.reverse()
         over = self.game.is_over() and self.game_number >= self.match_games
@@ -889,6 +899,12 @@ class Session:
             ),
             "winner": None if outcome is None or outcome.winner is None else outcome.winner.value,
             "counts": [count.to_json() for count in self.game.counts()],
+            "legal": []
+            if outcome is not None
+            else [
+                {"from": m.from_square, "path": list(m.path)} for m in board.generate_legal_moves()
+            ],
+            "pieces": {side.value: board.pieces(side).bit_count() for side in Color},
             "state": None
             if tracker_state is None
             else {"name": tracker_state.state.name.lower(), "detail": tracker_state.detail},
