@@ -2,7 +2,7 @@
 // snapshot (POST /api/board), exactly what a reed board reports, so the real tracker does the rest.
 import {
   BoardView, ClockModel, connect, cueStyles, formatClock, parseFen, players, renderMoves,
-  showConnection, stateLine, storeFlip, storedFlip,
+  showConnection, sideLine, stateLine, storeFlip, storedFlip, violationText,
 } from "/static/poolboard.js";
 
 const view = new BoardView(document.getElementById("board"), { flipped: storedFlip("flip-board") });
@@ -11,7 +11,8 @@ const message = document.getElementById("message");
 let styles = null;
 let state = null;
 let pieces = new Map(); // what stands on the board: square -> {color, king}
-let hand = null; // the piece last lifted, put down by the next tap on an empty square
+let hand = null; // the piece last lifted ({color, king, from}), put down by the next tap
+let refusal = false; // the message shows the board's refusal of a move (a violation)
 let drag = null;
 let lastSent = null;
 let pending = 0; // requests queued or in flight
@@ -29,7 +30,8 @@ async function post(url, body) {
   try {
     const response = await fetch(url, {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      // X-Poolboard: without it the server refuses a change (poolboard/web/guard.py, CSRF).
+      headers: { "Content-Type": "application/json", "X-Poolboard": "1" },
       body: JSON.stringify(body),
     });
     if (!response.ok) {
@@ -56,9 +58,17 @@ function report(squares) {
   send("/api/board", { occupied: sorted });
 }
 
+/** Where the piece lifted from ``square`` may go (its legal moves' last squares). */
+function targets(square) {
+  if (square === null || !document.getElementById("show-legal").checked) return [];
+  return (state?.legal ?? []).filter((m) => m.from === square).map((m) => m.path.at(-1));
+}
+
 function draw(shown = drag?.shown ?? pieces) {
-  view.render({ pieces: shown, cues: state?.cues ?? {}, lastMove: null, styles });
-  document.getElementById("hand").textContent = hand ? `in hand: a ${hand.color === "unknown" ? "" : `${hand.color} `}${hand.king ? "king" : "piece"}` : "";
+  const lifted = drag?.piece ? drag.start : hand?.from ?? null;
+  view.render({ pieces: shown, cues: state?.cues ?? {}, lastMove: null, styles, lifted, targets: targets(lifted) });
+  const what = hand ? `${hand.color === "unknown" ? "" : `${hand.color} `}${hand.king ? "king" : "piece"}` : "";
+  document.getElementById("hand").textContent = hand ? `in hand: a ${what}${hand.from ? ` from ${hand.from}` : ""}` : "";
 }
 
 function fenPieces() {
@@ -72,6 +82,7 @@ function reconcile(occupied) {
   lastSent = key(occupied);
   if (key(wanted) === key(fen.keys())) {
     pieces = new Map(fen);
+    hand = null; // everything stands where the record says: nothing is in a hand
   } else {
     for (const square of [...pieces.keys()]) if (!wanted.has(square)) pieces.delete(square);
     for (const square of wanted) {
@@ -83,10 +94,11 @@ function reconcile(occupied) {
 
 function tap(square) {
   if (pieces.has(square)) {
-    hand = pieces.get(square);
+    hand = { ...pieces.get(square), from: square };
     pieces.delete(square);
   } else {
-    pieces.set(square, hand ?? fenPieces().get(square) ?? { color: "unknown", king: false });
+    const { color, king } = hand ?? fenPieces().get(square) ?? { color: "unknown", king: false };
+    pieces.set(square, { color, king });
     hand = null;
   }
   report(pieces.keys());
@@ -132,8 +144,9 @@ function endDrag(event) {
   pieces.delete(start);
   if (current !== null && !pieces.has(current)) {
     pieces.set(current, piece);
+    if (hand?.from === start) hand = null;
   } else {
-    hand = piece; // dropped off the board, or onto another piece: it is in the hand
+    hand = { ...piece, from: start }; // dropped off the board, or onto another piece
   }
   report(pieces.keys());
   draw();
@@ -153,6 +166,7 @@ document.getElementById("clear").addEventListener("click", () => {
   report([]);
   draw();
 });
+document.getElementById("show-legal").addEventListener("change", () => draw());
 for (const button of document.querySelectorAll("[data-lever]")) {
   button.addEventListener("click", () => {
     say(`${button.dataset.lever}'s lever pressed`, "ok");
@@ -196,9 +210,19 @@ connect((next) => {
   for (const side of ["black", "white"]) {
     const box = document.getElementById(`player-${side}`);
     box.querySelector(".name").textContent = names[side];
+    box.querySelector(".pieces").textContent = sideLine(state, side);
     box.classList.toggle("running", state.clock.running === side && state.clock.state === "running");
+    box.classList.toggle("to-move", state.turn === side && !state.result);
   }
   document.getElementById("state-line").textContent = stateLine(state);
+  // The reason a move was refused, until the position is restored.
+  if (state.violation) {
+    say(`refused: ${violationText(state.violation)}`, "error");
+    refusal = true;
+  } else if (refusal) {
+    say("");
+    refusal = false;
+  }
   renderMoves(document.getElementById("moves"), state);
   draw();
   tickClocks();

@@ -86,10 +86,23 @@ export function moveRows(state) {
   return rows;
 }
 
-/** Fill a <tbody> with the move list, the newest move marked; keeps it scrolled to the end. */
+/** Fill a <tbody> with the move list under the players' names, the newest move marked; keeps
+ * it scrolled to the end. */
 export function renderMoves(tbody, state, { limit = 0, onPly = null } = {}) {
   const rows = moveRows(state);
   tbody.replaceChildren();
+  const names = players(state);
+  const heads = document.createElement("tr");
+  heads.className = "heads";
+  for (const text of ["", names.black, names.white]) {
+    const th = document.createElement("th");
+    th.textContent = text;
+    th.scope = "col";
+    heads.append(th);
+  }
+  heads.children[1].className = "black";
+  heads.children[2].className = "white";
+  tbody.append(heads);
   const firstPly = state.start_fen.trim()[0].toUpperCase() === "W" ? 2 : 1;
   const shown = limit ? rows.slice(-limit) : rows;
   for (const row of shown) {
@@ -166,12 +179,14 @@ export class BoardView {
     element.setAttribute("role", "img");
     this.squares = svg("g", { class: "squares" }, element);
     this.cueLayer = svg("g", { class: "cues" }, element);
-    this.moveLayer = svg("g", { class: "last-move" }, element);
     this.pieceLayer = svg("g", { class: "pieces" }, element);
+    this.markLayer = svg("g", { class: "marks" }, element);
+    // Over the pieces, so the arrow's head shows on the piece that moved.
+    this.moveLayer = svg("g", { class: "last-move" }, element);
     const defs = svg("defs", {}, element);
     const marker = svg(
       "marker",
-      { id: "arrow", viewBox: "0 0 10 10", refX: 5, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto" },
+      { id: "arrow", viewBox: "0 0 10 10", refX: 6, refY: 5, markerWidth: 3.2, markerHeight: 3.2, orient: "auto" },
       defs,
     );
     svg("path", { d: "M0,0 L10,5 L0,10 Z", class: "arrow-head" }, marker);
@@ -212,10 +227,20 @@ export class BoardView {
     return cellSquare(row, col);
   }
 
-  /** Draw {pieces: Map, cues: {"12": kind}, lastMove, styles}. */
+  /** Draw {pieces: Map, cues: {"12": kind}, lastMove, styles, lifted, targets}: ``lifted`` the
+   * square a piece in hand came from, ``targets`` squares to mark as its legal destinations. */
   render(picture) {
     this.last = picture;
-    const { pieces, cues = {}, lastMove = null, styles = null } = picture;
+    const { pieces, cues = {}, lastMove = null, styles = null, lifted = null, targets = [] } = picture;
+    this.markLayer.replaceChildren();
+    if (lifted !== null) {
+      const { x, y } = this.centre(lifted);
+      svg("circle", { cx: x, cy: y, r: 38, class: "lifted", "data-square": lifted }, this.markLayer);
+    }
+    for (const square of targets) {
+      const { x, y } = this.centre(square);
+      svg("circle", { cx: x, cy: y, r: 14, class: "target", "data-square": square }, this.markLayer);
+    }
     this.cueLayer.replaceChildren();
     if (styles) {
       for (const [key, kind] of Object.entries(cues)) {
@@ -276,9 +301,50 @@ export function players(state) {
   return { black: name("Black", "Black"), white: name("White", "White") };
 }
 
-/** One line saying what the board waits for, or the result. */
+/** One line saying what the board waits for now, or the result in words. */
 export function stateLine(state) {
-  if (state.result) return `${state.result} — ${state.result_reason}`;
+  if (state.result) return state.result_text ?? `${state.result} — ${state.result_reason}`;
+  const turn = `${state.turn === "white" ? "White" : "Black"} to move`;
+  if (state.clock?.state === "paused") return `PAUSED by the referee — ${turn}`;
   if (state.state) return state.state.detail || state.state.name.replaceAll("_", " ");
-  return "set up the position on the board";
+  return `set up the position on the board (${turn})`;
+}
+
+/** A violation as one line naming its rule once. */
+export function violationText(violation) {
+  const { rule, message } = violation;
+  return rule && !message.includes(rule) ? `${rule}: ${message}` : message;
+}
+
+/** "Club night · round 3 · game 2 of 2": the event (unless ``event`` is false) and the game of
+ * the match. */
+export function matchLine(state, { event = true } = {}) {
+  const parts = [];
+  if (event && known(state.headers?.Event)) parts.push(state.headers.Event);
+  const match = state.match ?? {};
+  if (known(match.round)) parts.push(`round ${match.round}`);
+  if (match.game) parts.push(`game ${match.game} of ${match.games}`);
+  return parts.join(" · ");
+}
+
+/** A side's points in the match so far (R-TRN-3), or null before the first result. */
+export function matchPoints(state, side) {
+  const match = state.match ?? {};
+  if (!match.results?.length) return null;
+  const name = state.headers?.[side === "black" ? "Black" : "White"];
+  const label = known(name)
+    ? name
+    : `${(side === "black") === (match.game % 2 === 1) ? "Black" : "White"} of game 1`;
+  return match.score.find((entry) => entry.name === label)?.points ?? 0;
+}
+
+/** The text of a player's side line: pieces on the board and match points. */
+export function sideLine(state, side) {
+  const points = matchPoints(state, side);
+  const pieces = `${state.pieces?.[side] ?? ""} pieces`;
+  return points === null ? pieces : `${pieces} · match ${points}`;
+}
+
+function known(value) {
+  return Boolean(value) && value !== "?" && value !== "-";
 }

@@ -1,8 +1,8 @@
 // The referee console (/referee): every action is a POST to /api/referee/... with the HTTP Basic
 // credentials the browser asked for when the page was opened; the session audits each one.
 import {
-  BoardView, ClockModel, connect, cueStyles, formatClock, parseFen, players, renderMoves,
-  showConnection, stateLine,
+  BoardView, ClockModel, connect, cueStyles, formatClock, matchLine, parseFen, players,
+  renderMoves, showConnection, sideLine, stateLine, violationText,
 } from "/static/poolboard.js";
 
 const view = new BoardView(document.getElementById("board"));
@@ -19,7 +19,8 @@ function say(text, kind) {
 async function act(action, body = null, done = "done") {
   const response = await fetch(`/api/referee/${action}`, {
     method: "POST",
-    headers: { "Content-Type": "application/json" },
+    // X-Poolboard: without it the server refuses a change (poolboard/web/guard.py, CSRF).
+    headers: { "Content-Type": "application/json", "X-Poolboard": "1" },
     body: body === null ? null : JSON.stringify(body),
   });
   if (response.ok) {
@@ -53,9 +54,26 @@ onSubmit("penalty-form", (body) => {
   if (body.severity === "forfeit" && !confirm(`Forfeit the game for ${body.side} (${body.rule})?`)) return;
   act("penalty", body, `${body.severity} recorded for ${body.side} (${body.rule})`);
 });
-onSubmit("result-form", (body) => {
-  if (!confirm(`Declare ${body.result}?`)) return;
-  act("result", body, `result ${body.result} declared`);
+onSubmit("end-form", ({ how, side, reason }) => {
+  const names = players(state);
+  const words = {
+    resign: `${names[side]} (${side}) resigns`,
+    "agree-draw": "a draw agreed",
+    "referee-win": `the game awarded to ${names[side]} (${side})`,
+    "referee-draw": "a draw declared by the referee",
+  }[how];
+  if (!confirm(`End the game: ${words}?`)) return;
+  const body = { how, reason: reason.trim() };
+  if (how === "resign" || how === "referee-win") body.side = side;
+  act("end", body, `game over: ${words}`);
+});
+onSubmit("details-form", (form) => {
+  const body = Object.fromEntries(Object.entries(form).map(([k, v]) => [k, v.trim()]).filter(([, v]) => v));
+  act("details", body, "details set");
+});
+onSubmit("void-form", ({ plies }) => {
+  if (!confirm(`Strike the last ${plies} plies from the record?`)) return;
+  act("void", { plies: Number(plies) }, `${plies} plies voided: put the pieces back as cued`);
 });
 onSubmit("position-form", ({ fen }) => {
   if (!confirm("End this game and start a new one from this position?")) return;
@@ -63,7 +81,15 @@ onSubmit("position-form", ({ fen }) => {
 });
 document.getElementById("next-game").addEventListener("click", () => {
   if (!confirm("Start the next game? The players change colours.")) return;
-  act("next-game", null, "next game started");
+  act("next-game", null, "next game started: set up the board");
+});
+document.getElementById("extend-match").addEventListener("click", () => {
+  if (!confirm("Extend the match by 2 games?")) return;
+  act("extend-match", { games: 2 }, "match extended by 2 games");
+});
+document.getElementById("new-match").addEventListener("click", () => {
+  if (!confirm("Start a new match (game 1, a fresh clock)?")) return;
+  act("new-match", null, "new match started: set up the board");
 });
 
 function cell(row, text) {
@@ -118,9 +144,26 @@ function show() {
   for (const side of ["black", "white"]) {
     const box = document.getElementById(`player-${side}`);
     box.querySelector(".name").textContent = names[side];
+    box.querySelector(".pieces").textContent = sideLine(state, side);
     box.classList.toggle("running", state.clock.running === side && state.clock.state === "running");
+    box.classList.toggle("to-move", state.turn === side && !state.result);
   }
   document.getElementById("clock-note").textContent = `${state.clock.control} · clock ${state.clock.state}`;
+  const match = state.match ?? {};
+  document.getElementById("match-game").textContent =
+    `${matchLine(state)}${match.results?.length ? ` · score ${match.score.map((p) => `${p.name} ${p.points}`).join(", ")}` : ""}${match.over ? " · the match is over" : ""}`;
+  document.getElementById("match-results").replaceChildren(...(match.results ?? []).map((r) => {
+    const li = document.createElement("li");
+    li.textContent = `game ${r.game}: ${r.result} ${r.text}`;
+    return li;
+  }));
+  document.getElementById("next-game").disabled = !state.result || Boolean(match.over);
+  document.getElementById("extend-match").disabled = !match.over;
+  const pending = Object.entries(state.pending ?? {});
+  const fresh = state.moves.length === 0 && state.clock.state === "ready" && !state.result;
+  document.getElementById("details-for").textContent = fresh
+    ? "applies to this game (no move yet) and the next"
+    : `applies to the next game${pending.length ? `; set for it: ${pending.map(([k, v]) => `${k} ${v}`).join(", ")}` : ""}`;
   document.getElementById("state-line").textContent = stateLine(state);
   document.getElementById("counts").replaceChildren(...state.counts.map((count) => {
     const li = document.createElement("li");
@@ -129,7 +172,7 @@ function show() {
   }));
   document.getElementById("alerts").replaceChildren(...state.violations.slice(-4).map((v) => {
     const li = document.createElement("li");
-    li.textContent = `${v.rule} ${v.side ?? ""} (${v.severity}): ${v.message}`;
+    li.textContent = `${v.side ?? ""} (${v.severity}): ${violationText(v)}`;
     return li;
   }));
   renderMoves(document.getElementById("moves"), state, {
@@ -141,6 +184,12 @@ function show() {
     },
   });
   const fenInput = document.querySelector("#position-form input");
+  if (state.game_id !== lastGame) {
+    const form = document.getElementById("details-form");
+    for (const [key, value] of Object.entries(state.details ?? {})) {
+      if (form[key] && value !== "?") form[key].value = value;
+    }
+  }
   if (state.game_id !== lastGame || !fenInput.value) fenInput.value = state.fen;
   lastGame = state.game_id;
   view.render({ pieces: parseFen(state.fen).pieces, cues: state.cues, lastMove: state.last_move, styles });

@@ -1,7 +1,7 @@
-// The spectator page (/ and /big): the live board, clocks, moves, counts and result.
+// The spectator page (/ and /big): the live board, clocks, moves, counts, the match and result.
 import {
-  BoardView, ClockModel, connect, cueStyles, formatClock, parseFen, players, renderMoves,
-  showConnection, stateLine, storeFlip, storedFlip,
+  BoardView, ClockModel, connect, cueStyles, formatClock, matchLine, parseFen, players,
+  renderMoves, showConnection, sideLine, stateLine, storeFlip, storedFlip, violationText,
 } from "/static/poolboard.js";
 
 const big = location.pathname === "/big" || new URLSearchParams(location.search).get("big") === "1";
@@ -35,34 +35,41 @@ function show() {
   const names = players(state);
   const event = state.headers?.Event && state.headers.Event !== "?" ? state.headers.Event : "poolboard";
   document.getElementById("event").textContent = event;
+  document.getElementById("match-line").textContent = matchLine(state, { event: false });
   document.title = `${names.black} – ${names.white} · ${event}`;
   for (const [box, side] of playerBoxes()) {
     box.querySelector(".name").textContent = names[side];
+    box.querySelector(".pieces").textContent = sideLine(state, side);
     box.className = `player ${side}`;
     box.dataset.side = side;
     box.classList.toggle("running", state.clock.running === side && state.clock.state === "running");
     box.classList.toggle("to-move", state.turn === side && !state.result);
   }
-  const paused = state.clock.state === "paused" ? " · paused by the referee" : "";
-  document.getElementById("clock-note").textContent = `${state.clock.control}${paused}`;
+  const paused = state.clock.state === "paused";
+  document.getElementById("clock-note").textContent = `time control ${state.headers?.TimeControl ?? state.clock.control}${paused ? " · paused by the referee" : ""}`;
   document.getElementById("state-line").textContent = stateLine(state);
+  document.getElementById("paused").hidden = !paused || Boolean(state.result);
+  const over = document.getElementById("game-over");
+  over.hidden = !state.result;
+  over.textContent = state.result_text ?? "";
   const result = document.getElementById("result");
   result.hidden = !state.result;
-  result.textContent = state.result ? `${state.result}  ${state.result_reason ?? ""}` : "";
+  result.textContent = state.result ? `result ${state.result}` : "";
   const counts = document.getElementById("counts");
   counts.replaceChildren(...state.counts.map((count) => {
     const li = document.createElement("li");
     li.textContent = count.text;
     return li;
   }));
+  // Only what stands now: a violation goes once the position is restored.
   const alerts = document.getElementById("alerts");
-  const recent = [...state.violations.slice(-2), ...state.faults.slice(-1)];
-  alerts.replaceChildren(...recent.map((item) => {
+  const now = [state.violation, ...state.faults.slice(-1).filter((f) => f.event === "storage" || f.event === "link")];
+  alerts.replaceChildren(...now.filter(Boolean).map((item) => {
     const li = document.createElement("li");
-    li.textContent = item.rule ? `${item.rule}: ${item.message}` : item.message;
+    li.textContent = item.rule ? violationText(item) : item.message;
     return li;
   }));
-  renderMoves(document.getElementById("moves"), state, { limit: big ? 14 : 0 });
+  renderMoves(document.getElementById("moves"), state, { limit: big ? 12 : 0 });
   document.getElementById("pdn-link").href = `/api/games/${state.game_id}.pdn`;
   view.render({ pieces: parseFen(state.fen).pieces, cues: state.cues, lastMove: state.last_move, styles });
   tickClocks();
@@ -73,10 +80,23 @@ document.getElementById("flip").addEventListener("click", () => {
   storeFlip("flip-spectator", view.flipped);
   if (state) show();
 });
+const fullscreen = document.getElementById("fullscreen");
+fullscreen.hidden = !document.fullscreenEnabled;
+fullscreen.addEventListener("click", () => {
+  if (document.fullscreenElement) document.exitFullscreen();
+  else document.documentElement.requestFullscreen();
+});
 
 fetch("/api/info").then((r) => r.json()).then((info) => {
   document.getElementById("board-link").hidden = !info.virtual_board;
 });
+if (big) {
+  fetch("/api/phone").then((r) => r.json()).then((phone) => {
+    document.getElementById("phone-qr").src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(phone.svg)}`;
+    document.getElementById("phone-url").textContent = phone.url;
+    document.getElementById("phone").hidden = false;
+  });
+}
 
 styles = await cueStyles();
 connect((next) => {
