@@ -464,7 +464,7 @@ class SerialBoard:
             for side, count, seen in zip(_SIDES, counts, self._levers, strict=True):
                 grown = (count - seen) & 0xFFFF  # 16-bit counters, compared modulo 2**16
                 if grown >= 1 << 15:
-                    continue  # it went back (a counter reset): no presses, the new count is the base
+                    continue  # it went back (a counter reset): no presses; the new base
                 for _ in range(min(grown, 16)):
                     self._events.put(LeverPress(now, side))
         self._levers = counts

@@ -181,7 +181,7 @@ def run_or_reset(hal, settings=config):
     try:
         firmware.run()
     except Exception as error:  # anything at all: a hung or dead board is worse than a reset
-        try:
+        try:  # noqa: SIM105 - MicroPython has no contextlib
             firmware.send(ERROR, pack_error(type(error).__name__ + ": " + str(error)))
         except Exception:  # the port itself may be what failed
             pass

@@ -262,7 +262,4 @@ def unpack_leds(payload):
 
 def valid_blinks(payload):
     """Whether every blink code in an LED_FRAME payload is one this firmware can draw."""
-    for index in range(3, len(payload), 4):
-        if payload[index] not in BLINK_CODES:
-            return False
-    return True
+    return all(payload[index] in BLINK_CODES for index in range(3, len(payload), 4))

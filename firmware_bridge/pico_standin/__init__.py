@@ -1,1 +1,1 @@
-"""MicroPython stand-ins for a Pico's ``machine`` and ``neopixel``, to run the real firmware on the unix port."""
+"""Stand-ins for a Pico's machine and neopixel modules: the firmware on MicroPython's unix port."""

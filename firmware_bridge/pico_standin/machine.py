@@ -36,8 +36,8 @@ class _Board:
         ends = (os.getenv("POOLBOARD_PICO_CONTROL") or "").split(",")
         if len(ends) != 2:
             raise RuntimeError("POOLBOARD_PICO_CONTROL must name two file descriptors: IN,OUT")
-        self._control = open(int(ends[0]), "rb")
-        self._status = open(int(ends[1]), "wb")
+        self._control = open(int(ends[0]), "rb")  # noqa: SIM115 - open for the board's life
+        self._status = open(int(ends[1]), "wb")  # noqa: SIM115
         self._poll = select.poll()
         self._poll.register(self._control, select.POLLIN)
         self.apply()

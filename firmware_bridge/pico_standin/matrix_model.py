@@ -40,8 +40,8 @@ class Matrix:
                         columns_low |= found
                         grew = True
             for row in range(self.rows):
-                if not rows_low >> row & 1:
-                    if (backwards >> (row * width)) & columns_low & ((1 << width) - 1):
-                        rows_low |= 1 << row
-                        grew = True
+                leaks = (backwards >> (row * width)) & columns_low & ((1 << width) - 1)
+                if leaks and not rows_low >> row & 1:
+                    rows_low |= 1 << row
+                    grew = True
         return columns_low, rows_low & ~(1 << driven)

@@ -21,5 +21,5 @@ class NeoPixel:
         return self.n
 
     def write(self):
-        text = "".join("%02x%02x%02x" % rgb for rgb in self._pixels)
+        text = "".join("{:02x}{:02x}{:02x}".format(*rgb) for rgb in self._pixels)
         machine.board.status("leds " + text)
