@@ -61,8 +61,8 @@ class Scanner:
     def scan(self):
         """Scan once; returns ``(occupancy or None, lever_pressed)``."""
         raw = self.scan_matrix()
-        settled = self.squares.settled
-        if self._doubtful and settled is not None:  # a ghost never reaches the host
+        if self._doubtful:  # a ghost never reaches the host: keep the last settled value
+            settled = self.squares.settled or 0
             raw = (raw & ~self._doubtful) | (settled & self._doubtful)
         occupancy = self.squares.feed(raw)
         before = self.levers.settled

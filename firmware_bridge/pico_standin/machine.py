@@ -44,8 +44,7 @@ class _Board:
 
     def status(self, line):
         """One line to the emulator."""
-        self._status.write(line.encode() + b"\n")
-        self._status.flush()
+        self._status.write(line.encode() + b"\n")  # unbuffered; flush() would fsync a pipe
 
     def apply(self):
         """Take in the emulator's changes: switches, levers, missing diodes, injected faults."""

@@ -42,7 +42,7 @@ def test_emulate_board_serves_a_host_and_answers_commands() -> None:
                 if isinstance(event, Snapshot) and len(event.occupied) == 12:
                     break
             assert isinstance(event, Snapshot) and event.occupied == set(range(21, 33))
-            assert ask("leds") == "leds s1=#002800/solid"
+            assert ask("leds") == "leds s1=#000a00"  # dim green, brightness 64/255 applied
             assert ask("place 33") == "error: square 33 is not a dark square 1-32 (R-BRD-2)"
             assert ask("lever grey") == "error: lever needs a side: lever black | lever white"
             assert ask("disconnect soon") == "error: 'soon' is not a number of seconds"
