@@ -30,7 +30,9 @@ BRIDGE = Path(__file__).resolve().parent
 STANDIN = BRIDGE / "pico_standin"
 BOOT = STANDIN / "boot.py"
 _F_SETPIPE_SZ = 1031  # Linux: fcntl code to resize a pipe
-_PIPE_BYTES = 4096  # the firmware's output pipe: as small as a USB CDC buffer is, near enough
+# The firmware's output pipe: two pages, so that it fills within a second of a stall. (One page
+# would never poll writable while a byte is unread: Linux wants a whole free page for POLLOUT.)
+_PIPE_BYTES = 8192
 
 
 class MicroPythonMissing(RuntimeError):

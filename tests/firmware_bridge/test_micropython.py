@@ -79,9 +79,9 @@ def test_a_hung_firmware_is_reset_by_its_watchdog(make_link, firmware_settings) 
 def test_a_host_holding_the_port_unread_does_not_stall_the_scan(
     make_link, firmware_settings
 ) -> None:
-    """A report every 5 ms fills the 4 KB output pipe within a second; the stall lasts 2 s,
+    """A report every scan fills the 8 KB output pipe within a second; the stall lasts 2 s,
     five watchdog periods: a firmware that blocked on its write would be reset."""
-    settings = firmware_settings(WATCHDOG_MS=400, HEARTBEAT_MS=1)
+    settings = firmware_settings(WATCHDOG_MS=400, HEARTBEAT_MS=1, SCAN_PERIOD_MS=1)
     link = make_link(settings, interpreter="micropython", heartbeat_timeout=5.0)
     link.wait_leds("leds s1=#000a00")  # the host's LED frame is in and acknowledged
     link.emulator.command("stall 2")
