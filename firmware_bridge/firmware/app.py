@@ -22,6 +22,7 @@ from .protocol import (
     HOST_HELLO,
     LED_FRAME,
     LED_FRAME_LENGTH,
+    LED_SLOTS,
     PROTOCOL_VERSION,
     STATE_CHANGE,
     STATE_HEARTBEAT,
@@ -56,7 +57,9 @@ class Firmware:
         self._last_tick = hal.ticks_ms()
         self._last_report = 0
         self._last_draw = None
-        self._last_pixels = None
+        self._drawn = bytearray(3 * LED_SLOTS)  # r, g, b per LED, as the strip shows them
+        self._drawing = bytearray(3 * LED_SLOTS)
+        self._shown = False
 
     def send(self, kind, payload):
         """Frame and write one message; every message gets the next sequence number.
@@ -115,10 +118,11 @@ class Firmware:
         if not force and last is not None and t - last < self.settings.LED_REFRESH_MS:
             return
         self._last_draw = t
-        pixels = self.picture.pixels(t)
-        if pixels != self._last_pixels:
-            self.hal.write_leds(pixels)
-            self._last_pixels = pixels
+        self.picture.draw(self._drawing, t)
+        if not self._shown or self._drawing != self._drawn:  # only changed frames are sent
+            self.hal.write_leds(self._drawing)
+            self._drawn, self._drawing = self._drawing, self._drawn
+            self._shown = True
 
     def step(self):
         """Read the host, scan once, report what changed or a heartbeat, redraw the LEDs."""
@@ -130,7 +134,9 @@ class Firmware:
         if data:
             for kind, seq, payload in self.deframer.feed(data):
                 self.handle(kind, seq, payload)
-        occupancy, pressed = self.scanner.scan()
+        scanner = self.scanner
+        scanner.scan()
+        occupancy, pressed = scanner.squares.settled, scanner.pressed
         fault_changed = self._track_fault(self.scanner.fault)
         if occupancy is not None and (occupancy != self.occupancy or fault_changed):
             self.occupancy = occupancy

@@ -83,15 +83,18 @@ class PicoHal:
     def read_levers(self):
         return _low_pins(self._levers)
 
-    def write_leds(self, pixels):
+    def write_leds(self, rgb):
         strip = self._strip
-        for index, rgb in enumerate(pixels):
-            strip[index] = rgb
+        for index in range(len(rgb) // 3):
+            at = 3 * index
+            strip[index] = (rgb[at], rgb[at + 1], rgb[at + 2])
         strip.write()
 
     def read(self):
+        if not _ready(self._poll):
+            return b""  # the usual case: nothing allocated
         data = bytearray()
-        while len(data) < 256 and self._poll.poll(0):
+        while len(data) < 256 and _ready(self._poll):
             byte = self._stdin.read(1)
             if not byte:  # end of input: only off the Pico, when the other side went away
                 break
@@ -99,10 +102,17 @@ class PicoHal:
         return data
 
     def write(self, data):
-        if not self._out_poll.poll(0):  # the host is not reading: drop, never block the scan
+        if not _ready(self._out_poll):  # the host is not reading: drop, never block the scan
             return False
         self._stdout.write(data)
         return True
+
+
+def _ready(poll):
+    """Whether a registered stream is ready now; ``ipoll`` reuses its tuple (no allocation)."""
+    for _ in poll.ipoll(0):  # type: ignore[attr-defined]  # MicroPython's select.poll
+        return True
+    return False
 
 
 def _low_pins(pins):

@@ -100,8 +100,8 @@ class SimHal:
     def read_levers(self):
         return self.levers
 
-    def write_leds(self, pixels):
-        self.pixels = list(pixels)
+    def write_leds(self, rgb):
+        self.pixels = [tuple(rgb[i : i + 3]) for i in range(0, len(rgb), 3)]
         self.led_writes += 1
 
     def read(self):

@@ -20,6 +20,7 @@ class Scanner:
         self.squares = Debouncer(debounce_scans)
         self.levers = Debouncer(debounce_scans)
         self.presses = [0, 0]
+        self.pressed = False  # a lever went down in the last scan
         self.fault = 0  # squares a diode fault touched in the last scan (0: none)
         self._row_bits = [0] * hal.rows  # each row's last reading, as a column mask
         self._doubtful = 0
@@ -59,19 +60,21 @@ class Scanner:
             self._doubtful |= doubtful << (row * width)
 
     def scan(self):
-        """Scan once; returns ``(occupancy or None, lever_pressed)``."""
+        """Scan once: ``squares.settled`` (None before N scans), ``pressed``, ``fault``.
+
+        Returns nothing, so a scan allocates nothing (a returned tuple would, under MicroPython).
+        """
         raw = self.scan_matrix()
         if self._doubtful:  # a ghost never reaches the host: keep the last settled value
             settled = self.squares.settled or 0
             raw = (raw & ~self._doubtful) | (settled & self._doubtful)
-        occupancy = self.squares.feed(raw)
+        self.squares.feed(raw)
         before = self.levers.settled
         after = self.levers.feed(self.hal.read_levers())
-        pressed = False
+        self.pressed = False
         if before is not None and after is not None:
             for side in (0, 1):
                 bit = 1 << side
                 if after & bit and not before & bit:
                     self.presses[side] += 1
-                    pressed = True
-        return occupancy, pressed
+                    self.pressed = True

@@ -21,6 +21,7 @@ from firmware import config
 from matrix_model import Matrix
 
 FEEDS_PER_REPORT = 8  # "fed" lines are sent for every 8th feed (the emulator times them)
+_IDLE = (0, 0)  # no row driven: nothing reads low
 
 
 class _Board:
@@ -32,7 +33,8 @@ class _Board:
         self.driven = None  # the row index driven low, if any
         self.fault = None  # "crash" or "hang", injected by the emulator
         self.feeds = 0
-        self._levels = (0, 0)
+        self._levels = _IDLE
+        self._by_row = [_IDLE] * self.matrix.rows
         ends = (os.getenv("POOLBOARD_PICO_CONTROL") or "").split(",")
         if len(ends) != 2:
             raise RuntimeError("POOLBOARD_PICO_CONTROL must name two file descriptors: IN,OUT")
@@ -62,15 +64,18 @@ class _Board:
                 self.levers = int(words[1])
             else:
                 self.fault = name
-            self._levels = self.matrix.levels(self.driven)
+            rows = range(self.matrix.rows)
+            self._by_row = [self.matrix.levels(row) for row in rows]  # none computed per scan
+            self._levels = self._by_row[self.driven] if self.driven is not None else (0, 0)
 
     def drive(self, row, low):
         """A row pin became an output driven low (``low``) or was released."""
         if low:
             self.driven = row
+            self._levels = self._by_row[row]
         elif self.driven == row:
             self.driven = None
-        self._levels = self.matrix.levels(self.driven)
+            self._levels = _IDLE
 
     def level(self, gp, pin):
         """What GPIO ``gp`` reads now: 0 low, 1 high (pull-ups everywhere)."""
