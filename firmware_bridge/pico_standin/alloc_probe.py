@@ -47,7 +47,5 @@ live = gc.mem_alloc()
 started = time.ticks_us()
 gc.collect()
 pause_us = time.ticks_diff(time.ticks_us(), started)
-print(
-    "scan_bytes=%d step_bytes=%d per_second=%d live_bytes=%d collect_us=%d"
-    % (scan, step, step * passes / elapsed, live, pause_us)
-)
+figures = (int(scan), int(step), int(step * passes / elapsed), live, pause_us)
+print("scan_bytes={} step_bytes={} per_second={} live_bytes={} collect_us={}".format(*figures))
