@@ -281,3 +281,34 @@ class MicroPythonBoard:
 def _pixels(hex_text: str) -> list[tuple[int, int, int]]:
     raw = bytes.fromhex(hex_text)
     return [(raw[i], raw[i + 1], raw[i + 2]) for i in range(0, len(raw) - 2, 3)]
+
+
+_START = sum(1 << (square - 1) for square in [*range(1, 13), *range(21, 33)])
+
+
+def measure_allocations(passes: int = 400) -> dict[str, int]:
+    """Heap bytes the firmware allocates under MicroPython, by name (pico_standin/alloc_probe.py),
+    on a board holding the start position; ``MicroPythonMissing`` if not installed."""
+    control_in, control = os.pipe()
+    status, status_out = os.pipe()
+    idle_port, host_side = (
+        os.pipe()
+    )  # the firmware's stdin: open, nothing written, as a quiet USB port
+    os.write(control, f"switches {_START}\n".encode())
+    env = dict(os.environ, POOLBOARD_PICO_CONTROL=f"{control_in},{status_out}")
+    probe = STANDIN / "alloc_probe.py"
+    try:
+        result = subprocess.run(
+            [find_micropython(), str(probe), str(BRIDGE), str(STANDIN), str(passes)],
+            stdin=idle_port,
+            capture_output=True,
+            pass_fds=(control_in, status_out),
+            env=env,
+            timeout=120,
+            check=True,
+        )
+    finally:
+        for fd in (control_in, control, status, status_out, idle_port, host_side):
+            os.close(fd)
+    line = result.stdout.decode(errors="replace").split("\x00")[-1].strip().splitlines()[-1]
+    return {name: int(value) for name, value in (pair.split("=") for pair in line.split())}
