@@ -132,10 +132,14 @@ class EmulatedBoard(Protocol):
     """What the emulator needs of a running firmware (a thread or a MicroPython process)."""
 
     interpreter: str
-    switches: int
-    levers: int
-    missing_diodes: int
     stalled: bool
+
+    @property
+    def switches(self) -> int: ...
+    @property
+    def levers(self) -> int: ...
+    @property
+    def missing_diodes(self) -> int: ...
 
     def boot(self) -> None: ...
     def halt(self) -> None: ...
@@ -358,6 +362,8 @@ class Emulator:
 
     def _read_host(self, master: int | None) -> None:
         """Host -> firmware, through the fault injectors, until this pty is unplugged."""
+        if master is None:
+            return
         while self._running and self._master == master:
             ready, _, _ = select.select([master], [], [], 0.02)
             if not ready:

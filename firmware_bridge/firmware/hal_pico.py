@@ -110,7 +110,7 @@ class PicoHal:
 
 def _ready(poll):
     """Whether a registered stream is ready now; ``ipoll`` reuses its tuple (no allocation)."""
-    for _ in poll.ipoll(0):  # type: ignore[attr-defined]  # MicroPython's select.poll
+    for _ in poll.ipoll(0):  # MicroPython's select.poll (see pyproject: mypy)
         return True
     return False
 
