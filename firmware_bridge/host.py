@@ -429,7 +429,8 @@ class SerialBoard:
                 self._events.put(SensorFault(now, message))
             return
         if self._linked and reason != HELLO_BOOT:
-            return  # a second answer to our HOST_HELLO
+            self._board_seq = seq  # a second answer to our HOST_HELLO: in sequence, no news
+            return
         restarted = self._linked
         self._reset_connection()
         self._linked = True
