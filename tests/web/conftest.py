@@ -4,6 +4,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from engine.sensing import Sensor
@@ -13,9 +14,16 @@ from poolboard.simulated_board import SimulatedBoard
 from poolboard.web.app import WebServer
 
 PASSWORD = "s3cret-Ref"
+#: The header the pages send with every change (poolboard/web/guard.py).
+CHANGE = {"X-Poolboard": "1"}
 
 #: The start position's occupancy: Black on 1-12, White on 21-32.
 START = frozenset(range(1, 13)) | frozenset(range(21, 33))
+
+
+def post(url: str, **kwargs) -> httpx.Response:
+    """A POST as the board's own pages make it (with the X-Poolboard header)."""
+    return httpx.post(url, headers={**CHANGE, **kwargs.pop("headers", {})}, **kwargs)
 
 
 class Live:
