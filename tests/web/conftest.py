@@ -13,6 +13,8 @@ from poolboard.session import Session
 from poolboard.simulated_board import SimulatedBoard
 from poolboard.web.app import WebServer
 
+#: Debian's browser, driven through Playwright (never a browser Playwright downloads).
+CHROMIUM = Path("/usr/bin/chromium")
 PASSWORD = "s3cret-Ref"
 #: The header the pages send with every change (poolboard/web/guard.py).
 CHANGE = {"X-Poolboard": "1"}
@@ -55,3 +57,26 @@ def live(tmp_path: Path) -> Iterator[Live]:
     server = Live(tmp_path)
     yield server
     server.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator:
+    """Headless Chromium; launch() gives it a fresh, temporary --user-data-dir of its own."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=[
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        yield chromium
+        chromium.close()

@@ -5,42 +5,17 @@ Debian's /usr/bin/chromium is driven through Playwright (never a browser Playwri
 """
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.web.conftest import PASSWORD, Live
+from tests.web.conftest import CHROMIUM, PASSWORD, Live
 
-CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"
 )
 SHOTS = os.environ.get("POOLBOARD_SCREENSHOTS")
 TIMEOUT = 5000  # ms for anything to appear
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator:
-    from playwright.sync_api import sync_playwright
-
-    # launch() gives the browser a fresh, temporary --user-data-dir of its own.
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=[
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-            ],
-        )
-        yield chromium
-        chromium.close()
 
 
 def shoot(page, name: str) -> None:
