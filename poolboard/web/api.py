@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Response
+from starlette.convertors import Convertor, register_url_convertor
 
 from engine.cues import CUE_STYLES, CueKind
 from engine.pdn.writer import write_game
@@ -20,6 +21,23 @@ from poolboard.web.models import BoardSnapshot, SideBody
 _BLINK_HERTZ = {"solid": 0.0, "slow": 1.0, "fast": 4.0}
 #: Game ids are SQLite rowids: 64-bit signed integers.
 _LARGEST_ID = 2**63 - 1
+
+
+class _GameId(Convertor[int]):
+    """A path's game id: digits, read as an int without converting thousands of them (Python
+    refuses more than 4,300); any id beyond 64 bits becomes one that no game has."""
+
+    regex = "[0-9]+"
+
+    def convert(self, value: str) -> int:
+        digits = value.lstrip("0") or "0"
+        return int(digits) if len(digits) <= 19 else _LARGEST_ID + 1
+
+    def to_string(self, value: int) -> str:
+        return str(value)
+
+
+register_url_convertor("game_id", _GameId())
 
 
 def cue_styles() -> dict[str, Any]:
@@ -57,7 +75,7 @@ def api_router(session: Session, board_login: Callable[..., str] | None = None) 
 
     def stored(game_id: int) -> StoredGame:
         if game_id > _LARGEST_ID:
-            raise HTTPException(404, f"no game {game_id}: game ids are below 2**63")
+            raise HTTPException(404, "no such game: game ids are below 2**63")
         try:
             return session.store.game(game_id)
         except KeyError:
@@ -101,7 +119,7 @@ def api_router(session: Session, board_login: Callable[..., str] | None = None) 
 
     # Declared before /games/{id} so that "7.pdn" is never read as an id.
     @router.get(
-        "/games/{game_id:int}.pdn",
+        "/games/{game_id:game_id}.pdn",
         response_class=Response,
         responses={200: {"content": {"application/x-pdn": {}}}},
     )
@@ -114,7 +132,7 @@ def api_router(session: Session, board_login: Callable[..., str] | None = None) 
             headers={"Content-Disposition": f'attachment; filename="poolboard-{game_id}.pdn"'},
         )
 
-    @router.get("/games/{game_id:int}")
+    @router.get("/games/{game_id:game_id}")
     def game(game_id: int) -> dict[str, Any]:
         """One game: headers, start position, moves with the clock times left after each."""
         found = stored(game_id)
