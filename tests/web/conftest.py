@@ -31,7 +31,13 @@ def post(url: str, **kwargs) -> httpx.Response:
 class Live:
     """A session running in its thread and the web UI on a free port of 127.0.0.1."""
 
-    def __init__(self, tmp_path: Path, sensor: Sensor | None = None, password: str = PASSWORD):
+    def __init__(
+        self,
+        tmp_path: Path,
+        sensor: Sensor | None = None,
+        password: str = PASSWORD,
+        app_host: str | None = None,
+    ):
         config = Config(
             storage=StorageConfig(path=str(tmp_path)),
             referee=RefereeConfig(password=password),
@@ -41,7 +47,7 @@ class Live:
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self.session.run, args=(self.stop,), daemon=True)
         self.thread.start()
-        self.server = WebServer(self.session)
+        self.server = WebServer(self.session, app_host=app_host)
         self.url = self.server.start()
         self.ws_url = self.url.replace("http://", "ws://") + "/ws"
 
