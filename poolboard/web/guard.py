@@ -28,7 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 #: The largest request body accepted: the biggest real one (a penalty note) is under 7 KB.
 MAX_BODY = 8192
 #: The header our pages send with every change; any value will do.
-CHANGE_HEADER = "x-poolboard"
+CHANGE_HEADER = "X-Poolboard"
 _CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _NO_FRAMING = {"x-frame-options": "DENY", "x-content-type-options": "nosniff"}
 

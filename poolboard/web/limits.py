@@ -5,14 +5,15 @@ head (it waits forever for a client that sends a byte now and then, or nothing a
 ``limit_concurrency`` answers 503 to requests yet keeps every idle socket open: a few hundred
 silent connections would use up the service's file descriptors. :func:`guarded_protocol` adds
 what is missing to uvicorn's h11 protocol: a cap on connections, in all and per client address,
-closed as soon as they are accepted, and a deadline for each request head. :class:`LogRateLimit`
-keeps a flood from writing a line per refused connection.
+closed as soon as they are accepted, a deadline for each request head, and TCP_NODELAY.
+:class:`LogRateLimit` keeps a flood from writing a line per refused connection.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -42,6 +43,11 @@ def guarded_protocol(limits: WebLimits) -> type[H11Protocol]:
         _armed_for: Any = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            # uvicorn writes a response's head and body apart: without TCP_NODELAY the body
+            # waits for the client's delayed ACK, about 40 ms on every answer.
+            sock = transport.get_extra_info("socket")
+            if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             super().connection_made(transport)
             address = self.client[0] if self.client else None
             same = sum(1 for c in self.connections if _address(c) == address)
