@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.conftest import CHROMIUM, PASSWORD, Live
+from tests.web.conftest import CHROMIUM, PASSWORD, START, Live
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"
@@ -156,3 +156,26 @@ def test_the_referee_pauses_the_clock_from_the_console(browser, live: Live) -> N
     shoot(page, "referee")
     console.close()
     watching.close()
+
+
+def test_off_loopback_the_virtual_board_works_once_the_referee_logs_in(
+    browser, tmp_path: Path
+) -> None:
+    """The page asks for the login once; its moves then carry it (docs/web.md)."""
+    live = Live(tmp_path, app_host="0.0.0.0")
+    try:
+        context = browser.new_context(
+            http_credentials={"username": "referee", "password": PASSWORD}
+        )
+        page = context.new_page()
+        page.goto(live.url + "/board")
+        page.wait_for_selector(".conn.live", timeout=5000)
+        page.click("#setup")
+        for _ in range(250):
+            if live.session.sensor.occupied == START:
+                break
+            live.stop.wait(0.02)
+        assert live.session.sensor.occupied == START
+        context.close()
+    finally:
+        live.close()
