@@ -6,7 +6,9 @@ from /proc); the timing checks run the same server in-process with short deadlin
 addresses (127.0.0.2, ...), as Linux routes all of 127/8 to this machine.
 """
 
+import asyncio
 import contextlib
+import json
 import logging
 import os
 import re
@@ -20,6 +22,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+import websockets
 
 from poolboard.config import Config, StorageConfig
 from poolboard.session import Session
@@ -256,3 +259,14 @@ def test_wrong_passwords_lock_the_address_out_for_longer_and_longer(tmp_path: Pa
         assert post(pause, auth=("referee", PASSWORD)).status_code in (200, 422)
     finally:
         live.close()
+
+
+def test_a_spectators_websocket_outlives_the_head_deadline(quick: Server) -> None:
+    async def watch() -> None:
+        ws_url = quick.url.replace("http://", "ws://") + "/ws"
+        async with websockets.connect(ws_url) as spectator:
+            assert json.loads(await spectator.recv())["fen"]  # the whole state
+            await asyncio.sleep(1.5)  # past head_seconds: still connected
+            await asyncio.wait_for(await spectator.ping(), 2)
+
+    asyncio.run(watch())
