@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import re
+import resource
 import signal
 import socket
 import subprocess
@@ -83,15 +84,18 @@ def closed_by_server(client: socket.socket, within: float) -> bool:
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory) -> Iterator[tuple[subprocess.Popen, str]]:
-    """``poolboard demo`` on a free port of 127.0.0.1, with its default limits."""
+    """``poolboard demo`` on a free port of 127.0.0.1, with its default limits; its log goes
+    to ``process.log`` (a path)."""
     home = tmp_path_factory.mktemp("demo")
+    log = home / "stderr.log"
     process = subprocess.Popen(
         [sys.executable, "-m", "poolboard.cli", "demo", "--port", "0"],
         stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
+        stderr=log.open("w"),
         text=True,
         env={**os.environ, "XDG_DATA_HOME": str(home)},
     )
+    process.log = log
     url = None
     for _ in range(5):
         line = process.stdout.readline()
@@ -144,6 +148,36 @@ def test_a_chunked_flood_is_cut_off_and_memory_stays_bounded(demo) -> None:
     assert sent < 4 * 50 * MIB  # the server hung up long before
     assert peak_memory(process.pid) - before < 20 * MIB
     assert httpx.get(f"{url}/api/state").status_code == 200
+
+
+def test_a_thousand_idle_sockets_from_one_address_leave_the_service_reachable(demo) -> None:
+    """1,100 idle sockets once made the service unreachable and wrote 160,000 log lines."""
+    process, url = demo
+    port = int(url.rsplit(":", 1)[1])
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1400:
+        pytest.skip(f"needs 1,400 file descriptors, the hard limit is {hard}")
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1400), hard))
+    lines_before = len(process.log.read_text().splitlines())
+    idle = []
+    try:
+        for _ in range(1100):
+            with contextlib.suppress(ConnectionResetError):
+                idle.append(connect(port, "127.0.0.3"))
+        began = time.monotonic()
+        assert httpx.get(f"{url}/api/state", timeout=5).status_code == 200
+        assert time.monotonic() - began < 2
+        time.sleep(0.3)
+        open_ones = [client for client in idle if not closed_now(client)]
+        assert len(open_ones) == 32  # the per-address cap (WebLimits.per_client)
+        assert len(os.listdir(f"/proc/{process.pid}/fd")) < 150
+        new_lines = process.log.read_text().splitlines()[lines_before:]
+        assert 1 <= len(new_lines) <= 6, new_lines
+    finally:
+        for client in idle:
+            client.close()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
 class Server:
