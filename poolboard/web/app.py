@@ -223,7 +223,9 @@ def serve_web(
     web = session.config.web
     server = WebServer(session, web.host, web.port)
     url = server.start()
-    board = ", virtual board /board" if isinstance(session.sensor, SimulatedBoard) else ""
+    board = ""
+    if isinstance(session.sensor, SimulatedBoard):
+        board = ", virtual board /board" + ("" if is_loopback(web.host) else " (referee login)")
     announce(
         f"poolboard: web UI on {url}/ (spectators /, big screen /big{board}, "
         "referee /referee, API /docs)"
