@@ -69,9 +69,9 @@ def closed_now(client: socket.socket) -> bool:
         client.setblocking(True)
 
 
-def settled(clients: list[socket.socket], expected: int) -> list[socket.socket]:
-    """The clients still connected, once as few as ``expected`` are (or after 2 s)."""
-    deadline = time.monotonic() + 2
+def settled(clients: list[socket.socket], expected: int, within: float = 2) -> list[socket.socket]:
+    """The clients still connected, once as few as ``expected`` are (or after ``within`` s)."""
+    deadline = time.monotonic() + within
     while True:
         still = [client for client in clients if not closed_now(client)]
         if len(still) <= expected or time.monotonic() > deadline:
@@ -173,12 +173,12 @@ def test_a_thousand_idle_sockets_from_one_address_leave_the_service_reachable(de
     idle = []
     try:
         for _ in range(1100):
-            with contextlib.suppress(ConnectionResetError):
+            with contextlib.suppress(OSError):  # refused at once, or reset while connecting
                 idle.append(connect(port, "127.0.0.3"))
         began = time.monotonic()
         assert httpx.get(f"{url}/api/state", timeout=5).status_code == 200
-        assert time.monotonic() - began < 2
-        assert len(settled(idle, 32)) == 32  # the per-address cap (WebLimits.per_client)
+        assert time.monotonic() - began < 5  # well under a second when the machine is idle
+        assert len(settled(idle, 32, within=8)) == 32  # the per-address cap
         assert len(os.listdir(f"/proc/{process.pid}/fd")) < 150
         new_lines = process.log.read_text().splitlines()[lines_before:]
         assert 1 <= len(new_lines) <= 6, new_lines
