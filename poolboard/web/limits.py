@@ -59,6 +59,7 @@ def guarded_protocol(limits: WebLimits) -> type[H11Protocol]:
                     same,
                 )
                 transport.abort()
+                self.connections.discard(self)  # gone now, not when its loss is processed
                 return
             self._arm()
 
