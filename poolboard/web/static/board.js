@@ -29,7 +29,8 @@ async function post(url, body) {
   try {
     const response = await fetch(url, {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      // X-Poolboard: without it the server refuses a change (poolboard/web/guard.py, CSRF).
+      headers: { "Content-Type": "application/json", "X-Poolboard": "1" },
       body: JSON.stringify(body),
     });
     if (!response.ok) {
