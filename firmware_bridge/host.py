@@ -11,8 +11,10 @@ from __future__ import annotations
 import binascii
 import contextlib
 import queue
+import termios
 import threading
 import time
+import tty
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -31,7 +33,12 @@ from engine.sensing import (
 from firmware_bridge.cue_frame import DARK, LINKED, Entry, entry, frame_entries
 from firmware_bridge.firmware.protocol import (
     ACK,
+    ACK_BAD_LENGTH,
+    ACK_BAD_VALUE,
+    ACK_BAD_VERSION,
     ACK_OK,
+    ACK_UNKNOWN_TYPE,
+    ERROR,
     HELLO,
     HELLO_BOOT,
     HOST_HELLO,
@@ -55,6 +62,21 @@ if TYPE_CHECKING:
 #: The Raspberry Pi Pico's USB vendor and product id under MicroPython.
 PICO_USB_ID = (0x2E8A, 0x0005)
 _SIDES = (Color.BLACK, Color.WHITE)
+_ACK_MEANINGS = {
+    ACK_UNKNOWN_TYPE: "unknown message kind",
+    ACK_BAD_LENGTH: "wrong length",
+    ACK_BAD_VALUE: "a value out of range, e.g. an unknown blink code",
+    ACK_BAD_VERSION: "unsupported protocol version",
+}
+#: A seq at most this far behind the last one is a duplicate or stale frame, not a gap.
+_SEQ_WINDOW = 128
+
+
+def make_raw(fd: int) -> None:
+    """Put a serial port's line discipline in raw mode: no echo, no CR/LF translation, no
+    signals, 8-bit clean (PROTOCOL.md: the port must be raw; the host sets it, whatever the
+    port was before)."""
+    tty.setraw(fd, termios.TCSANOW)
 
 
 def crc_ccitt(data: bytes) -> int:
@@ -105,6 +127,7 @@ class LinkCounters:
     retries: int
     reconnects: int
     last_heartbeat: float | None
+    stale_frames: int = 0
 
 
 class _LinkLost(Exception):
@@ -158,6 +181,7 @@ class SerialBoard:
         self._deframer = Deframer(crc_ccitt)
         self._totals = [0, 0, 0]  # frames ok, CRC errors, bad frames of closed connections
         self._frames_lost = 0
+        self._stale_frames = 0
         self._retries = 0
         self._links = 0
         self._last_heartbeat: float | None = None
@@ -202,6 +226,7 @@ class SerialBoard:
             retries=self._retries,
             reconnects=max(0, self._links - 1),
             last_heartbeat=self._last_heartbeat,
+            stale_frames=self._stale_frames,
         )
 
     def close(self) -> None:
@@ -232,6 +257,7 @@ class SerialBoard:
         self._board_seq: int | None = None
         self._levers: list[int] | None = None
         self._uptime: int | None = None
+        self._fault = 0
         self._last_snapshot: frozenset[int] | None = None
         self._pending: tuple[int, bytes, float, int] | None = None
         self._host_seq = 0
@@ -262,6 +288,12 @@ class SerialBoard:
             )
         except (serial.SerialException, OSError, ValueError) as error:
             self._down(f"waiting for {path}: {error}")
+            return False
+        try:
+            make_raw(port.fileno())
+        except (termios.error, OSError) as error:
+            port.close()
+            self._down(f"cannot make {path} a raw port: {error}")
             return False
         self._serial = port
         self._path = path
@@ -350,26 +382,41 @@ class SerialBoard:
             self._pending = (seq, payload, now, tries + 1)
 
     def _handle(self, kind: int, seq: int, payload: bytes, now: float) -> None:
+        if self._linked and self._board_seq is not None:
+            ahead = (seq - self._board_seq) & 0xFF
+            old = ahead > 0xFF - _SEQ_WINDOW and not self._is_boot_hello(kind, payload)
+            if ahead == 0 or old:
+                self._stale_frames += 1  # a duplicate or an old frame: never acted on twice
+                return
+            if kind != HELLO:
+                self._frames_lost += ahead - 1
         if kind == HELLO:
-            self._hello(payload, now)
+            self._hello(seq, payload, now)
             return
         if not self._linked:
             return
-        if self._board_seq is not None:
-            self._frames_lost += (seq - self._board_seq - 1) & 0xFF
         self._board_seq = seq
         self._last_frame_at = now
         if kind in (STATE_CHANGE, STATE_LEVER, STATE_HEARTBEAT):
             self._state(kind, payload, now)
+        elif kind == ERROR:
+            text = payload.decode("utf-8", "replace")
+            self._events.put(SensorFault(now, f"the board's firmware failed ({text}); it resets"))
         elif kind == ACK:
             acked, status = unpack_ack(payload)
             if self._pending is not None and acked == self._pending[0]:
                 self._pending = None
                 if status != ACK_OK:
-                    message = f"the board rejected an LED frame (status {status})"
+                    meaning = _ACK_MEANINGS.get(status, "unknown status")
+                    message = f"the board rejected an LED frame: status {status}, {meaning}"
                     self._events.put(SensorFault(now, message))
 
-    def _hello(self, payload: bytes, now: float) -> None:
+    @staticmethod
+    def _is_boot_hello(kind: int, payload: bytes) -> bool:
+        """A boot HELLO restarts the board's seq at 0: never stale, whatever came before."""
+        return kind == HELLO and len(payload) >= 4 and payload[3] == HELLO_BOOT
+
+    def _hello(self, seq: int, payload: bytes, now: float) -> None:
         version, firmware, reason, board_id = unpack_hello(payload)
         if version != PROTOCOL_VERSION:
             if not self._down_reported or self._linked:
@@ -382,10 +429,12 @@ class SerialBoard:
                 self._events.put(SensorFault(now, message))
             return
         if self._linked and reason != HELLO_BOOT:
-            return  # a second answer to our HOST_HELLO
+            self._board_seq = seq  # a second answer to our HOST_HELLO: in sequence, no news
+            return
         restarted = self._linked
         self._reset_connection()
         self._linked = True
+        self._board_seq = seq
         self._last_frame_at = now
         self._leds_dirty = True
         self._links += 1
@@ -395,12 +444,16 @@ class SerialBoard:
         self._events.put(LinkHealth(now, True, ("board restarted: " if restarted else "") + detail))
 
     def _state(self, kind: int, payload: bytes, now: float) -> None:
-        mask, black, white, uptime = unpack_state(payload)
-        if self._uptime is not None and uptime + 1000 < self._uptime:
+        mask, black, white, uptime, fault = unpack_state(payload)
+        # Uptime is 32-bit ms, compared modulo 2**32: the wrap at 49.7 days is a step forward.
+        if self._uptime is not None and (uptime - self._uptime) & 0xFFFFFFFF >= 1 << 31:
             self._events.put(LinkHealth(now, True, "board restarted (its uptime went back)"))
             self._levers = None
             self._leds_dirty = True
         self._uptime = uptime
+        if fault & ~self._fault:
+            self._events.put(_diode_fault(now, fault))
+        self._fault = fault
         if kind == STATE_HEARTBEAT:
             self._last_heartbeat = now
         occupied = square_set(mask)
@@ -410,9 +463,24 @@ class SerialBoard:
         counts = [black, white]
         if self._levers is not None:
             for side, count, seen in zip(_SIDES, counts, self._levers, strict=True):
-                for _ in range(min((count - seen) & 0xFFFF, 16)):
+                grown = (count - seen) & 0xFFFF  # 16-bit counters, compared modulo 2**16
+                if grown >= 1 << 15:
+                    continue  # it went back (a counter reset): no presses; the new base
+                for _ in range(min(grown, 16)):
                     self._events.put(LeverPress(now, side))
         self._levers = counts
+
+
+def _diode_fault(t: float, fault: int) -> SensorFault:
+    """The board's report of a missing or shorted diode, naming the squares it touches."""
+    squares = square_set(fault)
+    names = ", ".join(map(str, sorted(squares)))
+    return SensorFault(
+        t,
+        f"diode missing or shorted in the board's matrix (current flows back through a switch):"
+        f" squares {names} may show ghosts and keep their last reading until it is fixed",
+        squares,
+    )
 
 
 def sensor_from_spec(argument: str) -> SerialBoard:

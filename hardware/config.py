@@ -17,6 +17,9 @@ from engine.color import Color
 
 #: BCM numbers of the GPIOs on the 40-pin header that a board may use (0 and 1 are the HAT EEPROM).
 HEADER_GPIOS = range(2, 28)
+HAT_EEPROM_GPIOS = {0: "ID_SD, header pin 27", 1: "ID_SC, header pin 28"}
+#: SPI0's pins, which the kernel hands to the SPI controller when SPI is on (dtparam=spi=on).
+SPI0 = {7: "SPI0 CE1", 8: "SPI0 CE0", 9: "SPI0 MISO", 10: "SPI0 MOSI", 11: "SPI0 SCLK"}
 
 #: How the 8x4 matrix lies under the board (see :meth:`MatrixPins.from_mapping`).
 ORIENTATIONS = ("white", "black")
@@ -68,10 +71,28 @@ def gpio_list(value: object, where: str) -> tuple[int, ...]:
 
 
 def gpio_number(value: object, where: str) -> int:
-    """One BCM GPIO number on the header."""
+    """One BCM GPIO number on the header, usable for the matrix (not the HAT EEPROM's 0 and 1)."""
+    if value in HAT_EEPROM_GPIOS and not isinstance(value, bool):
+        raise ValueError(
+            f"{where}: GPIO {value} is reserved for the HAT ID EEPROM ({HAT_EEPROM_GPIOS[value]});"
+            " use one of GPIO 2-27"
+        )
     if not isinstance(value, int) or isinstance(value, bool) or value not in HEADER_GPIOS:
-        raise ValueError(f"{where}: {value!r} is not a header GPIO (BCM 2-27)")
+        raise ValueError(f"{where}: {value!r} is not a header GPIO (BCM 0-27; use 2-27)")
     return value
+
+
+def busy_gpios(spi_leds: bool, dev: Path = Path("/dev")) -> dict[int, str]:
+    """GPIOs a peripheral holds, with what holds them: SPI0 when the board file drives LEDs
+    over SPI; I2C-1 and the UART when the kernel has them enabled (their device nodes exist)."""
+    busy: dict[int, str] = {}
+    if spi_leds:
+        busy.update({pin: f"{name}, used by the SPI LEDs ([leds])" for pin, name in SPI0.items()})
+    if (dev / "i2c-1").exists():
+        busy.update({2: "I2C-1 SDA (enabled: /dev/i2c-1)", 3: "I2C-1 SCL (enabled: /dev/i2c-1)"})
+    if (dev / "serial0").exists():
+        busy.update({14: "the UART's TXD (enabled: /dev/serial0)", 15: "the UART's RXD"})
+    return busy
 
 
 def default_square_map(orientation: str) -> dict[int, tuple[int, int]]:
@@ -104,8 +125,15 @@ class MatrixPins:
         object.__setattr__(self, "levers", MappingProxyType(dict(self.levers)))
 
     @classmethod
-    def from_mapping(cls, mapping: Mapping[str, object], where: str = "matrix") -> MatrixPins:
+    def from_mapping(
+        cls,
+        mapping: Mapping[str, object],
+        where: str = "matrix",
+        busy: Mapping[int, str] = MappingProxyType({}),
+    ) -> MatrixPins:
         """Build from ``{"rows": [...], "columns": [...], "orientation" | "square_map", "levers"}``.
+
+        ``busy`` names GPIOs a peripheral holds (:func:`busy_gpios`); a pin among them is refused.
 
         ``square_map`` maps each square "1"-"32" to ``[row_index, column_index]`` into the lists;
         without it, ``orientation`` ("white", the default, or "black") needs 8 rows x 4 columns.
@@ -121,11 +149,15 @@ class MatrixPins:
             Color(side): gpio_number(pin, f"{where}.levers.{side}")
             for side, pin in lever_table.items()
         }
-        _check_distinct(
+        named = (
             [(f"{where}.rows[{i}]", p) for i, p in enumerate(rows)]
             + [(f"{where}.columns[{i}]", p) for i, p in enumerate(columns)]
             + [(f"{where}.levers.{side.value}", p) for side, p in levers.items()]
         )
+        _check_distinct(named)
+        for key, pin in named:
+            if pin in busy:
+                raise ValueError(f"{key}: GPIO {pin} is {busy[pin]}; pick a free GPIO")
         if "square_map" in mapping:
             if "orientation" in mapping:
                 raise ValueError(f"{where}: give either 'orientation' or 'square_map', not both")

@@ -8,8 +8,12 @@ installed is chosen at install time (extras ``gpio`` / ``gpio-pi5``), never in c
 
 from __future__ import annotations
 
+import fcntl
 import importlib
+import os
 from collections.abc import Iterable
+from importlib import metadata
+from pathlib import Path
 from typing import Protocol
 
 
@@ -20,6 +24,7 @@ class GPIOModule(Protocol):
     OUT: int
     IN: int
     LOW: int
+    HIGH: int
     PUD_UP: int
 
     def setmode(self, mode: int) -> None: ...
@@ -33,6 +38,8 @@ class GPIOModule(Protocol):
     ) -> None: ...
 
     def input(self, channel: int) -> int: ...
+
+    def output(self, channel: int, value: int) -> None: ...
 
     def cleanup(self, chanlist: int | Iterable[int] | None = ...) -> None: ...
 
@@ -55,3 +62,41 @@ def load_rpi_gpio() -> GPIOModule:
         raise GPIOUnavailable(f"RPi.GPIO is not installed ({error}); {INSTALL_HINT}") from None
     except RuntimeError as error:  # raised at import when not on a Pi, or RPi.GPIO on a Pi 5
         raise GPIOUnavailable(f"RPi.GPIO cannot run here: {error}; {INSTALL_HINT}") from None
+    except OSError as error:  # lgpio makes its notification pipe (.lgd-nfy*) in the cwd
+        raise GPIOUnavailable(
+            f"the GPIO library failed at import in {os.getcwd()}: {error}. On a Pi 5, lgpio"
+            " (rpi-lgpio) creates a notification file in the current directory, which must be"
+            " writable: start poolboard from a writable folder (poolboard install-service"
+            " gives its unit a WorkingDirectory)"
+        ) from None
+
+
+#: GPIO_GET_CHIPINFO_IOCTL: _IOR(0xB4, 0x01, struct gpiochip_info {char name[32], label[32]; u32})
+_CHIPINFO_IOCTL = 0x8044B401
+
+
+def gpio_chips(dev: Path = Path("/dev")) -> list[tuple[str, str, int]]:
+    """``(path, label, lines)`` of each GPIO character device, e.g. the Pi 5's ``pinctrl-rp1``."""
+    chips = []
+    for path in sorted(dev.glob("gpiochip*")):
+        try:
+            with open(path, "rb") as chip:
+                info = fcntl.ioctl(chip, _CHIPINFO_IOCTL, bytes(68))
+        except OSError:
+            continue
+        label = info[32:64].split(b"\0")[0].decode(errors="replace")
+        chips.append((str(path), label, int.from_bytes(info[64:68], "little")))
+    return chips
+
+
+def describe_gpio() -> str:
+    """Which GPIO library provides ``RPi.GPIO`` here, and the GPIO chips the kernel offers."""
+    library = "no RPi.GPIO library installed"
+    for distribution in ("rpi-lgpio", "RPi.GPIO"):
+        try:
+            library = f"{distribution} {metadata.version(distribution)}"
+            break
+        except metadata.PackageNotFoundError:
+            continue
+    chips = ", ".join(f"{path} ({label}, {lines} lines)" for path, label, lines in gpio_chips())
+    return f"library {library}; chips: {chips or 'none found'}"

@@ -6,9 +6,15 @@ flickering squares, lever presses) and touches no hardware; :class:`MatrixSensor
 thread at ``ScanSettings.rate_hz`` and queues the events. ``sensor_from_spec("board.toml")`` is
 what ``--sensor gpio:board.toml`` opens.
 
-Rows are open-drain: the row being read is an output driven low, every other row an input with
-its pull-up, so no wiring fault can ever short two outputs. A row that reads low while another is
-driven can only be current flowing backwards through a switch: its diode is missing or shorted.
+Rows are claimed as outputs once and idle driven high; a scan drives one row low at a time with
+``output()``, which the diodes make safe (a closed switch in an idle row is reverse-biased). That
+costs two cheap calls a row instead of re-requesting the line with ``setup()``, a kernel line
+request on a Pi 5's rpi-lgpio. Every ``diagnose_every`` scans, on the scan after any change, and
+on every scan while a diode fault is known, the scan is open-drain instead: the row being read is
+driven low, every other row an input with its pull-up. A row that then reads low can only be
+current flowing backwards through a switch: its diode is missing or shorted. A missing diode
+found that way switches the scanner to open-drain scans until it has gone unseen for a while, so
+an output driven high never stays connected to one driven low.
 """
 
 from __future__ import annotations
@@ -23,7 +29,14 @@ from dataclasses import dataclass
 from engine.color import Color
 from engine.geometry import square_set
 from engine.sensing import LeverPress, SensorEvent, SensorFault, SensorSpecError, Snapshot
-from hardware.config import MatrixPins, ScanSettings, check_keys, load_toml, section
+from hardware.config import (
+    MatrixPins,
+    ScanSettings,
+    busy_gpios,
+    check_keys,
+    load_toml,
+    section,
+)
 from hardware.debounce import Debouncer
 from hardware.faults import FaultLatch, FlickerWatch, StuckWatch
 from hardware.gpio import GPIOModule, GPIOUnavailable, load_rpi_gpio
@@ -70,11 +83,19 @@ class MatrixScanner:
         pins: MatrixPins,
         settle_s: float = 50e-6,
         sleep: Callable[[float], object] = time.sleep,
+        diagnose_every: int = 25,
+        leak_hold_scans: int = 500,
     ) -> None:
         self.gpio = gpio
         self.pins = pins
         self.settle_s = settle_s
+        self.diagnose_every = diagnose_every
+        self.leak_hold_scans = leak_hold_scans
         self._sleep = sleep
+        self.scans = 0
+        self.diagnostic_scans = 0
+        self._last_occupied: int | None = None
+        self._open_drain_until = 0  # scan count up to which every scan is open-drain
         self.lever_sides: tuple[Color, ...] = tuple(pins.levers)
         self._cells: list[list[int]] = [[0] * len(pins.columns) for _ in pins.rows]
         for square, (row, column) in pins.square_map.items():
@@ -87,22 +108,63 @@ class MatrixScanner:
         return [*self.pins.rows, *self.pins.columns, *self.pins.levers.values()]
 
     def open(self) -> None:
-        """Claim the pins: BCM numbering, everything an input with its pull-up."""
-        self.gpio.setmode(self.gpio.BCM)
-        self.gpio.setup(self.all_pins, self.gpio.IN, pull_up_down=self.gpio.PUD_UP)
+        """Claim the pins: BCM numbering, columns and levers inputs with pull-ups, rows outputs
+        driven high (idle)."""
+        gpio = self.gpio
+        gpio.setmode(gpio.BCM)
+        inputs = [*self.pins.columns, *self.pins.levers.values()]
+        gpio.setup(inputs, gpio.IN, pull_up_down=gpio.PUD_UP)
+        gpio.setup(list(self.pins.rows), gpio.OUT, initial=gpio.HIGH)
 
     def close(self) -> None:
         """Release this scanner's pins (and only them)."""
         self.gpio.cleanup(self.all_pins)
 
     def scan(self) -> Reading:
-        """Drive each row low in turn, read the columns, and check the other rows for leaks."""
+        """Drive each row low in turn and read the columns; open-drain, checking the other rows
+        for leaks, when a diagnosis is due (see the module docstring)."""
+        self.scans += 1
+        diagnose = (
+            self.scans % self.diagnose_every == 1 % self.diagnose_every
+            or self.scans <= self._open_drain_until
+        )
+        reading = self._scan_open_drain() if diagnose else self._scan_driven()
+        if not diagnose and reading.occupied != self._last_occupied:
+            reading = self._scan_open_drain()  # a change: is it real, or a ghost of a leak?
+        if reading.leaks:
+            self._open_drain_until = self.scans + self.leak_hold_scans
+        self._last_occupied = reading.occupied
+        return reading
+
+    def _scan_driven(self) -> Reading:
+        """Idle rows driven high; two ``output()`` calls a row, no line re-requested."""
         gpio = self.gpio
         read = gpio.input
+        occupied = 0
+        for r, row in enumerate(self.pins.rows):
+            gpio.output(row, gpio.LOW)
+            if self.settle_s:
+                self._sleep(self.settle_s)
+            bits = 0
+            for c, column in enumerate(self.pins.columns):
+                if not read(column):
+                    bits |= 1 << c
+            gpio.output(row, gpio.HIGH)
+            self._row_bits[r] = bits
+            occupied |= self._row_squares(r, bits)
+        return Reading(occupied, self._read_levers())
+
+    def _scan_open_drain(self) -> Reading:
+        """Idle rows pulled-up inputs, read back: an idle row reading low is a leak."""
+        self.diagnostic_scans += 1
+        gpio = self.gpio
+        read = gpio.input
+        rows = list(self.pins.rows)
         row_bits = self._row_bits
         occupied = 0
         leaks: list[Leak] = []
-        for r, row in enumerate(self.pins.rows):
+        gpio.setup(rows, gpio.IN, pull_up_down=gpio.PUD_UP)
+        for r, row in enumerate(rows):
             gpio.setup(row, gpio.OUT, initial=gpio.LOW)
             if self.settle_s:
                 self._sleep(self.settle_s)
@@ -112,20 +174,29 @@ class MatrixScanner:
                     bits |= 1 << c
             row_bits[r] = bits
             if bits:
-                for other_index, other in enumerate(self.pins.rows):
+                for other_index, other in enumerate(rows):
                     if other_index != r and row_bits[other_index] & bits and not read(other):
                         leaks.append(self._leak(r, other_index))
             gpio.setup(row, gpio.IN, pull_up_down=gpio.PUD_UP)
-            cells = self._cells[r]
-            while bits:
-                low = bits & -bits
-                bits ^= low
-                occupied |= cells[low.bit_length() - 1]
+            occupied |= self._row_squares(r, bits)
+        gpio.setup(rows, gpio.OUT, initial=gpio.HIGH)
+        return Reading(occupied, self._read_levers(), tuple(leaks))
+
+    def _row_squares(self, row: int, bits: int) -> int:
+        cells = self._cells[row]
+        occupied = 0
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            occupied |= cells[low.bit_length() - 1]
+        return occupied
+
+    def _read_levers(self) -> int:
         levers = 0
         for i, side in enumerate(self.lever_sides):
-            if not read(self.pins.levers[side]):
+            if not self.gpio.input(self.pins.levers[side]):
                 levers |= 1 << i
-        return Reading(occupied, levers, tuple(leaks))
+        return levers
 
     def _leak(self, driven: int, source: int) -> Leak:
         shared = self._row_bits[driven] & self._row_bits[source]
@@ -273,7 +344,8 @@ class MatrixSensor:
         A ``[leds]`` table may sit in the same file; :mod:`hardware.spi_leds` reads it.
         """
         check_keys(config, "board file", ("matrix", "scan", "leds"))
-        pins = MatrixPins.from_mapping(section(config, "matrix", "board file"))
+        busy = busy_gpios(spi_leds="leds" in config)
+        pins = MatrixPins.from_mapping(section(config, "matrix", "board file"), busy=busy)
         settings = ScanSettings.from_mapping(section(config, "scan", "board file"))
         return cls(pins, settings, gpio)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import tomllib
+import unicodedata
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -131,24 +132,41 @@ class Config:
     tracker: TrackerTimings = field(default_factory=TrackerTimings)
 
 
-def load_config(path: str | Path | None) -> Config:
-    """Read and validate a config file; ``None`` gives the defaults."""
+def load_config(path: str | Path | None, *, require_sensor: bool = False) -> Config:
+    """Read and validate a config file; ``None`` gives the defaults. ``require_sensor``: the
+    file must say which sensor reads the board (``poolboard run``: never the simulated board
+    by default)."""
     if path is None:
         return Config()
     name = str(path)
     try:
         with open(path, "rb") as handle:
-            data = tomllib.load(handle)
+            raw = handle.read()
     except OSError as error:
         raise ConfigError(f"{name}: cannot read the config file: {error.strerror}") from None
+    try:
+        data = tomllib.loads(raw.decode("utf-8-sig"))  # a BOM is allowed, as Notepad writes one
+    except UnicodeDecodeError as error:
+        raise ConfigError(
+            f"{name}: not UTF-8 text (byte {raw[error.start]:#04x} at offset {error.start}): "
+            "save the config file as UTF-8"
+        ) from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{name}: not valid TOML: {error}") from None
-    return config_from_mapping(data, name)
+    config = config_from_mapping(data, name)
+    if require_sensor and "kind" not in data.get("sensor", {}):
+        real = ", ".join(kind for kind in SENSORS if kind != "simulated")
+        raise ConfigError(
+            f"{name}: [sensor] kind: not set; say which sensor reads the board ({real}), "
+            'or kind = "simulated" to run without one'
+        )
+    return config
 
 
 def config_from_mapping(data: dict[str, Any], name: str = "config") -> Config:
     """Build a :class:`Config` from parsed TOML, checking every section, key and value."""
-    sections = {f.name: f.default_factory for f in fields(Config)}  # type: ignore[misc]
+    defaults = Config()
+    sections = {f.name: getattr(defaults, f.name) for f in fields(Config)}
     unknown = sorted(set(data) - set(sections))
     if unknown:
         raise ConfigError(
@@ -156,11 +174,11 @@ def config_from_mapping(data: dict[str, Any], name: str = "config") -> Config:
             + ", ".join(f"[{s}]" for s in sections)
         )
     built = {}
-    for section, factory in sections.items():
+    for section, default in sections.items():
         value = data.get(section, {})
         if not isinstance(value, dict):
             raise ConfigError(f"{name}: [{section}] must be a table, got {value!r}")
-        built[section] = _section(factory(), value, f"{name}: [{section}]")
+        built[section] = _section(default, value, f"{name}: [{section}]")
     config = Config(**built)
     _check(config, name)
     return config
@@ -216,13 +234,32 @@ def _check(config: Config, name: str) -> None:
         fail("clock] time_control", str(error))
     if config.clock.switch_on not in ("move", "lever"):
         fail("clock] switch_on", f"expected move or lever, got {config.clock.switch_on!r}")
+    if not config.web.host.strip():
+        fail(
+            "web] host",
+            'empty would listen on every interface: write "0.0.0.0" (or "::") for that, '
+            '"127.0.0.1" for this machine only',
+        )
     if not 0 <= config.web.port <= 65535:
         fail("web] port", f"expected an integer 0-65535, got {config.web.port}")
     if config.storage.sensor_log_max_bytes < 10_000:
         fail("storage] sensor_log_max_bytes", "expected at least 10000 bytes per log file")
     if config.storage.sensor_logs_kept < 1:
         fail("storage] sensor_logs_kept", "expected at least 1 log file kept")
+    for key in ("event", "site", "round", "black", "white"):
+        if _has_control(getattr(config.game, key)):
+            fail(f"game] {key}", "a PDN tag cannot hold a line break, tab or control character")
+    if ":" in config.referee.username:
+        fail("referee] username", "cannot hold ':' (HTTP Basic credentials are name:password)")
+    for key in ("username", "password"):
+        if _has_control(getattr(config.referee, key)):
+            fail(f"referee] {key}", "cannot hold a line break, tab or control character")
     timings = config.tracker
     for key in ("debounce", "settle", "incomplete_jump"):
         if not 0.0 <= getattr(timings, key) <= 30.0:
             fail(f"tracker] {key}", f"expected 0-30 seconds, got {getattr(timings, key)}")
+
+
+def _has_control(text: str) -> bool:
+    """Whether ``text`` holds a control character (Unicode category Cc: tab, newline, NUL...)."""
+    return any(unicodedata.category(char) == "Cc" for char in text)

@@ -1,7 +1,8 @@
 """Open any sensor backend from a one-line spec such as ``serial:/dev/ttyACM0``.
 
 The scheme picks the backend; the rest of the spec is the backend's own argument. Backends are
-imported only when asked for, so a Pi without OpenCV can still use a reed board.
+imported only when asked for, so a Pi without OpenCV can still use a reed board; a backend whose
+optional extra is not installed is a :class:`SensorSpecError` saying what to install.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import importlib
 
 from engine.sensing import Sensor, SensorSpecError
 
-__all__ = ["BACKENDS", "SensorSpecError", "open_sensor"]
+__all__ = ["BACKENDS", "EXTRAS", "SensorSpecError", "open_sensor"]
 
 #: scheme -> "module:function"; the function takes the text after the colon and returns a Sensor.
 BACKENDS: dict[str, str] = {
@@ -18,6 +19,9 @@ BACKENDS: dict[str, str] = {
     "gpio": "hardware.matrix:sensor_from_spec",
     "camera": "vision.sensor:sensor_from_spec",
 }
+
+#: scheme -> (the modules of its optional extra, the extra's name in pyproject.toml).
+EXTRAS: dict[str, tuple[frozenset[str], str]] = {"camera": (frozenset({"cv2", "numpy"}), "camera")}
 
 
 def open_sensor(spec: str) -> Sensor:
@@ -28,5 +32,15 @@ def open_sensor(spec: str) -> Sensor:
         known = ", ".join(f"{name}:..." for name in sorted(BACKENDS))
         raise SensorSpecError(f"unknown sensor {spec!r}: expected one of {known}")
     module_name, _, function_name = target.partition(":")
-    factory = getattr(importlib.import_module(module_name), function_name)
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        modules, extra = EXTRAS.get(scheme, (frozenset(), ""))
+        if (error.name or "").partition(".")[0] not in modules:
+            raise
+        raise SensorSpecError(
+            f"the {scheme} sensor needs the Python module {error.name!r}, which is not "
+            f"installed: pip install 'poolboard[{extra}]'"
+        ) from None
+    factory = getattr(module, function_name)
     return factory(argument)

@@ -16,3 +16,5 @@ DEBOUNCE_SCANS = 3  # a square or lever changes after this many equal consecutiv
 HEARTBEAT_MS = 1000  # a state report at least this often
 LED_REFRESH_MS = 20  # blink patterns are redrawn this often (only changed frames are sent)
 BRIGHTNESS = 64  # 0-255, scales every colour: 34 LEDs at full white would draw about 2 A
+WATCHDOG_MS = 2000  # the board resets if the main loop stalls this long (RP2040: at most 8388)
+FAULT_HOLD_MS = 2000  # a diode fault stays reported until unseen this long

@@ -30,16 +30,14 @@ class LedPicture:
         """Replace the whole picture (from an LED_FRAME)."""
         self.entries = list(entries)
 
-    def pixels(self, t_ms):
-        """The colours to send down the chain at ``t_ms``, scaled by the brightness."""
+    def draw(self, rgb, t_ms):
+        """Write the colours to send down the chain at ``t_ms``, scaled by the brightness, into
+        ``rgb`` (a bytearray of 3 x LED_SLOTS: r, g, b per LED); allocates nothing."""
         scale = self.brightness
-        out = []
-        for index, entry in enumerate(self.entries):
-            if index == SQUARE_LEDS and not self.linked:
-                entry = WAITING
-            r, g, b, blink = entry
-            if is_on(blink, t_ms):
-                out.append((r * scale // 255, g * scale // 255, b * scale // 255))
-            else:
-                out.append((0, 0, 0))
-        return out
+        entries = self.entries
+        for index in range(LED_SLOTS):
+            entry = WAITING if index == SQUARE_LEDS and not self.linked else entries[index]
+            on = is_on(entry[3], t_ms)
+            at = 3 * index
+            for channel in range(3):
+                rgb[at + channel] = entry[channel] * scale // 255 if on else 0

@@ -4,8 +4,8 @@ MicroPython-compatible on purpose (no annotations, no dataclasses, no struct): t
 this very module, so the two sides can never disagree on the codec. PROTOCOL.md describes it.
 """
 
-PROTOCOL_VERSION = 1
-FIRMWARE_VERSION = (1, 0)
+PROTOCOL_VERSION = 2
+FIRMWARE_VERSION = (2, 0)
 
 # Board -> host.
 HELLO = 0x01
@@ -13,6 +13,7 @@ STATE_CHANGE = 0x02
 STATE_LEVER = 0x03
 STATE_HEARTBEAT = 0x04
 ACK = 0x05
+ERROR = 0x06  # the firmware failed; it resets after sending this
 # Host -> board.
 HOST_HELLO = 0x81
 LED_FRAME = 0x82
@@ -23,6 +24,8 @@ HELLO_REPLY = 1  # the answer to a HOST_HELLO
 ACK_OK = 0
 ACK_UNKNOWN_TYPE = 1
 ACK_BAD_LENGTH = 2
+ACK_BAD_VALUE = 3  # e.g. an unknown blink code
+ACK_BAD_VERSION = 4  # a HOST_HELLO asking for a protocol version this firmware does not speak
 
 BLINK_SOLID = 0
 BLINK_SLOW = 1
@@ -32,9 +35,11 @@ SQUARE_LEDS = 32
 STATUS_LEDS = 2
 LED_SLOTS = SQUARE_LEDS + STATUS_LEDS
 LED_FRAME_LENGTH = 4 * LED_SLOTS
-STATE_LENGTH = 12
-MAX_BODY = 2 + LED_FRAME_LENGTH + 2
-MAX_ENCODED = MAX_BODY + MAX_BODY // 254 + 2
+BLINK_CODES = (BLINK_SOLID, BLINK_SLOW, BLINK_FAST)
+STATE_LENGTH = 16
+MAX_ERROR_TEXT = 64
+MAX_BODY = 2 + LED_FRAME_LENGTH + 2  # the longest message: an LED_FRAME
+MAX_ENCODED = MAX_BODY + MAX_BODY // 254 + 1  # its COBS encoding (141 bytes), delimiters aside
 
 
 def _crc_table():
@@ -196,21 +201,34 @@ def unpack_hello(payload):
     return payload[0], (payload[1], payload[2]), payload[3], bytes(payload[4:])
 
 
-def pack_state(mask, black_presses, white_presses, uptime_ms):
-    """State payload: occupancy mask (bit n-1 = square n), lever press counters, uptime in ms."""
+def pack_state(mask, black_presses, white_presses, uptime_ms, fault_mask=0):
+    """State payload: occupancy mask (bit n-1 = square n), lever press counters, uptime in ms,
+    and the squares a diode fault makes doubtful (0: none)."""
     return (
         _u32(mask)
         + _u16(black_presses & 0xFFFF)
         + _u16(white_presses & 0xFFFF)
         + _u32(uptime_ms & 0xFFFFFFFF)
+        + _u32(fault_mask)
     )
 
 
 def unpack_state(payload):
-    """``(mask, black_presses, white_presses, uptime_ms)``; ``FrameError`` if its length is off."""
+    """``(mask, black, white, uptime_ms, fault_mask)``; ``FrameError`` if its length is off."""
     if len(payload) != STATE_LENGTH:
         raise FrameError("short")
-    return _get(payload, 0, 4), _get(payload, 4, 2), _get(payload, 6, 2), _get(payload, 8, 4)
+    return (
+        _get(payload, 0, 4),
+        _get(payload, 4, 2),
+        _get(payload, 6, 2),
+        _get(payload, 8, 4),
+        _get(payload, 12, 4),
+    )
+
+
+def pack_error(text):
+    """ERROR payload: what went wrong, as UTF-8 text cut to ``MAX_ERROR_TEXT`` bytes."""
+    return text.encode()[:MAX_ERROR_TEXT]
 
 
 def pack_ack(seq, status):
@@ -240,3 +258,8 @@ def unpack_leds(payload):
     if len(payload) != LED_FRAME_LENGTH:
         raise FrameError("short")
     return [tuple(payload[i : i + 4]) for i in range(0, LED_FRAME_LENGTH, 4)]
+
+
+def valid_blinks(payload):
+    """Whether every blink code in an LED_FRAME payload is one this firmware can draw."""
+    return all(payload[index] in BLINK_CODES for index in range(3, len(payload), 4))

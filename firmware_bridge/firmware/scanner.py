@@ -1,10 +1,16 @@
-"""Reads the reed matrix and the clock levers through the HAL, debounced, and counts presses."""
+"""Reads the reed matrix and the clock levers through the HAL, debounced, and counts presses.
+
+Idle rows are pulled-up inputs, so an idle row that reads low while another row is driven can
+only be current flowing backwards through a switch: its diode is missing or shorted. The scanner
+then names the squares involved (``fault``) and keeps the ones a ghost could fake at their last
+settled value, as hardware/matrix.py does on the Pi's own GPIO.
+"""
 
 from .debounce import Debouncer
 
 
 class Scanner:
-    """The board's inputs: a debounced occupancy mask and a press counter per lever.
+    """The board's inputs: a debounced occupancy mask, a press counter per lever, diode faults.
 
     A lever already held when the firmware starts is not a press.
     """
@@ -14,28 +20,61 @@ class Scanner:
         self.squares = Debouncer(debounce_scans)
         self.levers = Debouncer(debounce_scans)
         self.presses = [0, 0]
+        self.pressed = False  # a lever went down in the last scan
+        self.fault = 0  # squares a diode fault touched in the last scan (0: none)
+        self._row_bits = [0] * hal.rows  # each row's last reading, as a column mask
+        self._doubtful = 0
 
     def scan_matrix(self):
-        """One raw scan: bit n-1 set when square n's switch is closed."""
+        """One raw scan: bit n-1 set when square n's switch reads closed; sets ``fault``."""
         hal = self.hal
         width = hal.columns
+        row_bits = self._row_bits
         mask = 0
+        self.fault = 0
+        self._doubtful = 0
         for row in range(hal.rows):
             hal.select_row(row)
-            mask |= hal.read_columns() << (row * width)
+            bits = hal.read_columns()
+            row_bits[row] = bits
+            if bits:
+                leaking = hal.read_idle_rows()
+                if leaking:
+                    self._leaks(row, bits, leaking)
+            mask |= bits << (row * width)
         hal.release_rows()
         return mask
 
+    def _leaks(self, row, bits, leaking):
+        """Row ``row`` is driven and reads ``bits``; the rows in ``leaking`` read low too."""
+        width = self.hal.columns
+        row_bits = self._row_bits
+        for other in range(len(row_bits)):
+            shared = row_bits[other] & bits
+            if other == row or not (leaking >> other & 1) or not shared:
+                continue
+            doubtful = row_bits[other]
+            if shared & (shared - 1) == 0:  # one shared column: its own reading made the leak
+                doubtful &= ~shared
+            self.fault |= (shared << (other * width)) | (doubtful << (row * width))
+            self._doubtful |= doubtful << (row * width)
+
     def scan(self):
-        """Scan once; returns ``(occupancy or None, lever_pressed)``."""
-        occupancy = self.squares.feed(self.scan_matrix())
+        """Scan once: ``squares.settled`` (None before N scans), ``pressed``, ``fault``.
+
+        Returns nothing, so a scan allocates nothing (a returned tuple would, under MicroPython).
+        """
+        raw = self.scan_matrix()
+        if self._doubtful:  # a ghost never reaches the host: keep the last settled value
+            settled = self.squares.settled or 0
+            raw = (raw & ~self._doubtful) | (settled & self._doubtful)
+        self.squares.feed(raw)
         before = self.levers.settled
         after = self.levers.feed(self.hal.read_levers())
-        pressed = False
+        self.pressed = False
         if before is not None and after is not None:
             for side in (0, 1):
                 bit = 1 << side
                 if after & bit and not before & bit:
                     self.presses[side] += 1
-                    pressed = True
-        return occupancy, pressed
+                    self.pressed = True

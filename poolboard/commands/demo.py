@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import socket
 import sys
 from pathlib import Path
@@ -35,16 +36,48 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "`poolboard export --demo` writes them as PDN."
         ),
     )
-    parser.add_argument("--host", default="127.0.0.1", help="address to serve on (0.0.0.0: all)")
     parser.add_argument(
-        "--port", type=int, default=8080, help="port (default 8080; any free one if taken)"
+        "--host", type=_host, default="127.0.0.1", help="address to serve on (0.0.0.0: all)"
+    )
+    parser.add_argument(
+        "--port", type=_port, default=8080, help="port (default 8080; any free one if taken)"
     )
     parser.add_argument(
         "--autoplay", action="store_true", help="simulated hands play games by themselves"
     )
-    parser.add_argument("--speed", type=float, default=1.0, help="autoplay speed (default 1)")
+    parser.add_argument(
+        "--speed", type=_speed, default=1.0, help="autoplay speed, above 0 up to 100 (default 1)"
+    )
     parser.add_argument("--seed", type=int, default=None, help="autoplay random seed")
     parser.set_defaults(handler=run)
+
+
+def _host(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            "empty; 0.0.0.0 (or ::) serves every interface, 127.0.0.1 this machine only"
+        )
+    return text
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port number 0-65535, got {text!r}")
+    return port
+
+
+def _speed(text: str) -> float:
+    try:
+        speed = float(text)
+    except ValueError:
+        speed = math.nan
+    if not 0 < speed <= 100:  # NaN fails this too
+        raise argparse.ArgumentTypeError(f"expected a number above 0, up to 100, got {text!r}")
+    return speed
 
 
 def _port_free(host: str, port: int) -> bool:

@@ -136,4 +136,8 @@ def run(args: argparse.Namespace) -> int:
         check_clock(config),
         check_sensor_and_leds(config, args.seconds),
     ]
+    if config.sensor.kind == "gpio":  # on a Pi 5: rpi-lgpio on pinctrl-rp1
+        from hardware.gpio import describe_gpio
+
+        _report(True, "gpio", describe_gpio())
     return 0 if all(results) else 1

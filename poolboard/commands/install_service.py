@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import grp
 import os
+import pwd
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 UNIT_NAME = "poolboard.service"
+#: Groups that give the service the GPIO, SPI, serial ports and camera (those that exist here).
+DEVICE_GROUPS = ("gpio", "spi", "dialout", "video")
+#: Open files allowed: systemd's default soft limit of 1,024 is too few for many web clients.
+OPEN_FILES = 65536
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -34,8 +40,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-def unit_text(executable: str, config: str, user: str) -> str:
-    """The systemd unit: restarts on failure; the groups give it GPIO, SPI, serial and camera."""
+def existing_groups(names: tuple[str, ...] = DEVICE_GROUPS) -> list[str]:
+    """The groups among ``names`` this machine has (systemd refuses to start with a missing one)."""
+    found = []
+    for name in names:
+        try:
+            grp.getgrnam(name)
+        except KeyError:
+            continue
+        found.append(name)
+    return found
+
+
+def unit_text(executable: str, config: str, user: str, groups: list[str] | None = None) -> str:
+    """The systemd unit: runs as ``user`` in its own writable runtime folder (lgpio on a Pi 5
+    makes a notification file in the working directory), restarts on failure, may open
+    OPEN_FILES files; ``groups`` give it GPIO, SPI, serial and camera."""
+    chosen = existing_groups() if groups is None else groups
+    group_line = f"SupplementaryGroups={' '.join(chosen)}\n" if chosen else ""
     return f"""[Unit]
 Description=poolboard electronic pool checkers board
 After=network-online.target
@@ -44,10 +66,12 @@ Wants=network-online.target
 [Service]
 Type=simple
 User={user}
-SupplementaryGroups=gpio spi dialout video
+{group_line}RuntimeDirectory=poolboard
+WorkingDirectory=/run/poolboard
 ExecStart={executable} run --config {config}
 Restart=on-failure
 RestartSec=2
+LimitNOFILE={OPEN_FILES}
 Environment=PYTHONUNBUFFERED=1
 
 [Install]
@@ -64,6 +88,18 @@ def run(args: argparse.Namespace) -> int:
     beside = Path(sys.executable).with_name("poolboard")
     executable = str(beside) if beside.exists() else shutil.which("poolboard") or "poolboard"
     user = args.user or os.environ.get("SUDO_USER") or getpass.getuser()
+    if user == "root" and args.user is None:
+        print(
+            "poolboard install-service: refusing to run the service as root; give --user NAME"
+            " (the user who plays, e.g. pi) or --user root if you really mean it",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        pwd.getpwnam(user)
+    except KeyError:
+        print(f"poolboard install-service: no user {user!r} on this machine", file=sys.stderr)
+        return 2
     text = unit_text(executable, str(config), user)
     if args.print:
         sys.stdout.write(text)

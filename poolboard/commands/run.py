@@ -1,4 +1,8 @@
-"""``poolboard run``: the service on a real (or simulated) board, with the web UI."""
+"""``poolboard run``: the service on the board its config describes, with the web UI.
+
+The config must name the sensor: a forgotten ``[sensor]`` never silently runs the simulated
+board (``kind = "simulated"`` asks for it; ``poolboard demo`` needs no config at all).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ import argparse
 import logging
 import sys
 
+from hardware.spi_leds import SpiUnavailable
 from poolboard.config import ConfigError, load_config
 from poolboard.sensor_spec import SensorSpecError
 from poolboard.service import build_session, serve
@@ -21,7 +26,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "every game, drive the LEDs and serve the web UI, until stopped (SIGTERM, ^C)."
         ),
     )
-    parser.add_argument("--config", default=None, help="config file (default: the demo's)")
+    parser.add_argument(
+        "--config", required=True, help="config file naming the board's sensor (docs/config.md)"
+    )
     parser.add_argument("--no-web", action="store_true", help="record only: no web UI")
     parser.set_defaults(handler=run)
 
@@ -29,8 +36,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
-        session = build_session(load_config(args.config))
-    except (ConfigError, SensorSpecError, StorageError, OSError) as error:
+        session = build_session(load_config(args.config, require_sensor=True))
+    except (ConfigError, SensorSpecError, SpiUnavailable, StorageError, OSError) as error:
         print(f"poolboard run: {error}", file=sys.stderr)
         return 2
     try:

@@ -1,12 +1,15 @@
 """The public API: the state, the cue styles, recorded games, and the simulated board's inputs.
 
 Reading is open to everyone on the network (spectators); the only writes here drive the
-simulated board, and exist only when the configured sensor is the simulated one.
+simulated board, exist only when the configured sensor is the simulated one, and need the
+referee's login unless the server listens on loopback only (the demo on one's own computer).
 """
 
+from collections.abc import Callable
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Response
+from fastapi import APIRouter, Depends, HTTPException, Response
+from starlette.convertors import Convertor, register_url_convertor
 
 from engine.cues import CUE_STYLES, CueKind
 from engine.pdn.writer import write_game
@@ -16,6 +19,25 @@ from poolboard.storage import DamagedGame, StorageError, StoredGame
 from poolboard.web.models import BoardSnapshot, SideBody
 
 _BLINK_HERTZ = {"solid": 0.0, "slow": 1.0, "fast": 4.0}
+#: Game ids are SQLite rowids: 64-bit signed integers.
+_LARGEST_ID = 2**63 - 1
+
+
+class _GameId(Convertor[int]):
+    """A path's game id: digits, read as an int without converting thousands of them (Python
+    refuses more than 4,300); any id beyond 64 bits becomes one that no game has."""
+
+    regex = "[0-9]+"
+
+    def convert(self, value: str) -> int:
+        digits = value.lstrip("0") or "0"
+        return int(digits) if len(digits) <= 19 else _LARGEST_ID + 1
+
+    def to_string(self, value: int) -> str:
+        return str(value)
+
+
+register_url_convertor("game_id", _GameId())
 
 
 def cue_styles() -> dict[str, Any]:
@@ -58,11 +80,15 @@ def _summary(game: StoredGame | DamagedGame) -> dict[str, Any]:
     }
 
 
-def api_router(session: Session) -> APIRouter:
-    """``/api/...`` for everyone: state, cue styles, games, and the simulated board."""
+def api_router(session: Session, board_login: Callable[..., str] | None = None) -> APIRouter:
+    """``/api/...`` for everyone: state, cue styles, games, and the simulated board, whose
+    inputs need ``board_login`` (a dependency, the referee's login) when it is given."""
     router = APIRouter(prefix="/api", tags=["public"])
+    board_access = [Depends(board_login)] if board_login else []
 
     def stored(game_id: int) -> StoredGame:
+        if game_id > _LARGEST_ID:
+            raise HTTPException(404, "no such game: game ids are below 2**63")
         try:
             return session.store.game(game_id)
         except KeyError:
@@ -107,7 +133,7 @@ def api_router(session: Session) -> APIRouter:
 
     # Declared before /games/{id} so that "7.pdn" is never read as an id.
     @router.get(
-        "/games/{game_id:int}.pdn",
+        "/games/{game_id:game_id}.pdn",
         response_class=Response,
         responses={200: {"content": {"application/x-pdn": {}}}},
     )
@@ -120,7 +146,7 @@ def api_router(session: Session) -> APIRouter:
             headers={"Content-Disposition": f'attachment; filename="poolboard-{game_id}.pdn"'},
         )
 
-    @router.get("/games/{game_id:int}")
+    @router.get("/games/{game_id:game_id}")
     def game(game_id: int) -> dict[str, Any]:
         """One game: headers, start position, moves with the clock times left after each."""
         found = stored(game_id)
@@ -139,24 +165,24 @@ def api_router(session: Session) -> APIRouter:
             ],
         }
 
-    @router.get("/board")
+    @router.get("/board", dependencies=board_access)
     def board() -> dict[str, list[int]]:
         """The simulated board's occupancy now (409 for a real sensor)."""
         return {"occupied": sorted(simulated().occupied)}
 
-    @router.post("/board")
+    @router.post("/board", dependencies=board_access)
     def set_board(body: BoardSnapshot) -> dict[str, list[int]]:
         """Report a whole occupancy from the simulated board, as the hardware would."""
         simulated().set_occupied(body.occupied)
         return {"occupied": body.occupied}
 
-    @router.post("/lever")
+    @router.post("/lever", dependencies=board_access)
     def lever(body: SideBody) -> dict[str, str]:
         """A player presses their clock lever on the simulated board."""
         simulated().press_lever(body.color)
         return {"lever": body.side}
 
-    @router.post("/adjust")
+    @router.post("/adjust", dependencies=board_access)
     def adjust(body: SideBody) -> dict[str, str]:
         """A player announces "adjust" (R-TCH-3) on the simulated board."""
         simulated().announce_adjust(body.color)

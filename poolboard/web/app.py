@@ -1,10 +1,12 @@
 """The web application and how it is served.
 
-``create_app(session)`` assembles the pages, the public API, the referee API and the WebSocket;
-``WebServer`` runs it with uvicorn in a background thread (tests, benchmarks); ``serve_web`` is
-what ``poolboard run`` and ``poolboard demo`` call: it serves until their stop event is set.
+``create_app(session)`` assembles the pages, the public API, the referee API and the WebSocket
+behind the request guard; ``WebServer`` runs it with uvicorn, within the server's limits, in a
+background thread (tests, benchmarks); ``serve_web`` is what ``poolboard run`` and ``poolboard
+demo`` call: it serves until their stop event is set.
 """
 
+import math
 import socket
 import threading
 import time
@@ -12,25 +14,32 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import uvicorn
-from fastapi import Depends, FastAPI, HTTPException, WebSocket
-from fastapi.responses import FileResponse, RedirectResponse
+from fastapi import Depends, FastAPI, HTTPException, Request, WebSocket
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
 from poolboard.session import Session
 from poolboard.simulated_board import SimulatedBoard
 from poolboard.web.api import api_router
 from poolboard.web.director import ConsoleClosed, director_router, no_password_page
+from poolboard.web.guard import RequestGuard, is_loopback
 from poolboard.web.hub import Hub
+from poolboard.web.limits import WebLimits, guarded_protocol, limit_log_rate
 from poolboard.web.referee import referee_guard, referee_router
 
+DEFAULT_LIMITS = WebLimits()
 STATIC = Path(str(resources.files("poolboard.web.static")))
 
 #: Our pages load nothing from elsewhere; the browser is told so.
 _PAGE_HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; connect-src 'self'",
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'"
+    ),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-cache",
@@ -41,8 +50,28 @@ def _page(name: str) -> FileResponse:
     return FileResponse(STATIC / name, media_type="text/html", headers=_PAGE_HEADERS)
 
 
-def create_app(session: Session) -> FastAPI:
-    """The whole web UI for ``session``: pages, ``/api``, ``/ws`` (docs/web.md, docs/api.md)."""
+def _json_safe(value: Any) -> Any:
+    """``value`` with NaN and infinities spelt as JSON cannot: ``"NaN"``, ``"Infinity"``."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, dict):
+        return {key: _json_safe(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_json_safe(item) for item in value]
+    return value
+
+
+async def _invalid_request(_: Request, error: Exception) -> JSONResponse:
+    """422 naming each problem, even when the input was a NaN that JSON cannot echo."""
+    assert isinstance(error, RequestValidationError)
+    return JSONResponse({"detail": _json_safe(jsonable_encoder(error.errors()))}, 422)
+
+
+def create_app(session: Session, host: str | None = None, *, body_seconds: float = 10.0) -> FastAPI:
+    """The whole web UI for ``session``: pages, ``/api``, ``/ws`` (docs/web.md, docs/api.md),
+    to be served on ``host`` (default: the config's). Off loopback, the virtual board needs
+    the referee's login; on loopback, only loopback host names are answered."""
+    loopback = is_loopback(session.config.web.host if host is None else host)
     hub = Hub(session)
 
     @asynccontextmanager
@@ -57,11 +86,15 @@ def create_app(session: Session) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.hub = hub
-    app.include_router(api_router(session))
-    app.include_router(referee_router(session))
-    app.include_router(director_router(session, referee_guard(session)))
+    app.add_middleware(RequestGuard, loopback_only=loopback, body_seconds=body_seconds)
+    app.add_exception_handler(RequestValidationError, _invalid_request)
+    login = referee_guard(session)
+    app.include_router(api_router(session, board_login=None if loopback else login))
+    app.include_router(referee_router(session, login))
+    app.include_router(director_router(session, login))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    referee = Annotated[str, Depends(referee_guard(session))]
+    referee = Annotated[str, Depends(login)]
+    board_access = [] if loopback else [Depends(login)]
 
     @app.get("/", include_in_schema=False)
     def spectator() -> FileResponse:
@@ -71,7 +104,7 @@ def create_app(session: Session) -> FastAPI:
     def big_screen() -> FileResponse:
         return _page("spectator.html")
 
-    @app.get("/board", include_in_schema=False)
+    @app.get("/board", include_in_schema=False, dependencies=board_access)
     def virtual_board() -> FileResponse:
         if not isinstance(session.sensor, SimulatedBoard):
             raise HTTPException(404, "the virtual board exists only with the simulated sensor")
@@ -108,15 +141,29 @@ class WebServer:
     'http://127.0.0.1:40213'
     """
 
-    def __init__(self, session: Session, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self,
+        session: Session,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        limits: WebLimits = DEFAULT_LIMITS,
+        app_host: str | None = None,
+    ) -> None:
+        """``app_host``: the address the app behaves as served on (default ``host``), for tests
+        of an open address on loopback."""
         self.host = host
-        self.app = create_app(session)
+        self.app = create_app(session, app_host or host, body_seconds=limits.body_seconds)
+        limit_log_rate()
         config = uvicorn.Config(
             self.app,
             host=host,
             port=port,
+            http=guarded_protocol(limits),
             log_level="warning",
             timeout_graceful_shutdown=2,
+            timeout_keep_alive=limits.keep_alive_seconds,
+            h11_max_incomplete_event_size=limits.max_head_bytes,
             ws_max_size=65_536,
         )
         self._server = uvicorn.Server(config)
@@ -185,7 +232,9 @@ def serve_web(
     web = session.config.web
     server = WebServer(session, web.host, web.port)
     url = server.start()
-    board = ", virtual board /board" if isinstance(session.sensor, SimulatedBoard) else ""
+    board = ""
+    if isinstance(session.sensor, SimulatedBoard):
+        board = ", virtual board /board" + ("" if is_loopback(web.host) else " (referee login)")
     announce(
         f"poolboard: web UI on {url}/ (spectators /, big screen /big{board}, "
         "referee /referee, API /docs)"

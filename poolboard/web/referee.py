@@ -4,12 +4,15 @@ Spectators are read-only; every change to a game other than play on the board co
 here, and the session writes each one to the audit log with the referee's name.
 """
 
+import base64
+import binascii
 import secrets
+import time
+import unicodedata
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, status
-from fastapi.security import HTTPBasic, HTTPBasicCredentials
+from fastapi import APIRouter, Depends, HTTPException, Request, status
 
 from poolboard.session import RefereeError, Session
 from poolboard.web.models import (
@@ -22,37 +25,99 @@ from poolboard.web.models import (
 )
 
 REALM = "poolboard referee"
-_basic = HTTPBasic(realm=REALM, auto_error=False)
+#: Browsers send Basic credentials in UTF-8 when told so (RFC 7617).
+CHALLENGE = f'Basic realm="{REALM}", charset="UTF-8"'
+
+
+class LoginBackoff:
+    """Wrong passwords from one address: the first ``free`` cost nothing, then each one locks
+    that address out for twice as long as the last (1 s, 2 s, 4 s ... at most ``longest``)."""
+
+    def __init__(self, free: int = 5, longest: float = 60.0, remembered: int = 1024) -> None:
+        self.free = free
+        self.longest = longest
+        self.remembered = remembered
+        self._failures: dict[str, tuple[int, float]] = {}  # address -> (failures, locked until)
+
+    def wait(self, address: str) -> float:
+        """Seconds ``address`` must wait before its next try (0: it may try now)."""
+        _, until = self._failures.get(address, (0, 0.0))
+        return max(0.0, until - time.monotonic())
+
+    def failed(self, address: str) -> None:
+        """Count a wrong password from ``address``."""
+        failures = self._failures.pop(address, (0, 0.0))[0] + 1
+        locked = (
+            0.0 if failures <= self.free else min(self.longest, 2.0 ** (failures - self.free - 1))
+        )
+        self._failures[address] = (failures, time.monotonic() + locked)
+        while len(self._failures) > self.remembered:  # forget the longest-quiet address
+            del self._failures[next(iter(self._failures))]
+
+    def succeeded(self, address: str) -> None:
+        """The right password: ``address`` starts afresh."""
+        self._failures.pop(address, None)
+
+
+def basic_credentials(header: str) -> tuple[str, str] | None:
+    """The name and password of a ``Basic`` Authorization header, decoded as UTF-8 and put in
+    Unicode normal form C (a phone may send "é" as one code point or two); ``None`` if it is
+    not one."""
+    scheme, _, encoded = header.partition(" ")
+    if scheme.lower() != "basic":
+        return None
+    try:
+        decoded = base64.b64decode(encoded.strip(), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+    name, colon, password = decoded.partition(":")
+    if not colon:
+        return None
+    return unicodedata.normalize("NFC", name), unicodedata.normalize("NFC", password)
 
 
 def referee_guard(session: Session) -> Callable[..., str]:
     """A dependency that returns the referee's name, or refuses: 503 when no password is
-    configured (the console is closed), 401 for missing or wrong credentials."""
+    configured (the console is closed), 401 for missing or wrong credentials, 429 while the
+    client's address is locked out after wrong passwords (:class:`LoginBackoff`)."""
     config = session.config.referee
+    expected_name = unicodedata.normalize("NFC", config.username).encode()
+    expected_password = unicodedata.normalize("NFC", config.password).encode()
+    backoff = LoginBackoff()
 
-    def check(credentials: Annotated[HTTPBasicCredentials | None, Depends(_basic)]) -> str:
+    def check(request: Request) -> str:
         if not config.password:
             raise HTTPException(
                 status.HTTP_503_SERVICE_UNAVAILABLE,
                 "the referee console is closed: set [referee] password in the config",
             )
-        if credentials is None:
+        header = request.headers.get("authorization")
+        if header is None:
             raise _unauthorized("referee credentials required")
+        address = request.client.host if request.client else ""
+        wait = backoff.wait(address)
+        if wait:
+            raise HTTPException(
+                status.HTTP_429_TOO_MANY_REQUESTS,
+                f"too many wrong referee passwords from {address}: try again in {wait:.0f} s",
+                headers={"Retry-After": str(max(1, round(wait)))},
+            )
+        name, password = basic_credentials(header) or ("", "")
         # Both compared in constant time, always both, so timing tells nothing.
-        name_ok = secrets.compare_digest(credentials.username.encode(), config.username.encode())
-        password_ok = secrets.compare_digest(
-            credentials.password.encode(), config.password.encode()
-        )
+        name_ok = secrets.compare_digest(name.encode(), expected_name)
+        password_ok = secrets.compare_digest(password.encode(), expected_password)
         if not (name_ok and password_ok):
+            backoff.failed(address)
             raise _unauthorized("wrong referee name or password")
-        return credentials.username
+        backoff.succeeded(address)
+        return name
 
     return check
 
 
 def _unauthorized(detail: str) -> HTTPException:
     return HTTPException(
-        status.HTTP_401_UNAUTHORIZED, detail, headers={"WWW-Authenticate": f'Basic realm="{REALM}"'}
+        status.HTTP_401_UNAUTHORIZED, detail, headers={"WWW-Authenticate": CHALLENGE}
     )
 
 
@@ -65,9 +130,10 @@ def _apply(action: Callable[[], None]) -> dict[str, Any]:
     return {"ok": True}
 
 
-def referee_router(session: Session) -> APIRouter:
-    """``/api/referee/...``: the console's actions and the audit log."""
-    actor = Annotated[str, Depends(referee_guard(session))]
+def referee_router(session: Session, login: Callable[..., str]) -> APIRouter:
+    """``/api/referee/...``: the console's actions and the audit log, each behind ``login``
+    (:func:`referee_guard`)."""
+    actor = Annotated[str, Depends(login)]
     router = APIRouter(prefix="/api/referee", tags=["referee"])
 
     @router.get("/whoami")

@@ -9,6 +9,10 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
+from poolboard.cli import main
+
 
 def test_demo_serves_the_board_and_records_the_autoplayed_game(tmp_path: Path) -> None:
     demo = subprocess.Popen(
@@ -49,3 +53,82 @@ def test_demo_serves_the_board_and_records_the_autoplayed_game(tmp_path: Path) -
     finally:
         demo.send_signal(signal.SIGTERM)
         assert demo.wait(timeout=15) == 0
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--port", "70000"], "argument --port: expected a port number 0-65535, got '70000'"),
+        (["--port", "-1"], "argument --port: expected a port number 0-65535"),
+        (["--speed", "0"], "argument --speed: expected a number above 0, up to 100, got '0'"),
+        (["--speed", "nan"], "argument --speed: expected a number above 0, up to 100"),
+        (["--speed", "inf"], "argument --speed: expected a number above 0, up to 100"),
+        (["--host", ""], "argument --host: empty; 0.0.0.0 (or ::) serves every interface"),
+    ],
+)
+def test_bad_demo_arguments_are_one_clear_line(capsys, arguments: list[str], message: str) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["demo", *arguments])
+    assert exited.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1].startswith(f"poolboard demo: error: {message}")
+
+
+def run_with(tmp_path: Path, config: str, *, hide: str = "") -> subprocess.CompletedProcess:
+    """``poolboard run --no-web --config`` with ``config``; ``hide``: a module to make missing."""
+    path = tmp_path / "board.toml"
+    path.write_text(f'[storage]\npath = "{tmp_path / "data"}"\n{config}')
+    hiding = f"import sys; sys.modules[{hide!r}] = None; " if hide else ""
+    return subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"{hiding}from poolboard.cli import main; import sys; sys.exit(main(sys.argv[1:]))",
+            *["run", "--no-web", "--config", str(path)],
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_run_needs_a_config_that_names_the_sensor(tmp_path: Path, capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["run"])
+    assert "the following arguments are required: --config" in capsys.readouterr().err
+    unnamed = run_with(tmp_path, '[game]\nevent = "Club night"\n')
+    assert unnamed.returncode == 2 and unnamed.stdout == ""
+    assert unnamed.stderr.strip().endswith(
+        "[sensor] kind: not set; say which sensor reads the board (serial, gpio, camera), "
+        'or kind = "simulated" to run without one'
+    )
+
+
+@pytest.mark.parametrize(
+    ("config", "hide", "message"),
+    [
+        (
+            '[sensor]\nkind = "camera"\nspec = "file:board.png"\n',
+            "cv2",
+            "the camera sensor needs the Python module 'cv2', which is not installed: "
+            "pip install 'poolboard[camera]'",
+        ),
+        (
+            '[sensor]\nkind = "simulated"\n[leds]\nkind = "spi"\n',
+            "spidev",
+            "spidev is not installed: pip install 'poolboard[spi-leds]'",
+        ),
+        (
+            '[sensor]\nkind = "gpio"\nspec = "BOARD"\n',
+            "RPi",
+            "pip install 'poolboard[gpio]' on a Pi 4 or older",
+        ),
+    ],
+)
+def test_a_missing_optional_extra_is_one_line_naming_what_to_install(
+    tmp_path: Path, config: str, hide: str, message: str
+) -> None:
+    board = Path(__file__).parents[2] / "hardware" / "board.example.toml"
+    ran = run_with(tmp_path, config.replace("BOARD", str(board)), hide=hide)
+    assert ran.returncode == 2
+    assert len(ran.stderr.splitlines()) == 1 and "Traceback" not in ran.stderr
+    assert ran.stderr.startswith("poolboard run: ") and message in ran.stderr

@@ -73,8 +73,12 @@ def firmware_settings() -> Callable[..., SimpleNamespace]:
 def make_link() -> Iterator[Callable[..., Link]]:
     opened: list[tuple[Emulator, SerialBoard]] = []
 
-    def make(firmware_settings: SimpleNamespace | None = None, **driver: float) -> Link:
-        emulator = Emulator(seed=7, settings=firmware_settings or config)
+    def make(
+        firmware_settings: SimpleNamespace | None = None,
+        interpreter: str = "cpython",
+        **driver: float,
+    ) -> Link:
+        emulator = Emulator(seed=7, settings=firmware_settings or config, interpreter=interpreter)
         emulator.start()
         board = SerialBoard(str(emulator.link), **driver)
         opened.append((emulator, board))

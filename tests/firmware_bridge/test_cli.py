@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -42,7 +44,7 @@ def test_emulate_board_serves_a_host_and_answers_commands() -> None:
                 if isinstance(event, Snapshot) and len(event.occupied) == 12:
                     break
             assert isinstance(event, Snapshot) and event.occupied == set(range(21, 33))
-            assert ask("leds") == "leds s1=#002800/solid"
+            assert ask("leds") == "leds s1=#000a00"  # dim green, brightness 64/255 applied
             assert ask("place 33") == "error: square 33 is not a dark square 1-32 (R-BRD-2)"
             assert ask("lever grey") == "error: lever needs a side: lever black | lever white"
             assert ask("disconnect soon") == "error: 'soon' is not a number of seconds"
@@ -77,3 +79,50 @@ def test_help_lists_the_commands() -> None:
 def test_bad_serial_specs_are_named(spec: str, message: str) -> None:
     with pytest.raises(SensorSpecError, match=message):
         open_sensor(spec)
+
+
+def _children(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found |= {int(child) for child in (task / "children").read_text().split()}
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, IndexError):
+        return False
+    return state != "Z"
+
+
+def test_a_terminated_or_killed_emulator_leaves_no_folder_and_no_firmware_behind() -> None:
+    command = [sys.executable, "-m", "poolboard.cli", "emulate-board"]
+
+    def launch() -> tuple[subprocess.Popen[str], Path]:
+        process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        assert process.stdout is not None
+        return process, Path(process.stdout.readline().strip()).parent
+
+    process, folder = launch()
+    process.send_signal(signal.SIGTERM)  # a polite stop cleans up at once
+    assert process.wait(timeout=10) == 128 + signal.SIGTERM
+    assert not folder.exists()
+
+    process, folder = launch()
+    firmware = _children(process.pid)  # the micropython process, if that interpreter runs
+    process.kill()  # kill -9: nothing can run in the emulator
+    process.wait(timeout=10)
+    assert folder.exists()
+    deadline = time.monotonic() + 5
+    while any(_alive(pid) for pid in firmware):  # its pipes closed: the board powers off
+        assert time.monotonic() < deadline, "the firmware outlived its emulator"
+        time.sleep(0.05)
+    process, _ = launch()  # the next emulator sweeps the dead one's folder away
+    try:
+        assert not folder.exists()
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=10)

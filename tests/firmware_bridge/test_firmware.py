@@ -46,7 +46,7 @@ def test_boot_says_hello_then_reports_the_settled_board() -> None:
     (hello,) = bench.sent()
     assert hello[0] == protocol.HELLO
     version, firmware, reason, board_id = protocol.unpack_hello(hello[2])
-    assert (version, firmware, reason, board_id) == (1, (1, 0), protocol.HELLO_BOOT, b"EMULATED")
+    assert (version, firmware, reason, board_id) == (2, (2, 0), protocol.HELLO_BOOT, b"EMULATED")
     [(kind, (mask, *_))] = states(bench.run(20))
     assert (kind, mask) == (protocol.STATE_CHANGE, 0b1011)
 
@@ -78,7 +78,7 @@ def test_lever_presses_are_counted_and_one_held_at_boot_is_not() -> None:
     bench.hal.levers = 0
     assert states(bench.run(30)) == []
     bench.hal.levers = 0b10
-    [(kind, (_, black, white, _))] = states(bench.run(30))
+    [(kind, (_, black, white, _, _))] = states(bench.run(30))
     assert (kind, black, white) == (protocol.STATE_LEVER, 0, 1)
 
 

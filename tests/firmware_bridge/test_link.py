@@ -8,7 +8,10 @@ import time
 
 from engine.color import Color
 from engine.cues import CueKind, Cues
+from engine.geometry import square_set
 from engine.sensing import LeverPress, LinkHealth, Snapshot
+from firmware_bridge.firmware import protocol
+from firmware_bridge.firmware.protocol import Deframer
 from firmware_bridge.host import SerialBoard
 
 
@@ -45,7 +48,17 @@ def test_one_percent_noise_over_thousands_of_frames_gives_no_false_snapshot(
 ) -> None:
     link = make_link(firmware_settings(HEARTBEAT_MS=1, SCAN_PERIOD_MS=1))
     emulator, board = link.emulator, link.board
-    held = {frozenset()}
+    held = {frozenset()}  # every occupancy the firmware reported, as it left the board
+    tap = Deframer()
+    forward = emulator.hal.output
+
+    def record(frame: bytes) -> None:
+        for kind, _, payload in tap.feed(frame):
+            if kind in (protocol.STATE_CHANGE, protocol.STATE_HEARTBEAT):
+                held.add(square_set(protocol.unpack_state(payload)[0]))
+        forward(frame)
+
+    emulator.hal.output = record
     rng = random.Random(3)
     emulator.command("noise 1")
     stop = threading.Event()
@@ -53,7 +66,6 @@ def test_one_percent_noise_over_thousands_of_frames_gives_no_false_snapshot(
     def shuffle_pieces() -> None:
         while not stop.wait(0.02):
             squares = frozenset(rng.sample(range(1, 33), rng.randrange(0, 25)))
-            held.add(squares)
             emulator.set_occupied(squares)
 
     mover = threading.Thread(target=shuffle_pieces)

@@ -110,16 +110,17 @@ def test_thousands_of_frames_with_one_percent_corruption_give_no_false_message()
     deframer = Deframer(crc_ccitt)
     received = deframer.feed(bytes(stream))
     assert all(message in sent for message in received)
-    assert 4000 < len(received) < 5000
+    assert 3500 < len(received) < 5000  # a 22-byte frame survives 1 % byte noise 80 % of the time
     assert deframer.crc_errors + deframer.bad_frames > 100
 
 
 def test_payload_helpers_check_lengths() -> None:
-    assert protocol.unpack_state(protocol.pack_state(1 << 31, 2, 3, 2**32 + 4)) == (
+    assert protocol.unpack_state(protocol.pack_state(1 << 31, 2, 3, 2**32 + 4, 1 << 5)) == (
         1 << 31,
         2,
         3,
         4,
+        1 << 5,
     )
     entries = [(i, 2 * i, 3, i % 3) for i in range(protocol.LED_SLOTS)]
     assert protocol.unpack_leds(protocol.pack_leds(entries)) == entries

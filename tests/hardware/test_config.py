@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.color import Color
-from hardware.config import MatrixPins, ScanSettings
+from hardware.config import MatrixPins, ScanSettings, busy_gpios
 
 
 def test_default_orientation_follows_the_square_numbering(pin_table) -> None:
@@ -37,7 +37,10 @@ def test_explicit_square_map_for_a_4_by_8_wiring() -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"rows": [4, 17, 40, 22, 5, 6, 13, 26]}, r"matrix\.rows\[2\]: 40 is not a header GPIO"),
+        (
+            {"rows": [4, 17, 40, 22, 5, 6, 13, 26]},
+            r"matrix\.rows\[2\]: 40 is not a header GPIO \(BCM 0-27; use 2-27\)",
+        ),
         ({"rows": [4, 17, True, 22, 5, 6, 13, 26]}, r"matrix\.rows\[2\]"),
         ({"columns": "23,24"}, r"matrix\.columns: expected a list"),
         (
@@ -87,3 +90,31 @@ def test_scan_settings_defaults_and_overrides() -> None:
 def test_bad_scan_settings_name_the_key(table, message) -> None:
     with pytest.raises(ValueError, match=message):
         ScanSettings.from_mapping(table)
+
+
+@pytest.mark.parametrize(
+    ("pin", "dev_nodes", "spi_leds", "message"),
+    [
+        (10, [], True, r"matrix\.rows\[0\]: GPIO 10 is SPI0 MOSI, used by the SPI LEDs"),
+        (11, [], True, r"matrix\.rows\[0\]: GPIO 11 is SPI0 SCLK, used by the SPI LEDs"),
+        (2, ["i2c-1"], False, r"matrix\.rows\[0\]: GPIO 2 is I2C-1 SDA \(enabled: /dev/i2c-1\)"),
+        (15, ["serial0"], False, r"matrix\.rows\[0\]: GPIO 15 is the UART's RXD"),
+        (0, [], False, r"matrix\.rows\[0\]: GPIO 0 is reserved for the HAT ID EEPROM \(ID_SD"),
+        (1, [], False, r"matrix\.rows\[0\]: GPIO 1 is reserved for the HAT ID EEPROM \(ID_SC"),
+    ],
+)
+def test_a_pin_a_peripheral_holds_is_refused_naming_it(
+    pin_table, tmp_path, pin: int, dev_nodes: list[str], spi_leds: bool, message: str
+) -> None:
+    for node in dev_nodes:
+        (tmp_path / node).touch()
+    pin_table["rows"][0] = pin
+    with pytest.raises(ValueError, match=message):
+        MatrixPins.from_mapping(pin_table, busy=busy_gpios(spi_leds, dev=tmp_path))
+
+
+def test_i2c_and_uart_pins_are_free_while_those_are_off(pin_table, tmp_path) -> None:
+    pin_table["rows"][0] = 2
+    pin_table["rows"][1] = 14
+    pins = MatrixPins.from_mapping(pin_table, busy=busy_gpios(True, dev=tmp_path))
+    assert pins.rows[:2] == (2, 14)

@@ -27,11 +27,21 @@ def test_a_scan_reads_exactly_the_closed_switches(make_rig, pieces: set[int]) ->
     assert rig.gpio.floating_reads == 0
 
 
-def test_rows_are_released_after_each_scan(rig) -> None:
+def test_rows_stay_claimed_and_are_driven_without_setup_between_diagnoses(rig) -> None:
+    """On rpi-lgpio every setup() is a kernel line request: a steady scan makes none."""
     rig.board.set_pieces(START)
-    rig.scanner.scan()
+    rig.scanner.scan()  # the first scan is a diagnostic (open-drain) one
+    setups = []
+    real_setup = rig.gpio.setup
+    rig.gpio.setup = lambda *a, **k: (setups.append(a), real_setup(*a, **k))  # type: ignore
+    for _ in range(rig.scanner.diagnose_every - 1):
+        assert square_set(rig.scanner.scan().occupied) == START
+    assert setups == []
     for row in rig.board.pins.rows:
-        assert rig.gpio.configured(row) == (rig.gpio.IN, rig.gpio.PUD_UP)
+        assert rig.gpio.configured(row) == (rig.gpio.OUT, rig.gpio.PUD_OFF)  # idle: driven high
+    rig.scanner.scan()  # a diagnosis is due again
+    assert rig.scanner.diagnostic_scans == 2
+    assert rig.gpio.shorts == set()
 
 
 def test_start_position_then_a_move_gives_clean_snapshots(rig) -> None:
@@ -112,7 +122,9 @@ def test_missing_diode_reports_a_ghost_and_never_snapshots_it(rig) -> None:
     assert first.squares == {5}  # found as soon as 1 and 5 close, before any ghost can appear
     assert "diode missing or shorted at square 5 " in first.message
     assert {2, 5} <= ghost.squares and "squares 1, 2 may show ghosts" in ghost.message
-    assert rig.gpio.shorts == set()  # open-drain rows: never two outputs against each other
+    shorts = set(rig.gpio.shorts)  # rows driven high met the missing diode before it was found
+    rig.run(0.5)  # found: open-drain scans only, never two outputs against each other
+    assert rig.gpio.shorts == shorts
 
 
 def test_a_missing_diode_alone_gives_no_ghost_and_no_false_alarm_before_it_matters(rig) -> None:

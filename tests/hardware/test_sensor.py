@@ -14,6 +14,7 @@ import hardware
 from engine.color import Color
 from engine.sensing import LeverPress, Sensor, Snapshot
 from hardware.config import MatrixPins, ScanSettings
+from hardware.gpio import GPIOUnavailable, load_rpi_gpio
 from hardware.matrix import MatrixSensor, sensor_from_spec
 from hardware.sim_gpio import SimGPIO, SimReedBoard
 from hardware.spi_leds import LedLayout
@@ -107,3 +108,21 @@ def test_the_example_board_file_is_valid() -> None:
     with MatrixSensor.from_mapping(table, gpio=SimGPIO()) as sensor:
         assert sensor.settings == ScanSettings()
     assert LedLayout.from_mapping(table["leds"]).count == 35
+
+
+def test_a_gpio_library_failing_in_an_unwritable_cwd_is_explained(tmp_path, monkeypatch) -> None:
+    """lgpio (rpi-lgpio, Pi 5) opens a notification file in the cwd at import; under systemd
+    without a WorkingDirectory that is /, and the import dies with FileNotFoundError. This
+    stand-in module fails the same way (the real one needs a Pi's GPIO chip)."""
+    package = tmp_path / "lib" / "RPi"
+    (package / "GPIO").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "GPIO" / "__init__.py").write_text('open(".lgd-nfy-3", "rb")\n')
+    monkeypatch.syspath_prepend(str(tmp_path / "lib"))
+    monkeypatch.delitem(sys.modules, "RPi", raising=False)
+    monkeypatch.delitem(sys.modules, "RPi.GPIO", raising=False)
+    empty = tmp_path / "run"
+    empty.mkdir()
+    monkeypatch.chdir(empty)
+    with pytest.raises(GPIOUnavailable, match=r"must be writable.*WorkingDirectory"):
+        load_rpi_gpio()

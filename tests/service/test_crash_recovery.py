@@ -229,6 +229,7 @@ def test_sigkill_during_referee_corrections_and_game_changes_leaves_all_or_nothi
                 "Authorization": f"Basic {credentials}",
                 "Content-Type": "application/json",
                 "Origin": service.url,
+                "X-Poolboard": "1",
             },
         )
         time.sleep(rng.uniform(0.0, 0.012))
@@ -271,6 +272,7 @@ def test_sigkill_around_takebacks_keeps_the_game_whole(tmp_path: Path, services)
                 "Authorization": f"Basic {credentials}",
                 "Content-Type": "application/json",
                 "Origin": service.url,
+                "X-Poolboard": "1",
             },
         )
         assert connection.getresponse().status == 200

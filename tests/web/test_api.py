@@ -18,11 +18,11 @@ from poolboard.config import Config, StorageConfig, WebConfig
 from poolboard.session import Session
 from poolboard.simulated_board import SimulatedBoard
 from poolboard.web.app import WebServer, serve_web
-from tests.web.conftest import START, Live
+from tests.web.conftest import START, Live, post
 
 
 def post_board(live: Live, squares: set[int]) -> None:
-    httpx.post(f"{live.url}/api/board", json={"occupied": sorted(squares)}).raise_for_status()
+    post(f"{live.url}/api/board", json={"occupied": sorted(squares)}).raise_for_status()
 
 
 def wait_for(live: Live, check, timeout: float = 5.0) -> dict:
@@ -119,14 +119,14 @@ def test_a_late_joiner_gets_the_game_so_far_and_leavers_are_forgotten(live: Live
 def test_bad_board_snapshots_get_422_naming_the_problem(
     live: Live, body: dict, message: str
 ) -> None:
-    response = httpx.post(f"{live.url}/api/board", json=body)
+    response = post(f"{live.url}/api/board", json=body)
     assert response.status_code == 422
     assert message in json.dumps(response.json()["detail"])
     assert live.session.sensor.occupied == frozenset()
 
 
 def test_not_json_gets_422(live: Live) -> None:
-    response = httpx.post(
+    response = post(
         f"{live.url}/api/board", content=b"{occupied", headers={"Content-Type": "application/json"}
     )
     assert response.status_code == 422
@@ -136,13 +136,11 @@ def test_levers_and_adjust_reach_the_simulated_board(live: Live) -> None:
     occupied = set(START)
     post_board(live, occupied)
     wait_for(live, lambda s: s["clock"]["state"] == "running")
-    assert httpx.post(f"{live.url}/api/adjust", json={"side": "black"}).json() == {
-        "adjust": "black"
-    }
-    assert httpx.post(f"{live.url}/api/lever", json={"side": "white"}).status_code == 200
-    bad = httpx.post(f"{live.url}/api/lever", json={"side": "red"})
+    assert post(f"{live.url}/api/adjust", json={"side": "black"}).json() == {"adjust": "black"}
+    assert post(f"{live.url}/api/lever", json={"side": "white"}).status_code == 200
+    bad = post(f"{live.url}/api/lever", json={"side": "red"})
     assert bad.status_code == 422 and "'black' or 'white'" in bad.text
-    assert httpx.post(f"{live.url}/api/board", json={"occupied": sorted(occupied)}).json() == {
+    assert post(f"{live.url}/api/board", json={"occupied": sorted(occupied)}).json() == {
         "occupied": sorted(occupied)
     }
     assert httpx.get(f"{live.url}/api/board").json() == {"occupied": sorted(occupied)}
@@ -231,9 +229,9 @@ def test_a_real_sensor_has_no_virtual_board(tmp_path: Path) -> None:
         port = emulator.stdout.readline().strip()
         live = Live(tmp_path / "data", sensor=sensor_from_spec(port))
         try:
-            refused = httpx.post(f"{live.url}/api/board", json={"occupied": [1]})
+            refused = post(f"{live.url}/api/board", json={"occupied": [1]})
             assert refused.status_code == 409 and "not the simulated board" in refused.text
-            assert httpx.post(f"{live.url}/api/lever", json={"side": "black"}).status_code == 409
+            assert post(f"{live.url}/api/lever", json={"side": "black"}).status_code == 409
             assert httpx.get(f"{live.url}/board").status_code == 404
             assert httpx.get(f"{live.url}/api/info").json()["virtual_board"] is False
         finally:

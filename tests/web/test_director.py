@@ -78,7 +78,9 @@ def test_without_a_password_referee_shows_how_to_set_one(tmp_path) -> None:
         page = httpx.get(f"{live.url}/referee")
         assert page.status_code == 503 and page.headers["content-type"].startswith("text/html")
         assert "[referee]" in page.text and "password" in page.text
-        api = httpx.post(f"{live.url}/api/referee/void", json={"plies": 1})
+        api = httpx.post(
+            f"{live.url}/api/referee/void", json={"plies": 1}, headers={"X-Poolboard": "1"}
+        )
         assert api.status_code == 503
     finally:
         live.close()

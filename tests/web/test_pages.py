@@ -5,42 +5,17 @@ Debian's /usr/bin/chromium is driven through Playwright (never a browser Playwri
 """
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.web.conftest import PASSWORD, Live
+from tests.web.conftest import CHROMIUM, PASSWORD, START, Live
 
-CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"
 )
 SHOTS = os.environ.get("POOLBOARD_SCREENSHOTS")
 TIMEOUT = 5000  # ms for anything to appear
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator:
-    from playwright.sync_api import sync_playwright
-
-    # launch() gives the browser a fresh, temporary --user-data-dir of its own.
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=[
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-            ],
-        )
-        yield chromium
-        chromium.close()
 
 
 def shoot(page, name: str) -> None:
@@ -181,3 +156,26 @@ def test_the_referee_pauses_the_clock_from_the_console(browser, live: Live) -> N
     shoot(page, "referee")
     console.close()
     watching.close()
+
+
+def test_off_loopback_the_virtual_board_works_once_the_referee_logs_in(
+    browser, tmp_path: Path
+) -> None:
+    """The page asks for the login once; its moves then carry it (docs/web.md)."""
+    live = Live(tmp_path, app_host="0.0.0.0")
+    try:
+        context = browser.new_context(
+            http_credentials={"username": "referee", "password": PASSWORD}
+        )
+        page = context.new_page()
+        page.goto(live.url + "/board")
+        page.wait_for_selector(".conn.live", timeout=5000)
+        page.click("#setup")
+        for _ in range(250):
+            if live.session.sensor.occupied == START:
+                break
+            live.stop.wait(0.02)
+        assert live.session.sensor.occupied == START
+        context.close()
+    finally:
+        live.close()

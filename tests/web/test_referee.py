@@ -7,13 +7,13 @@ import httpx
 import pytest
 
 from engine.color import Color
-from tests.web.conftest import PASSWORD, START, Live
+from tests.web.conftest import PASSWORD, START, Live, post
 
 AUTH = ("referee", PASSWORD)
 
 
 def referee(live: Live, action: str, body: dict | None = None, auth=AUTH) -> httpx.Response:
-    return httpx.post(f"{live.url}/api/referee/{action}", json=body, auth=auth)
+    return post(f"{live.url}/api/referee/{action}", json=body, auth=auth)
 
 
 def start_game(live: Live) -> None:
@@ -42,7 +42,10 @@ def test_referee_actions_refuse_missing_or_wrong_credentials(live: Live, auth) -
     for action in ("pause", "resume", "next-game"):
         response = referee(live, action, auth=auth)
         assert response.status_code == 401
-        assert response.headers["www-authenticate"] == 'Basic realm="poolboard referee"'
+        assert (
+            response.headers["www-authenticate"]
+            == 'Basic realm="poolboard referee", charset="UTF-8"'
+        )
     assert httpx.get(f"{live.url}/api/referee/audit", auth=auth).status_code == 401
     assert httpx.get(f"{live.url}/referee", auth=auth).status_code == 401
     assert live.session.clock.state.value == "running"
@@ -51,7 +54,7 @@ def test_referee_actions_refuse_missing_or_wrong_credentials(live: Live, auth) -
 
 def test_malformed_authorization_headers_are_401(live: Live) -> None:
     for header in ("Basic", "Basic !!!", "Bearer abc", "Basic " + base64.b64encode(b"x").decode()):
-        response = httpx.post(f"{live.url}/api/referee/pause", headers={"Authorization": header})
+        response = post(f"{live.url}/api/referee/pause", headers={"Authorization": header})
         assert response.status_code == 401
 
 

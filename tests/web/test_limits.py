@@ -1,0 +1,321 @@
+"""Exhaustion against real servers on loopback: big bodies, slow clients, connection caps, logs.
+
+The body and memory checks run ``poolboard demo`` as its own process (its peak memory is read
+from /proc); the timing checks run the same server in-process with short deadlines
+(``WebLimits``), so they take a second, not ten. Other client addresses are other loopback
+addresses (127.0.0.2, ...), as Linux routes all of 127/8 to this machine.
+"""
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import re
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import websockets
+
+from poolboard.config import Config, StorageConfig
+from poolboard.session import Session
+from poolboard.simulated_board import SimulatedBoard
+from poolboard.web.app import WebServer
+from poolboard.web.guard import MAX_BODY
+from poolboard.web.limits import WebLimits
+
+MIB = 1 << 20
+
+
+def peak_memory(pid: int) -> int:
+    """The process's peak resident memory in bytes (VmHWM)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(r"VmHWM:\s+(\d+) kB", status)[1]) * 1024
+
+
+def connect(port: int, source: str = "127.0.0.1") -> socket.socket:
+    client = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(source, 0))
+    client.settimeout(5)
+    return client
+
+
+def answer(client: socket.socket) -> str:
+    """Everything the server says until it closes the connection."""
+    received = b""
+    with contextlib.suppress(ConnectionResetError):
+        while chunk := client.recv(4096):
+            received += chunk
+    return received.decode()
+
+
+def closed_now(client: socket.socket) -> bool:
+    """Whether the server has closed the connection already."""
+    client.setblocking(False)
+    try:
+        return client.recv(1, socket.MSG_PEEK) == b""
+    except BlockingIOError:
+        return False
+    except ConnectionResetError:
+        return True
+    finally:
+        client.setblocking(True)
+
+
+def settled(clients: list[socket.socket], expected: int, within: float = 2) -> list[socket.socket]:
+    """The clients still connected, once as few as ``expected`` are (or after ``within`` s)."""
+    deadline = time.monotonic() + within
+    while True:
+        still = [client for client in clients if not closed_now(client)]
+        if len(still) <= expected or time.monotonic() > deadline:
+            return still
+        time.sleep(0.05)
+
+
+def closed_by_server(client: socket.socket, within: float) -> bool:
+    """Whether the server closes the connection within ``within`` seconds."""
+    client.settimeout(within)
+    try:
+        while client.recv(4096):
+            pass
+    except TimeoutError:
+        return False
+    except ConnectionResetError:
+        pass
+    return True
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory) -> Iterator[tuple[subprocess.Popen, str]]:
+    """``poolboard demo`` on a free port of 127.0.0.1, with its default limits; its log goes
+    to ``process.log`` (a path)."""
+    home = tmp_path_factory.mktemp("demo")
+    log = home / "stderr.log"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "poolboard.cli", "demo", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=log.open("w"),
+        text=True,
+        env={**os.environ, "XDG_DATA_HOME": str(home)},
+    )
+    process.log = log
+    url = None
+    for _ in range(5):
+        line = process.stdout.readline()
+        if "web UI on " in line:
+            url = line.split("web UI on ")[1].split("/ ")[0]
+            break
+    assert url, "the demo did not start"
+    yield process, url
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=15)
+
+
+def test_a_huge_body_is_refused_from_its_length_before_it_is_read(demo) -> None:
+    _, url = demo
+    port = int(url.rsplit(":", 1)[1])
+    began = time.monotonic()
+    for path in ("/api/referee/pause", "/api/board", "/api/state"):  # before any password
+        client = connect(port)
+        client.sendall(
+            f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Poolboard: 1\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {300 * MIB}\r\n\r\n".encode()
+            + b"[" * 65536
+        )
+        said = answer(client)  # and the server closes the connection
+        assert said.startswith("HTTP/1.1 413") and f"at most {MAX_BODY} bytes" in said
+        client.close()
+    assert time.monotonic() - began < 3
+
+
+def test_a_chunked_flood_is_cut_off_and_memory_stays_bounded(demo) -> None:
+    process, url = demo
+    port = int(url.rsplit(":", 1)[1])
+    before = peak_memory(process.pid)
+    chunk = b"%x\r\n%s\r\n" % (MIB, b" " * MIB)
+    statuses = []
+    sent = 0
+    for _ in range(4):  # four at once took the unguarded service to 3.3 GB
+        client = connect(port)
+        client.sendall(
+            b"POST /api/board HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Poolboard: 1\r\n"
+            b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+        )
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError, TimeoutError):
+            for _ in range(300):  # up to 300 MiB each, unless the server stops reading
+                client.sendall(chunk)
+                sent += len(chunk)
+        statuses.append(client.recv(4096)[:12])
+        client.close()
+    assert statuses == [b"HTTP/1.1 413"] * 4
+    assert sent < 4 * 50 * MIB  # the server hung up long before
+    assert peak_memory(process.pid) - before < 20 * MIB
+    assert httpx.get(f"{url}/api/state").status_code == 200
+
+
+def test_a_thousand_idle_sockets_from_one_address_leave_the_service_reachable(demo) -> None:
+    """1,100 idle sockets once made the service unreachable and wrote 160,000 log lines."""
+    process, url = demo
+    port = int(url.rsplit(":", 1)[1])
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1400:
+        pytest.skip(f"needs 1,400 file descriptors, the hard limit is {hard}")
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1400), hard))
+    lines_before = len(process.log.read_text().splitlines())
+    idle = []
+    try:
+        for _ in range(1100):
+            with contextlib.suppress(OSError):  # refused at once, or reset while connecting
+                idle.append(connect(port, "127.0.0.3"))
+        began = time.monotonic()
+        assert httpx.get(f"{url}/api/state", timeout=5).status_code == 200
+        assert time.monotonic() - began < 5  # well under a second when the machine is idle
+        assert len(settled(idle, 32, within=8)) == 32  # the per-address cap
+        assert len(os.listdir(f"/proc/{process.pid}/fd")) < 150
+        new_lines = process.log.read_text().splitlines()[lines_before:]
+        assert 1 <= len(new_lines) <= 6, new_lines
+    finally:
+        for client in idle:
+            client.close()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+class Server:
+    """The web server in this process with short deadlines and small caps."""
+
+    def __init__(self, tmp_path: Path, limits: WebLimits) -> None:
+        self.session = Session(Config(storage=StorageConfig(path=str(tmp_path))), SimulatedBoard())
+        self.web = WebServer(self.session, limits=limits)
+        self.url = self.web.start()
+        self.port = self.web.port
+
+    def close(self) -> None:
+        self.web.stop()
+        self.session.close()
+
+
+@pytest.fixture
+def quick(tmp_path: Path) -> Iterator[Server]:
+    server = Server(
+        tmp_path,
+        WebLimits(max_connections=40, per_client=8, head_seconds=1.0, body_seconds=1.0),
+    )
+    yield server
+    server.close()
+
+
+def test_silent_and_slow_clients_are_dropped(quick: Server) -> None:
+    silent = connect(quick.port)
+    trickle = connect(quick.port)
+    trickle.sendall(b"GET /api/state HTTP/1.1\r\n")
+    began = time.monotonic()
+    for _ in range(6):  # a header line every 0.3 s: never a whole request head
+        with contextlib.suppress(OSError):
+            trickle.sendall(b"X-Slow: 1\r\n")
+        time.sleep(0.3)
+    assert closed_by_server(trickle, 3) and closed_by_server(silent, 3)
+    assert time.monotonic() - began < 4
+    slow_body = connect(quick.port)
+    slow_body.sendall(
+        b"POST /api/board HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Poolboard: 1\r\n"
+        b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+    )
+    assert slow_body.recv(4096).startswith(b"HTTP/1.1 408")
+    for client in (silent, trickle, slow_body):
+        client.close()
+    assert httpx.get(f"{quick.url}/api/state").status_code == 200
+
+
+def test_an_unfinished_request_head_beyond_8_kib_is_refused(quick: Server) -> None:
+    client = connect(quick.port)
+    client.sendall(b"GET /api/state HTTP/1.1\r\nX-Big: " + b"x" * 10_000)  # and no end
+    assert answer(client).startswith("HTTP/1.1 400")
+    client.close()
+    assert httpx.get(f"{quick.url}/api/state").status_code == 200
+
+
+def test_connection_caps_hold_and_the_service_stays_reachable(tmp_path: Path, caplog) -> None:
+    caplog.set_level(logging.WARNING, logger="poolboard.web")
+    server = Server(tmp_path, WebLimits(max_connections=40, per_client=8, head_seconds=3.0))
+    try:
+        flood = [connect(server.port, "127.0.0.2") for _ in range(30)]
+        assert len(settled(flood, 8)) == 8  # per client address
+        # Many addresses: the cap in all holds too.
+        crowd = [connect(server.port, f"127.0.1.{n}") for n in range(1, 9) for _ in range(8)]
+        kept = settled(crowd, 32)
+        assert len(kept) == 32  # 8 + 32 = 40 in all
+        refused = len(flood) - 8 + len(crowd) - len(kept)
+        # Someone else gets in once the crowd's silent connections time out.
+        deadline = time.monotonic() + 6
+        while time.monotonic() < deadline:
+            with contextlib.suppress(httpx.TransportError):
+                assert httpx.get(f"{server.url}/api/state").status_code == 200
+                break
+            time.sleep(0.2)
+        else:
+            raise AssertionError("the service stayed unreachable")
+        lines = [r for r in caplog.records if r.getMessage().startswith("refused a connection")]
+        assert refused > 20 and len(lines) <= 5  # a line per refusal would be a flood of its own
+        for client in flood + crowd:
+            client.close()
+    finally:
+        server.close()
+
+
+def test_a_served_request_is_not_cut_by_the_head_deadline(quick: Server) -> None:
+    """Keep-alive: a connection that keeps asking is served for as long as it asks."""
+    with httpx.Client() as client:
+        for _ in range(4):
+            assert client.get(f"{quick.url}/api/state").status_code == 200
+            time.sleep(0.5)
+
+
+def test_many_spectators_fit_within_the_default_caps(tmp_path: Path) -> None:
+    """The defaults leave room for a club: 30 sockets from one address all stay open."""
+    server = Server(tmp_path, WebLimits())
+    try:
+        clients = [connect(server.port) for _ in range(30)]
+        time.sleep(0.3)
+        assert not any(closed_now(client) for client in clients)
+        for client in clients:
+            client.close()
+    finally:
+        server.close()
+
+
+def test_wrong_passwords_lock_the_address_out_for_longer_and_longer(tmp_path: Path) -> None:
+    from tests.web.conftest import PASSWORD, Live, post
+
+    live = Live(tmp_path)
+    try:
+        pause = f"{live.url}/api/referee/pause"
+        statuses = [post(pause, auth=("referee", f"guess{n}")).status_code for n in range(6)]
+        assert statuses == [401] * 6
+        locked = post(pause, auth=("referee", PASSWORD))  # even the right one, for now
+        assert locked.status_code == 429 and int(locked.headers["retry-after"]) >= 1
+        other = httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.2"))
+        ok = other.post(pause, auth=("referee", PASSWORD), headers={"X-Poolboard": "1"})
+        assert ok.status_code in (200, 422)  # another address is not locked out
+        time.sleep(1.1)
+        assert post(pause, auth=("referee", PASSWORD)).status_code in (200, 422)
+    finally:
+        live.close()
+
+
+def test_a_spectators_websocket_outlives_the_head_deadline(quick: Server) -> None:
+    async def watch() -> None:
+        ws_url = quick.url.replace("http://", "ws://") + "/ws"
+        async with websockets.connect(ws_url) as spectator:
+            assert json.loads(await spectator.recv())["fen"]  # the whole state
+            await asyncio.sleep(1.5)  # past head_seconds: still connected
+            await asyncio.wait_for(await spectator.ping(), 2)
+
+    asyncio.run(watch())
