@@ -451,12 +451,14 @@ class Session:
             case CuesChanged(cues=cues):
                 self._show(cues)
             case StateChanged():
-                # A violation stands until the position is restored and play goes on.
-                restored = self._tracker_state is not None and self._tracker_state.state in (
-                    TrackerState.RESTORE,
-                    TrackerState.SETUP,
-                )
-                if restored and event.state is TrackerState.TO_MOVE:
+                # A violation stands until the position is restored and play goes on (a
+                # caution, given as the position is restored, until the next move).
+                shown = self._violation
+                if (
+                    shown is not None
+                    and shown.get("severity") != "caution"
+                    and event.state is TrackerState.TO_MOVE
+                ):
                     self._violation = None
                 self._tracker_state = event
         return True

@@ -1,0 +1,216 @@
+"""Screens that tell the truth, in Debian's Chromium at a projector's, a laptop's and a phone's
+size: /, /big, /board and /referee through one game with a refused move, a pause, a resignation
+and the next game of the match.
+
+With POOLBOARD_SCREENSHOTS=docs/screenshots the pages' pictures are saved there at each step.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.web.conftest import PASSWORD, Live
+from tests.web.test_pages import CHROMIUM, TIMEOUT, centre, tap, wait_moves
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"
+)
+SHOTS = os.environ.get("POOLBOARD_SCREENSHOTS")
+BLACK = "Alexandra Montgomery-Featherstonehaugh"
+WHITE = "Bartholomew Okonkwo-Vanderbilt"
+SIZES = [(1920, 1080), (1024, 768), (390, 844)]
+
+
+def shoot(page, name: str, size: tuple[int, int]) -> None:
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / f"{name}-{size[0]}x{size[1]}.png"))
+
+
+def text_of(page, selector: str) -> str:
+    return page.locator(selector).inner_text()
+
+
+def wait_text(page, selector: str, wanted: str) -> None:
+    """Until the element's text holds ``wanted``."""
+    page.wait_for_function(
+        "([selector, wanted]) => document.querySelector(selector)?.textContent.includes(wanted)",
+        arg=[selector, wanted],
+        timeout=TIMEOUT,
+    )
+
+
+def assert_nothing_cut(page) -> None:
+    """The page is no wider than the screen and every player's name shows in full."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], f"{page.url}: {width} px wide"
+    names = page.evaluate(
+        "[...document.querySelectorAll('.player .name')].map(n => "
+        "[n.textContent, n.scrollWidth <= n.clientWidth + 1, n.getBoundingClientRect().right "
+        "<= innerWidth])"
+    )
+    assert sorted(text for text, _, _ in names) == [BLACK, WHITE]
+    assert all(fits and inside for _, fits, inside in names), names
+
+
+def in_view(page, selector: str) -> bool:
+    box = page.locator(selector).bounding_box()
+    size = page.viewport_size
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_the_screens_tell_the_truth(browser, live: Live, size: tuple[int, int]) -> None:
+    live.session.set_details(
+        "director", {"black": BLACK, "white": WHITE, "event": "Thursday Club Night", "round": "3"}
+    )
+    context = browser.new_context(
+        viewport={"width": size[0], "height": size[1]},
+        http_credentials={"username": "referee", "password": PASSWORD},
+    )
+    pages = {}
+    for name, path in (("spectator", "/"), ("big", "/big"), ("board", "/board")):
+        pages[name] = context.new_page()
+        pages[name].goto(live.url + path)
+        pages[name].wait_for_selector(".conn.live", timeout=TIMEOUT)
+    spectator, big, board = pages["spectator"], pages["big"], pages["board"]
+    assert "set up" in text_of(spectator, "#state-line")
+
+    board.click("#setup")
+    for page in (spectator, big, board):
+        wait_text(page, "#state-line", "Black to move")
+        page.wait_for_selector(".player.black.to-move", timeout=TIMEOUT)
+        assert_nothing_cut(page)
+    assert "12 pieces" in text_of(spectator, ".player.black .pieces")
+    heads = spectator.locator("#moves tr.heads th").all_inner_texts()
+    assert heads[1:] == [BLACK, WHITE]  # the names over the move columns
+    assert "round 3 · game 1 of 2" in text_of(big, "#match-line")
+    assert big.locator("#fullscreen").is_visible()
+    big.wait_for_function("() => document.getElementById('phone-qr').naturalWidth > 0", timeout=TIMEOUT)
+    assert spectator.locator("a[href='/api/games.pdn']").count() == 1
+
+    # A refused move: 12-17 is no move. The reason shows on the board page and the spectators'
+    # page, naming its rule once, and goes once the piece is back.
+    tap(board, 12)
+    assert board.locator("#board .lifted[data-square='12']").count() == 1
+    assert "in hand" in text_of(board, "#hand")
+    tap(board, 17)
+    wait_text(board, "#message", "R-ILL-1")
+    wait_text(spectator, "#alerts", "R-ILL-1")
+    assert text_of(spectator, "#alerts").count("R-ILL-1") == 1
+    shoot(board, "board-refused", size)
+    tap(board, 17)
+    tap(board, 12)
+    wait_text(board, "#state-line", "Black to move")
+    spectator.wait_for_function(
+        "() => document.getElementById('alerts').textContent === ''", timeout=TIMEOUT
+    )
+    board.wait_for_function(
+        "() => document.getElementById('message').textContent === ''", timeout=TIMEOUT
+    )
+
+    # The lifted piece is marked and, asked for, its legal destinations; the hand empties.
+    board.check("#show-legal")
+    tap(board, 9)
+    targets = board.locator("#board .target").evaluate_all(
+        "marks => marks.map(m => Number(m.dataset.square)).sort((a, b) => a - b)"
+    )
+    assert targets == [13, 14]
+    if size[0] < 500:  # a phone keeps the hand and the clocks in view
+        assert in_view(board, "#hand") and in_view(board, ".player.white")
+    shoot(board, "board-lifted", size)
+    tap(board, 14)
+    wait_moves(spectator, ["9-14"])
+    assert text_of(board, "#hand") == ""
+    wait_text(spectator, "#state-line", "White to move")
+
+    # "Clear the board" then "set up" is no touch: no touch-move cue.
+    board.click("#clear")
+    wait_text(board, "#state-line", "restore")
+    board.click("#setup")
+    wait_text(board, "#state-line", "White to move")
+    board.wait_for_timeout(300)
+    assert board.locator("#board .cue[data-cue='touch-move']").count() == 0
+
+    # The referee pauses: PAUSED, and whose turn it is, while the clocks stand.
+    referee = context.new_page()
+    referee.on("dialog", lambda dialog: dialog.accept())
+    referee.goto(live.url + "/referee")
+    referee.wait_for_selector(".conn.live", timeout=TIMEOUT)
+    assert_nothing_cut(referee)
+    assert "game 1 of 2" in text_of(referee, "#match-game")
+    referee.click("#pause")
+    for page in (spectator, big):
+        page.wait_for_selector("#paused:not([hidden])", timeout=TIMEOUT)
+        assert "White to move" in text_of(page, "#state-line")
+    shoot(big, "big-paused", size)
+    shoot(referee, "referee", size)
+    referee.click("#resume")
+    big.wait_for_selector("#paused", state="hidden", timeout=TIMEOUT)
+
+    # White resigns: the banner names the winner and why, in words.
+    referee.select_option("#end-form select[name='how']", "resign")
+    referee.select_option("#end-form select[name='side']", "white")
+    referee.click("#end-form button[type='submit']")
+    words = f"Black ({BLACK}) wins — White resigned"
+    for page in (spectator, big):
+        page.wait_for_selector("#game-over:not([hidden])", timeout=TIMEOUT)
+        assert text_of(page, "#game-over") == words
+    wait_text(referee, "#match-results", words)
+    assert "match 4" in text_of(spectator, ".player.black .pieces")
+    shoot(big, "big-game-over", size)
+    shoot(spectator, "spectator-game-over", size)
+
+    # The next game: colours change, and the status says what the board waits for now.
+    referee.click("#next-game")
+    for page in (spectator, big, board):
+        wait_text(page, "#state-line", "set up the position")
+    for page in (spectator, big):
+        page.wait_for_selector("#game-over", state="hidden", timeout=TIMEOUT)
+    assert text_of(big, ".player.black .name") == WHITE
+    assert "game 2 of 2" in text_of(big, "#match-line")
+    board.click("#setup")
+    wait_text(spectator, "#state-line", "Black to move")
+    for page in (spectator, big, board, referee):
+        assert_nothing_cut(page)
+    shoot(spectator, "spectator", size)
+    shoot(big, "big", size)
+    shoot(board, "board", size)
+    context.close()
+
+
+def test_the_closed_console_says_how_to_open_it(browser, tmp_path) -> None:
+    live = Live(tmp_path, password="")
+    try:
+        context = browser.new_context(viewport={"width": 390, "height": 844})
+        page = context.new_page()
+        page.goto(live.url + "/referee")
+        assert "The referee console is closed" in page.inner_text("h1")
+        assert "[referee]" in page.inner_text("pre")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        if SHOTS:
+            page.screenshot(path=str(Path(SHOTS) / "referee-closed-390x844.png"))
+        context.close()
+    finally:
+        live.close()
+
+
+def test_the_last_moves_arrow_has_its_head_on_top(browser, live: Live) -> None:
+    """The arrow is drawn over the pieces, so its head shows on the piece that moved."""
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    board = context.new_page()
+    board.goto(live.url + "/board")
+    board.wait_for_selector(".conn.live", timeout=TIMEOUT)
+    board.click("#setup")
+    wait_text(board, "#state-line", "Black to move")
+    tap(board, 11)
+    tap(board, 15)
+    page = context.new_page()
+    page.goto(live.url + "/")
+    wait_moves(page, ["11-15"])
+    x, y = centre(page, 15)
+    on_top = page.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y)?.closest('.last-move') !== null", [x, y]
+    )
+    assert on_top
+    context.close()
