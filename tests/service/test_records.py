@@ -1,6 +1,7 @@
 """Every way a game ends, from a session on its real SQLite store into the PDN, read back by the
-PDN reader: the result in checkers' order (``1-0``: Black, the first mover, won), the reason in words with its rule, ``[Termination]``, notes at the move,
-``[Round "r.g"]``, the PGN-form ``[TimeControl]`` and clock times to the tenth."""
+PDN reader: the result in checkers' order (``1-0``: Black, the first mover, won), the reason in
+words with its rule, ``[Termination]``, notes at the move, ``[Round "r.g"]``, the PGN-form
+``[TimeControl]`` and clock times to the tenth."""
 
 from __future__ import annotations
 

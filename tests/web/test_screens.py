@@ -86,7 +86,8 @@ def test_the_screens_tell_the_truth(browser, live: Live, size: tuple[int, int]) 
     assert heads[1:] == [BLACK, WHITE]  # the names over the move columns
     assert "round 3 · game 1 of 2" in text_of(big, "#match-line")
     assert big.locator("#fullscreen").is_visible()
-    big.wait_for_function("() => document.getElementById('phone-qr').naturalWidth > 0", timeout=TIMEOUT)
+    qr_drawn = "() => document.getElementById('phone-qr').naturalWidth > 0"
+    big.wait_for_function(qr_drawn, timeout=TIMEOUT)
     assert spectator.locator("a[href='/api/games.pdn']").count() == 1
 
     # A refused move: 12-17 is no move. The reason shows on the board page and the spectators'

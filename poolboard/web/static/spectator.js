@@ -46,7 +46,10 @@ function show() {
     box.classList.toggle("to-move", state.turn === side && !state.result);
   }
   const paused = state.clock.state === "paused";
-  document.getElementById("clock-note").textContent = `time control ${state.headers?.TimeControl ?? state.clock.control}${paused ? " · paused by the referee" : ""}`;
+  const control = state.headers?.TimeControl ?? state.clock.control;
+  const forMatch = state.clock.control === "apca-match" || state.clock.control.startsWith("match:");
+  document.getElementById("clock-note").textContent =
+    `time control ${control}${forMatch ? " s a side for the whole match" : ""}${paused ? " · paused by the referee" : ""}`;
   document.getElementById("state-line").textContent = stateLine(state);
   document.getElementById("paused").hidden = !paused || Boolean(state.result);
   const over = document.getElementById("game-over");
