@@ -16,6 +16,7 @@ from typing import Any
 from engine.board import Board, FenError
 from engine.clock import TimeControl
 from engine.profiles import PROFILES
+from poolboard.hall.link import HallLinkConfig, check_hall_link
 
 SENSORS = ("simulated", "serial", "gpio", "camera")
 LED_KINDS = ("none", "serial", "spi")
@@ -129,6 +130,7 @@ class Config:
     web: WebConfig = field(default_factory=WebConfig)
     referee: RefereeConfig = field(default_factory=RefereeConfig)
     tracker: TrackerTimings = field(default_factory=TrackerTimings)
+    hall: HallLinkConfig = field(default_factory=HallLinkConfig)  # docs/hall.md
 
 
 def load_config(path: str | Path | None) -> Config:
@@ -222,6 +224,8 @@ def _check(config: Config, name: str) -> None:
         fail("storage] sensor_log_max_bytes", "expected at least 10000 bytes per log file")
     if config.storage.sensor_logs_kept < 1:
         fail("storage] sensor_logs_kept", "expected at least 1 log file kept")
+    if (hall_problem := check_hall_link(config.hall)) is not None:
+        fail(f"hall] {hall_problem[0]}", hall_problem[1])
     timings = config.tracker
     for key in ("debounce", "settle", "incomplete_jump"):
         if not 0.0 <= getattr(timings, key) <= 30.0:
