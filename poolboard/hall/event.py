@@ -245,7 +245,7 @@ class EventStore:
         text: str, source: str, header: tuple[str, ...], minimum: int
     ) -> list[tuple[int, list[str]]]:
         """Numbered rows of a CSV, the header line skipped, blank lines and ``#`` ignored."""
-        rows = []
+        rows: list[tuple[int, list[str]]] = []
         for line, row in enumerate(csv.reader(io.StringIO(text)), start=1):
             cells = [cell.strip() for cell in row]
             if not any(cells) or cells[0].startswith("#"):

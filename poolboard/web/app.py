@@ -91,17 +91,13 @@ def create_app(session: Session) -> FastAPI:
     return app
 
 
-class WebServer:
-    """``create_app(session)`` served by uvicorn in a background thread.
+class AppServer:
+    """An ASGI ``app`` served by uvicorn in a background thread (the board's web UI, the
+    hall's pages)."""
 
-    >>> server = WebServer(session, "127.0.0.1", 0)   # doctest: +SKIP
-    >>> server.start()                                 # doctest: +SKIP
-    'http://127.0.0.1:40213'
-    """
-
-    def __init__(self, session: Session, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, app: FastAPI, host: str = "127.0.0.1", port: int = 0) -> None:
         self.host = host
-        self.app = create_app(session)
+        self.app = app
         config = uvicorn.Config(
             self.app,
             host=host,
@@ -166,6 +162,18 @@ class WebServer:
             self._thread.join(timeout=5)
         if self._socket is not None:
             self._socket.close()
+
+
+class WebServer(AppServer):
+    """``create_app(session)`` served by uvicorn in a background thread.
+
+    >>> server = WebServer(session, "127.0.0.1", 0)   # doctest: +SKIP
+    >>> server.start()                                 # doctest: +SKIP
+    'http://127.0.0.1:40213'
+    """
+
+    def __init__(self, session: Session, host: str = "127.0.0.1", port: int = 0) -> None:
+        super().__init__(create_app(session), host, port)
 
 
 def serve_web(

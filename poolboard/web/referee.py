@@ -11,6 +11,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, HTTPException, status
 from fastapi.security import HTTPBasic, HTTPBasicCredentials
 
+from poolboard.config import RefereeConfig
 from poolboard.session import RefereeError, Session
 from poolboard.web.models import (
     ClockAdjustment,
@@ -28,31 +29,39 @@ _basic = HTTPBasic(realm=REALM, auto_error=False)
 def referee_guard(session: Session) -> Callable[..., str]:
     """A dependency that returns the referee's name, or refuses: 503 when no password is
     configured (the console is closed), 401 for missing or wrong credentials."""
-    config = session.config.referee
+    return basic_guard(
+        session.config.referee,
+        "referee",
+        REALM,
+        "the referee console is closed: set [referee] password in the config",
+    )
+
+
+def basic_guard(config: RefereeConfig, role: str, realm: str, closed: str) -> Callable[..., str]:
+    """A dependency checking HTTP Basic credentials against ``config``'s name and password
+    (the referee's, or the hall director's): the name; 503 ``closed`` without a password;
+    401 with ``realm`` for missing or wrong ones."""
 
     def check(credentials: Annotated[HTTPBasicCredentials | None, Depends(_basic)]) -> str:
         if not config.password:
-            raise HTTPException(
-                status.HTTP_503_SERVICE_UNAVAILABLE,
-                "the referee console is closed: set [referee] password in the config",
-            )
+            raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, closed)
         if credentials is None:
-            raise _unauthorized("referee credentials required")
+            raise _unauthorized(f"{role} credentials required", realm)
         # Both compared in constant time, always both, so timing tells nothing.
         name_ok = secrets.compare_digest(credentials.username.encode(), config.username.encode())
         password_ok = secrets.compare_digest(
             credentials.password.encode(), config.password.encode()
         )
         if not (name_ok and password_ok):
-            raise _unauthorized("wrong referee name or password")
+            raise _unauthorized(f"wrong {role} name or password", realm)
         return credentials.username
 
     return check
 
 
-def _unauthorized(detail: str) -> HTTPException:
+def _unauthorized(detail: str, realm: str) -> HTTPException:
     return HTTPException(
-        status.HTTP_401_UNAUTHORIZED, detail, headers={"WWW-Authenticate": f'Basic realm="{REALM}"'}
+        status.HTTP_401_UNAUTHORIZED, detail, headers={"WWW-Authenticate": f'Basic realm="{realm}"'}
     )
 
 

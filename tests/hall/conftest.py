@@ -200,3 +200,90 @@ def tables(tmp_path: Path) -> Iterator:
     yield start
     for table in started:
         table.stop()
+
+
+DIRECTOR = ("director", "dir-pw")
+
+
+class HallProcess:
+    """``poolboard hall`` with its own Mosquitto on free loopback ports."""
+
+    def __init__(self, tmp_path: Path, tables: dict[str, str], **sections: str) -> None:
+        self.folder = tmp_path / "hall"
+        self.folder.mkdir(exist_ok=True)
+        self.broker_port = free_port()
+        self.feed = self.folder / "feed"
+        entries = "".join(
+            f'[[tables]]\nname = "{name}"\npassword = "{password}"\n'
+            for name, password in tables.items()
+        )
+        self.config = self.folder / "hall.toml"
+        self.config.write_text(
+            f'[hall]\nevent = "Club Open"\ndata = "{self.folder / "data"}"\nport = 0\n'
+            f'[director]\nusername = "{DIRECTOR[0]}"\npassword = "{DIRECTOR[1]}"\n'
+            f'[broker]\nport = {self.broker_port}\nhall_password = "{HALL_PASSWORD}"\n'
+            f'[broadcast]\nfolder = "{self.feed}"\n'
+            + "".join(f"[{name}]\n{body}\n" for name, body in sections.items())
+            + entries
+        )
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "poolboard.cli", "hall", "--config", str(self.config)],
+            stdout=subprocess.PIPE,
+            stderr=open(self.folder / "stderr.log", "a"),  # noqa: SIM115 (the child owns it)
+            text=True,
+        )
+        self.url = ""
+        for _ in range(5):
+            line = self.process.stdout.readline()
+            if "pages on " in line:
+                self.url = line.split("pages on ", 1)[1].split("/ ", 1)[0]
+                break
+        assert self.url, (self.folder / "stderr.log").read_text()[-2000:]
+        self.http = httpx.Client(base_url=self.url, timeout=10)
+
+    def director(self, path: str, body=None) -> httpx.Response:
+        """POST a director action: ``body`` as JSON, or a ``str`` as a CSV upload."""
+        if isinstance(body, str):
+            return self.http.post(
+                f"/api/director/{path}",
+                content=body,
+                headers={"Content-Type": "text/csv"},
+                auth=DIRECTOR,
+            )
+        return self.http.post(f"/api/director/{path}", json=body, auth=DIRECTOR)
+
+    def get(self, path: str, auth: bool = False):
+        response = self.http.get(path, auth=DIRECTOR if auth else None)
+        response.raise_for_status()
+        return response.json()
+
+    def wait(self, check, what: str, timeout: float = 10.0):
+        """Poll ``check()`` until it returns something true; that value."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = check()
+            if value:
+                return value
+            assert time.monotonic() < deadline, f"hall: {what} did not happen"
+            time.sleep(0.1)
+
+    def tile(self, table: str) -> dict:
+        return self.get(f"/api/tables/{table}")["tile"]
+
+    def stop(self) -> None:
+        self.http.close()
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+@pytest.fixture
+def hall(tmp_path: Path) -> Iterator[HallProcess]:
+    """A running ``poolboard hall`` for tables t1, t2, t3 (stopped after)."""
+    process = HallProcess(tmp_path, TABLES)
+    yield process
+    process.stop()
