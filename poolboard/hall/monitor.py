@@ -66,6 +66,8 @@ class TableView:
     seq: int = 0
     state: dict[str, Any] | None = None
     updated: float = 0.0  # wall clock of the last message
+    heard: float | None = None  # monotonic time of the last message
+    keepalive: float = 10.0  # the table's, from its status messages
     last_move_at: float | None = None  # monotonic
     out_of_sync_since: float | None = None  # monotonic
     clocks: dict[tuple[int, int], tuple[float, float]] = field(default_factory=dict)
@@ -163,6 +165,10 @@ class HallMonitor:
             log.error("hall: the broker refused the hall: %s", reason)
             return
         client.subscribe(f"{topics.ROOT}/+/+", qos=topics.QOS)
+        with self.lock:
+            for view in self.tables.values():  # silence while the hall was away is not theirs
+                if view.heard is not None:
+                    view.heard = self.now()
         self.connected.set()
         log.info("hall: connected to the broker")
 
@@ -253,6 +259,14 @@ class HallMonitor:
         with self.lock:
             view = self.tables[table]
             view.updated = time.time()
+            view.heard = self.now()
+            if (
+                suffix != topics.STATUS
+                and view.online is False
+                and view.status_reason.startswith("silent")
+            ):
+                view.online, view.status_reason = True, "heard again"
+                self._condition(table, "offline", None)
             if suffix == topics.STATUS:
                 self._on_status(view, data)
             elif suffix == topics.STATE:
@@ -271,6 +285,9 @@ class HallMonitor:
             raise topics.ProtocolError(f"{view.name}/status: unknown status {status!r}")
         view.online = status == "online"
         view.status_reason = str(data.get("reason", ""))
+        keepalive = data.get("keepalive")
+        if isinstance(keepalive, int | float) and not isinstance(keepalive, bool):
+            view.keepalive = float(keepalive)
         why = None if view.online else f"table {view.name} is offline ({view.status_reason})"
         self._condition(view.name, "offline", why)
 
@@ -347,11 +364,20 @@ class HallMonitor:
     # -- time-driven alerts --------------------------------------------------------------------
 
     def check(self) -> None:
-        """Raise or resolve the alerts time brings (idle tables, boards out of sync)."""
+        """Raise or resolve the alerts time brings (silent or idle tables, boards out of
+        sync)."""
         alerts = self.config.alerts
         now = self.now()
+        silent = []
+        hearing = self.connected.is_set()  # else the hall is the one cut off
         with self.lock:
             for view in self.tables.values():
+                quiet = None if view.heard is None else now - view.heard
+                if hearing and view.online and quiet is not None and quiet > 1.5 * view.keepalive:
+                    view.online = False
+                    view.status_reason = f"silent for {quiet:.1f} s"
+                    self._condition(view.name, "offline", f"table {view.name} is silent")
+                    silent.append(view.name)
                 state = view.state or {}
                 since = view.out_of_sync_since
                 if since is not None and now - since >= alerts.out_of_sync_seconds:
@@ -369,9 +395,11 @@ class HallMonitor:
                     )
                 else:
                     self._condition(view.name, "idle", None)
+        for name in silent:
+            self._changed(name)
 
     def _check_loop(self) -> None:
-        while not self._stop.wait(1.0):
+        while not self._stop.wait(0.25):
             try:
                 self.check()
             except Exception:

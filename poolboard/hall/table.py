@@ -171,6 +171,7 @@ class TablePublisher:
                 "boot": self.boot,
                 "status": status,
                 "reason": reason,
+                "keepalive": self.link.keepalive,
                 "sent": time.time(),
             }
         )
@@ -230,18 +231,33 @@ class TablePublisher:
             self._wake.notify()
 
     def _work(self) -> None:
+        beat = self.link.keepalive / 2
+        next_beat = time.monotonic() + beat
         while True:
             with self._wake:
                 while self._newest is None and not self._resend_state and not self._stopping:
-                    self._wake.wait()
+                    if not self._wake.wait(timeout=max(0.0, next_beat - time.monotonic())):
+                        break
                 if self._stopping:
                     return
                 state, self._newest = self._newest, None
                 resend, self._resend_state = self._resend_state, False
             try:
                 self._publish(state, resend)
+                if time.monotonic() >= next_beat:
+                    next_beat = time.monotonic() + beat
+                    self._heartbeat()
             except Exception:  # the live view may fail; the session must go on
                 log.exception("hall: publishing failed")
+
+    def _heartbeat(self) -> None:
+        """ "online" again every keepalive/2: the hall flags a table silent for 1.5 x keepalive
+        itself, sooner than the broker's last will, which Mosquitto 2.0 checks only every few
+        seconds (docs/hall.md)."""
+        if self.client.is_connected():
+            self.client.publish(
+                self._topic(topics.STATUS), self._status("online", "alive"), topics.QOS, True
+            )
 
     def _publish(self, state: dict[str, Any] | None, resend: bool) -> None:
         if state is not None:

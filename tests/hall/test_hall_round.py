@@ -173,3 +173,20 @@ def test_a_bad_message_is_an_alert_and_changes_nothing(hall, tables) -> None:
     assert any("expected the keys" in a["message"] for a in alerts)
     assert hall.tile("t1")["plies"] == 1
     assert t1.http.get("/api/state").json()["moves"] == ["11-15"]
+
+
+def test_a_silent_table_is_flagged_within_one_and_a_half_keepalives(hall, tables) -> None:
+    """A table that stops answering without closing its socket (a pulled cable, a frozen Pi):
+    the hall flags it within 1.5 x keepalive (2 s here), and un-flags it when it speaks again."""
+    t1 = tables("t1", hall.broker_port)
+    hall.wait(lambda: hall.tile("t1")["online"], "t1 online")
+    time.sleep(1)
+    t1.process.send_signal(signal.SIGSTOP)
+    frozen = time.monotonic()
+    try:
+        hall.wait(lambda: hall.tile("t1")["online"] is False, "t1 flagged", timeout=6)
+        assert time.monotonic() - frozen <= 1.5 * 2 + 0.5
+        assert hall.tile("t1")["status"].startswith("silent for")
+    finally:
+        t1.process.send_signal(signal.SIGCONT)
+    hall.wait(lambda: hall.tile("t1")["online"], "t1 heard again", timeout=6)
