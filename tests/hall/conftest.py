@@ -55,12 +55,16 @@ def broker(tmp_path: Path) -> Iterator[Broker]:
 class Listener:
     """A paho client that records every message on the topics it subscribed to."""
 
-    def __init__(self, port: int, user: str, password: str, *subscriptions: str) -> None:
+    def __init__(
+        self, port: int, user: str, password: str, *subscriptions: str, ca_file: str = ""
+    ) -> None:
         self.messages: queue.Queue[mqtt.MQTTMessage] = queue.Queue()
         self.held: list[mqtt.MQTTMessage] = []
         self.connected = threading.Event()
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"test-{user}-{port}")
         self.client.username_pw_set(user, password)
+        if ca_file:
+            self.client.tls_set(ca_certs=ca_file)
 
         def on_connect(client, _userdata, _flags, reason, _props) -> None:
             if not reason.is_failure:
@@ -103,7 +107,9 @@ class TableProcess:
     """``poolboard run`` on the simulated board as hall table ``name``; moves are played through
     its virtual board's HTTP API (/api/board), as a hand on a reed board would."""
 
-    def __init__(self, tmp_path: Path, name: str, broker_port: int, **game: str) -> None:
+    def __init__(
+        self, tmp_path: Path, name: str, broker_port: int, hall_extra: str = "", **game: str
+    ) -> None:
         self.name = name
         self.folder = tmp_path / f"table-{name}"
         self.folder.mkdir(exist_ok=True)
@@ -116,7 +122,7 @@ class TableProcess:
             "[tracker]\ndebounce = 0.01\nsettle = 0.05\n"
             f"[game]\n{tags}"
             f'[hall]\nbroker = "127.0.0.1"\nport = {broker_port}\ntable = "{name}"\n'
-            f'password = "{TABLES.get(name, "x")}"\nkeepalive = 2\n'
+            f'password = "{TABLES.get(name, "x")}"\nkeepalive = 2\n{hall_extra}'
         )
         self.process: subprocess.Popen | None = None
         self.url = ""
@@ -192,8 +198,8 @@ def tables(tmp_path: Path) -> Iterator:
     """``tables(name, broker_port, **game_tags)`` starts a table process; all stopped after."""
     started: list[TableProcess] = []
 
-    def start(name: str, broker_port: int, **game: str) -> TableProcess:
-        table = TableProcess(tmp_path, name, broker_port, **game)
+    def start(name: str, broker_port: int, hall_extra: str = "", **game: str) -> TableProcess:
+        table = TableProcess(tmp_path, name, broker_port, hall_extra, **game)
         started.append(table)
         return table
 
