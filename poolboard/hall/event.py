@@ -400,6 +400,32 @@ class EventStore:
         )
         return self.results(round_number, table)[number - 1]
 
+    def reject(self, actor: str, round_number: int, table: str, number: int) -> None:
+        """Drop the newest reported result of a match, unconfirmed, that is not a game of the
+        match (a warm-up game, a wrong set-up): the next game the table finishes takes its
+        number (and its colours, R-TRN-2)."""
+        games = self.results(round_number, table)
+        found = [g for g in games if g.number == number]
+        if not found:
+            raise EventError(f"round {round_number} table {table}: no game {number} reported")
+        if found[0].confirmed_by is not None:
+            raise EventError(
+                f"round {round_number} table {table} game {number} is confirmed already"
+            )
+        if number != games[-1].number:
+            raise EventError(
+                f"round {round_number} table {table}: only the newest game ({games[-1].number}) "
+                "can be rejected"
+            )
+        self._write(
+            "DELETE FROM games WHERE round=? AND tbl=? AND number=?", (round_number, table, number)
+        )
+        self.audit(
+            actor,
+            "reject",
+            {"round": round_number, "table": table, "game": number, "result": found[0].result},
+        )
+
     def results(
         self, round_number: int | None = None, table: str | None = None
     ) -> list[GameResult]:

@@ -386,6 +386,13 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
         result = _event_errors(lambda: event.confirm(name, body.round, body.table, body.game))
         return {"ok": True, "result": result.to_json()}
 
+    @app.post("/api/director/reject")
+    def reject(name: director, body: ConfirmBody) -> dict[str, Any]:
+        """Drop the newest unconfirmed result when it is not a game of the match."""
+        known(body.table)
+        _event_errors(lambda: event.reject(name, body.round, body.table, body.game))
+        return {"ok": True}
+
     @app.post("/api/director/tables/{table}/{action}")
     def table_action(
         name: director,

@@ -98,3 +98,20 @@ def test_scores_colours_and_tie_breaks(event) -> None:
     with pytest.raises(EventError, match="no game 3 reported"):
         event.confirm("director", 1, "t1", 3)
     assert [a["action"] for a in event.audit_log()] == ["confirm"] * 4
+
+
+def test_rejecting_a_warm_up_game(event) -> None:
+    event.import_players("Ann\nBob\n")
+    event.import_pairings("1,t1,Ann,Bob\n")
+    event.report_result(1, "t1", 1, "1-0", "warm-up")
+    event.reject("director", 1, "t1", 1)
+    event.report_result(1, "t1", 2, "0-1", "")  # the match's first game: Ann has Black
+    event.report_result(1, "t1", 3, "0-1", "")  # the second: Bob has Black
+    with pytest.raises(EventError, match=r"only the newest game \(2\) can be rejected"):
+        event.reject("director", 1, "t1", 1)
+    event.confirm("director", 1, "t1", 2)
+    with pytest.raises(EventError, match="game 2 is confirmed already"):
+        event.reject("director", 1, "t1", 2)
+    assert [(g.table_game_id, g.number) for g in event.results(1)] == [(2, 1), (3, 2)]
+    event.confirm("director", 1, "t1", 1)
+    assert {s.name: s.points for s in event.standings()} == {"Ann": 4, "Bob": 4}

@@ -180,9 +180,12 @@ async function directorPage() {
       const td = el("td");
       if (r.confirmed_by) td.textContent = `confirmed by ${r.confirmed_by}`;
       else {
-        const button = el("button", { type: "button", class: "confirm" }, "confirm");
-        button.addEventListener("click", () => post("/api/director/confirm", { round: r.round, table: r.table, game: r.number }).then(refresh));
-        td.append(button);
+        const body = { round: r.round, table: r.table, game: r.number };
+        const confirm = el("button", { type: "button", class: "confirm" }, "confirm");
+        confirm.addEventListener("click", () => post("/api/director/confirm", body).then(refresh));
+        const reject = el("button", { type: "button", class: "reject", title: "not a game of the match" }, "reject");
+        reject.addEventListener("click", () => post("/api/director/reject", body).then(refresh));
+        td.append(confirm, " ", reject);
       }
       tr.append(td);
       return tr;
