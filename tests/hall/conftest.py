@@ -214,10 +214,12 @@ DIRECTOR = ("director", "dir-pw")
 class HallProcess:
     """``poolboard hall`` with its own Mosquitto on free loopback ports."""
 
-    def __init__(self, tmp_path: Path, tables: dict[str, str], **sections: str) -> None:
+    def __init__(
+        self, tmp_path: Path, tables: dict[str, str], broker_port: int = 0, **sections: str
+    ) -> None:
         self.folder = tmp_path / "hall"
         self.folder.mkdir(exist_ok=True)
-        self.broker_port = free_port()
+        self.broker_port = broker_port or free_port()
         self.feed = self.folder / "feed"
         entries = "".join(
             f'[[tables]]\nname = "{name}"\npassword = "{password}"\n'

@@ -29,6 +29,14 @@ def test_hall_director_and_standings_pages(browser, hall, tables) -> None:  # no
     assert tile.get_attribute("data-last") == "11-15"
     assert tile.locator("svg .piece").count() == 24
     shoot(page, "hall")
+    table = context.new_page()
+    table.goto(hall.url + "/table/t1")
+    table.wait_for_selector("#moves td.last", timeout=TIMEOUT)
+    assert table.locator("#moves td.last").inner_text() == "11-15"
+    table.wait_for_selector("#player-bottom .name:has-text('Ann')", timeout=TIMEOUT)  # Black
+    big = context.new_page()
+    big.goto(hall.url + "/big")
+    big.wait_for_selector("body.big .tile[data-table='t1'][data-plies='1']", timeout=TIMEOUT)
 
     # The director's console needs the login; a spectator gets 401.
     assert hall.http.get("/director").status_code == 401

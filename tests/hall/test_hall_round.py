@@ -190,3 +190,31 @@ def test_a_silent_table_is_flagged_within_one_and_a_half_keepalives(hall, tables
     finally:
         t1.process.send_signal(signal.SIGCONT)
     hall.wait(lambda: hall.tile("t1")["online"], "t1 heard again", timeout=6)
+
+
+def test_a_restarted_hall_sees_every_table_at_once(tmp_path, tables) -> None:
+    """The broker keeps each table's state retained, on disk: a hall that restarts (or a
+    display that joins late) has every table at once, even one that is switched off."""
+    from tests.hall.conftest import TABLES, HallProcess
+
+    hall = HallProcess(tmp_path, TABLES)
+    port = hall.broker_port
+    try:
+        t1 = tables("t1", port)
+        hall.wait(lambda: hall.tile("t1")["online"], "t1 online")
+        t1.play("11-15")
+        t1.play("23-19")
+        hall.wait(lambda: hall.tile("t1")["plies"] == 2, "the moves at the hall")
+        t1.stop()  # switched off cleanly: "offline", retained
+    finally:
+        hall.stop()  # and its broker
+    hall = HallProcess(tmp_path, TABLES, port)  # same data folder, same broker port
+    try:
+        tile = hall.wait(lambda: hall.tile("t1")["plies"] == 2 and hall.tile("t1"), "the state")
+        assert (tile["last"], tile["online"], tile["status"]) == ("23-19", False, "stopped")
+        t1.start()  # resumes its game from its own record
+        t1.play("8-11")
+        tile = hall.wait(lambda: hall.tile("t1")["plies"] == 3 and hall.tile("t1"), "the move")
+        assert tile["online"]
+    finally:
+        hall.stop()
