@@ -244,7 +244,7 @@ class HallMonitor:
         if table not in self.tables:
             self._condition(table, "unknown", f"unknown table {table!r} publishes on the broker")
             return
-        if suffix in (topics.ACTION,):
+        if suffix == topics.ACTION:
             return  # our own actions
         try:
             data = topics.decode(bytes(message.payload), message.topic)

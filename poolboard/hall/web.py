@@ -26,17 +26,12 @@ from poolboard.hall.broadcast import Broadcast
 from poolboard.hall.event import EventError
 from poolboard.hall.monitor import ActionError, HallMonitor
 from poolboard.hall.table import ACTIONS
+from poolboard.web.app import _PAGE_HEADERS
 from poolboard.web.app import STATIC as BOARD_STATIC
 from poolboard.web.referee import basic_guard
 
 STATIC = Path(str(resources.files("poolboard.hall.static")))
 REALM = "poolboard hall director"
-_PAGE_HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; connect-src 'self'",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "Cache-Control": "no-cache",
-}
 CSV_LIMIT = 200_000  # bytes of an uploaded CSV
 
 
@@ -98,7 +93,9 @@ class _Client:
 
 
 class HallHub:
-    """Fans table tiles out to WebSocket clients (one tile per table per message)."""
+    """Fans table tiles out to WebSocket clients. Unlike the board's Hub (one whole state,
+    newest wins) a client keeps the newest tile of *each* table, so no table's change is lost
+    to another's."""
 
     def __init__(self, monitor: HallMonitor) -> None:
         self.monitor = monitor

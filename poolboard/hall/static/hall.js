@@ -49,14 +49,14 @@ function drawTile(tile) {
     tiles.set(tile.table, entry);
   }
   entry.tile = tile;
-  entry.clock.update(tile.clock);
+  if (tile.fen) entry.clock.update(tile.clock); // nothing heard yet: no clock to show
   const { element } = entry;
   element.classList.toggle("offline", tile.online === false);
   element.classList.toggle("finished", Boolean(tile.result));
   element.dataset.plies = String(tile.plies);
   element.dataset.last = tile.last ?? "";
   for (const side of ["black", "white"]) {
-    element.querySelector(`.${side} .name`).textContent = `${side === "black" ? "●" : "○"} ${tile[side]}`;
+    element.querySelector(`.${side} .name`).textContent = tile[side];
   }
   element.querySelector(".tile-state").textContent = `game ${tile.game} · ${tile.plies} plies · ${tileStatus(tile)}`;
   if (tile.fen) entry.view.render({ pieces: parseFen(tile.fen).pieces });
