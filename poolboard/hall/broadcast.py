@@ -48,6 +48,7 @@ class Broadcast:
         self.lock = threading.Lock()
         self._round = monitor.event.current_round
         self._games: dict[str, dict[int, str]] = {}  # table -> game id -> PDN, this round
+        self._earlier: set[tuple[str, int]] = set()  # (table, game id) of earlier rounds
         self._history: dict[str, deque[tuple[float, str]]] = {}  # file -> (time, text)
         self._written: dict[str, str] = {}
         self._unsubscribe: Callable[[], None] | None = None
@@ -104,8 +105,9 @@ class Broadcast:
         game = self.game_pdn(table)
         with self.lock:
             if round_number != self._round:
+                self._earlier |= {(t, g) for t, games in self._games.items() for g in games}
                 self._round, self._games = round_number, {}
-            if game is not None:
+            if game is not None and (table, game[0]) not in self._earlier:
                 self._games.setdefault(table, {})[game[0]] = game[1]
             now = self.now()
             self._remember(table_file(round_number, table), self._table_text(table), now)

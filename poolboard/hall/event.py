@@ -46,6 +46,11 @@ CREATE TABLE IF NOT EXISTS games (
     confirmed_at TEXT,
     PRIMARY KEY (round, tbl, table_game_id)
 );
+CREATE TABLE IF NOT EXISTS rejected (
+    tbl TEXT NOT NULL,
+    table_game_id INTEGER NOT NULL,
+    PRIMARY KEY (tbl, table_game_id)
+);
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS audit (
     id INTEGER PRIMARY KEY,
@@ -356,22 +361,25 @@ class EventStore:
         self, round_number: int, table: str, table_game_id: int, result: str, reason: str
     ) -> GameResult | None:
         """A table finished a game: keep it as the next game of the match, to be confirmed.
-        ``None`` when nobody is paired there, the match is complete, or it was known already
-        (a result the table corrected afterwards replaces the unconfirmed one)."""
+        ``None`` when nobody is paired there, the match is complete, or the game was known
+        already, in any round, or rejected (a result the table corrected afterwards replaces
+        the unconfirmed one)."""
         if result not in RESULTS or self.pairing(round_number, table) is None:
             return None
         with self._lock:
+            if self._read(
+                "SELECT 1 FROM rejected WHERE tbl=? AND table_game_id=?", (table, table_game_id)
+            ):
+                return None
             known = self._read(
-                "SELECT result, confirmed_by FROM games "
-                "WHERE round=? AND tbl=? AND table_game_id=?",
-                (round_number, table, table_game_id),
+                "SELECT result, confirmed_by FROM games WHERE tbl=? AND table_game_id=?",
+                (table, table_game_id),
             )
             if known:
                 if known[0][0] != result and known[0][1] is None:
                     self._write(
-                        "UPDATE games SET result=?, reason=? "
-                        "WHERE round=? AND tbl=? AND table_game_id=?",
-                        (result, reason, round_number, table, table_game_id),
+                        "UPDATE games SET result=?, reason=? WHERE tbl=? AND table_game_id=?",
+                        (result, reason, table, table_game_id),
                     )
                 return None
             count = len(self.results(round_number, table))
@@ -417,9 +425,15 @@ class EventStore:
                 f"round {round_number} table {table}: only the newest game ({games[-1].number}) "
                 "can be rejected"
             )
-        self._write(
-            "DELETE FROM games WHERE round=? AND tbl=? AND number=?", (round_number, table, number)
-        )
+        with self._transaction():
+            self._db.execute(
+                "DELETE FROM games WHERE round=? AND tbl=? AND number=?",
+                (round_number, table, number),
+            )
+            self._db.execute(
+                "INSERT OR IGNORE INTO rejected (tbl, table_game_id) VALUES (?, ?)",
+                (table, found[0].table_game_id),
+            )
         self.audit(
             actor,
             "reject",

@@ -131,6 +131,7 @@ class TablePublisher:
         self._wake = threading.Condition()
         self._resend_state = False
         self._stopping = False
+        self._unreachable_said = False
         self._unsubscribe: Callable[[], None] | None = None
         self._worker: threading.Thread | None = None
         self._answered: OrderedDict[str, dict[str, Any]] = OrderedDict()
@@ -157,6 +158,7 @@ class TablePublisher:
         client.reconnect_delay_set(min_delay=1, max_delay=8)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
+        client.on_connect_fail = self._on_connect_fail
         client.on_message = self._on_message
         return client
 
@@ -210,6 +212,7 @@ class TablePublisher:
             )
             return
         log.info("hall: connected to %s:%d", self.link.broker, self.link.port)
+        self._unreachable_said = False
         client.subscribe(self._topic(topics.ACTION), qos=topics.QOS)
         client.publish(
             self._topic(topics.STATUS), self._status("online", "connected"), topics.QOS, True
@@ -217,6 +220,15 @@ class TablePublisher:
         with self._wake:
             self._resend_state = True
             self._wake.notify()
+
+    def _on_connect_fail(self, _: mqtt.Client, __: Any) -> None:
+        if not self._unreachable_said:  # once until it works: the log is for people
+            self._unreachable_said = True
+            log.warning(
+                "hall: cannot reach the broker %s:%d; recording goes on, retrying",
+                self.link.broker,
+                self.link.port,
+            )
 
     def _on_disconnect(self, _: mqtt.Client, __: Any, ___: Any, reason: Any, ____: Any) -> None:
         if not self._stopping:

@@ -105,6 +105,7 @@ def test_rejecting_a_warm_up_game(event) -> None:
     event.import_pairings("1,t1,Ann,Bob\n")
     event.report_result(1, "t1", 1, "1-0", "warm-up")
     event.reject("director", 1, "t1", 1)
+    assert event.report_result(1, "t1", 1, "1-0", "warm-up") is None  # heard again: still out
     event.report_result(1, "t1", 2, "0-1", "")  # the match's first game: Ann has Black
     event.report_result(1, "t1", 3, "0-1", "")  # the second: Bob has Black
     with pytest.raises(EventError, match=r"only the newest game \(2\) can be rejected"):
@@ -115,3 +116,7 @@ def test_rejecting_a_warm_up_game(event) -> None:
     assert [(g.table_game_id, g.number) for g in event.results(1)] == [(2, 1), (3, 2)]
     event.confirm("director", 1, "t1", 1)
     assert {s.name: s.points for s in event.standings()} == {"Ann": 4, "Bob": 4}
+    # Round 2: the game still on the table's board is round 1's, not round 2's first.
+    event.import_pairings("2,t1,Bob,Ann\n")
+    assert event.report_result(2, "t1", 3, "0-1", "") is None
+    assert event.report_result(2, "t1", 4, "0-1", "").number == 1

@@ -147,4 +147,8 @@ def test_the_feed_runs_behind_by_the_delay(monitor) -> None:
     assert delayed.endswith("1. 11-15 *\n") and '[Black "Ann"]' in delayed
     monitor.now.now += 30
     assert feed.text("round-1.pdn").endswith("1. 11-15 23-19 *\n")
+    # Round 2: the game still on the board belongs to round 1's feed, not to round 2's.
+    monitor.event.set_round(2)
+    send(monitor, "state", state=state(["11-15", "23-19"]))
+    assert feed.text("round-2-t1.pdn", delayed=False) == ""
     feed.stop()
