@@ -46,7 +46,7 @@ class Alert:
     id: int
     time: float  # wall clock (seconds since 1970)
     table: str
-    kind: str  # offline, link, fault, sync, flag, violation, idle, result, protocol, gap
+    kind: str  # offline, link, fault, sync, flag, violation, penalty, idle, result, protocol...
     message: str
     active: bool = True
 
@@ -346,6 +346,14 @@ class HallMonitor:
             self.alert(view.name, "flag", f"{payload.get('side')}: {what} ({payload.get('rule')})")
         elif kind == "result":
             self._report(view, game_id, payload["result"], payload.get("reason") or "")
+        elif kind == "referee" and payload.get("action") == "penalty":
+            penalty = payload["data"]
+            self.alert(
+                view.name,
+                "penalty",
+                f"{penalty.get('severity')} for {penalty.get('side')} ({penalty.get('rule')}) "
+                f"by {payload.get('actor')}: {penalty.get('note', '')}".rstrip(": "),
+            )
 
     def _report(self, view: TableView, game_id: int, result: str, reason: str) -> None:
         if game_id in view.reported:

@@ -132,6 +132,7 @@ class TablePublisher:
         self._resend_state = False
         self._stopping = False
         self._unreachable_said = False
+        self._audited = len(session.store.audit_log())  # earlier actions are not news
         self._unsubscribe: Callable[[], None] | None = None
         self._worker: threading.Thread | None = None
         self._answered: OrderedDict[str, dict[str, Any]] = OrderedDict()
@@ -271,10 +272,21 @@ class TablePublisher:
                 self._topic(topics.STATUS), self._status("online", "alive"), topics.QOS, True
             )
 
+    def _referee_actions(self) -> list[tuple[str, Any]]:
+        """``referee`` events for the audit log's new rows (the table's console or the hall):
+        how cautions and penalties given at the table reach the director."""
+        log_rows = self.session.store.audit_log()
+        new, self._audited = log_rows[self._audited :], len(log_rows)
+        return [
+            ("referee", {"time": at, "actor": actor, "action": action, "data": data})
+            for at, actor, action, data in new
+        ]
+
     def _publish(self, state: dict[str, Any] | None, resend: bool) -> None:
         if state is not None:
             now = time.time()
-            for kind, data in state_changes(self._published, state):
+            changes = state_changes(self._published, state) + self._referee_actions()
+            for kind, data in changes:
                 self.seq += 1
                 event = {
                     "v": topics.PROTOCOL_VERSION,

@@ -86,15 +86,28 @@ def test_alerts_from_messages_and_from_time(monitor) -> None:
     send(monitor, "events", 4, game_id=1, kind="fault", data={"message": "dup"})  # duplicate
     assert kinds(monitor) == ["flag", "gap", "violation"]
     assert "events 2-3 missed" in monitor.active_alerts()[1].message
+    send(
+        monitor,
+        "events",
+        5,
+        game_id=1,
+        kind="referee",
+        data={
+            "actor": "referee",
+            "action": "penalty",
+            "data": {"side": "white", "rule": "R-TCH-2", "severity": "caution", "note": ""},
+        },
+    )
+    assert monitor.active_alerts()[0].message == "caution for white (R-TCH-2) by referee"
     # The board out of sync for 20 s; the sensor link down.
-    send(monitor, "state", 4, state=state(tracker="restore"))
+    send(monitor, "state", 5, state=state(tracker="restore"))
     clock.now += 19
     monitor.check()
     assert "sync" not in kinds(monitor)
     clock.now += 2
     monitor.check()
     assert "sync" in kinds(monitor)
-    send(monitor, "state", 4, state=state(["11-15"], link={"connected": False, "detail": "usb"}))
+    send(monitor, "state", 5, state=state(["11-15"], link={"connected": False, "detail": "usb"}))
     assert "sync" not in kinds(monitor) and "link" in kinds(monitor)
     # No move for 5 minutes while the clock runs (the heartbeats keep the table online).
     for _ in range(6):
@@ -106,7 +119,7 @@ def test_alerts_from_messages_and_from_time(monitor) -> None:
     clock.now += 6.1
     monitor.check()
     assert monitor.tables["t1"].online is False and "offline" in kinds(monitor)
-    send(monitor, "state", 4, state=state(["11-15", "23-19"]))
+    send(monitor, "state", 5, state=state(["11-15", "23-19"]))
     assert monitor.tables["t1"].online and "offline" not in kinds(monitor)
     monitor.check()
     assert "idle" not in kinds(monitor)  # a move came

@@ -66,9 +66,16 @@ def test_moves_events_actions_and_the_last_will(broker, tables) -> None:
             ("hall:director", "pause"),
             ("hall:director", "correct"),
         ]
+        # The table's own referee cautions a player: the hall hears it from the audit log.
+        table.referee(
+            "penalty", {"side": "white", "rule": "R-TCH-2", "severity": "caution", "note": ""}
+        )
         kinds = []
-        while "correction" not in kinds:
-            kinds.append(hall.next("t1/events")[1]["kind"])
+        while "referee" not in kinds or kinds.count("referee") < 3:
+            _, event = hall.next("t1/events")
+            kinds.append(event["kind"])
+        assert "correction" in kinds
+        assert (event["data"]["actor"], event["data"]["action"]) == ("referee", "penalty")
         # SIGKILL: the socket closes, and the broker publishes the table's last will.
         killed = time.monotonic()
         table.kill()
