@@ -178,16 +178,22 @@ class Broker:
                 self.process.wait()
 
     def supervise(self, stop: threading.Event) -> None:
-        """Restart the broker whenever it dies, until ``stop`` is set; then stop it."""
+        """Restart the broker whenever it dies, until ``stop`` is set; then stop it. A broker
+        that will not start is retried after 1, 2, 4... up to 30 s."""
+        wait = 0.5
         try:
-            while not stop.wait(0.5):
-                if not self.running:
-                    code = None if self.process is None else self.process.returncode
-                    log.error("mosquitto exited (%s); restarting it", code)
-                    self.restarts += 1
-                    try:
-                        self.start()
-                    except BrokerError as error:
-                        log.error("%s", error)
+            while not stop.wait(wait):
+                if self.running:
+                    wait = 0.5
+                    continue
+                code = None if self.process is None else self.process.returncode
+                log.error("mosquitto exited (%s); restarting it", code)
+                self.restarts += 1
+                try:
+                    self.start()
+                    wait = 0.5
+                except BrokerError as error:
+                    log.error("%s", error)
+                    wait = min(30.0, max(1.0, wait * 2))
         finally:
             self.stop()

@@ -88,3 +88,16 @@ def test_password_file_is_hashed_and_private(tmp_path) -> None:
     assert path.stat().st_mode & 0o077 == 0
     with pytest.raises(BrokerError, match=r"'t9'.*one non-empty line"):
         write_password_file(path, {"t9": ""})
+
+
+def test_a_broker_that_cannot_start_says_why(broker, tmp_path) -> None:
+    from poolboard.hall.broker import Broker
+
+    second = Broker(broker.config, "127.0.0.1", broker.port, tmp_path / "second.log")
+    with pytest.raises(BrokerError, match="is taken: is another broker running"):
+        second.start()
+    bad = tmp_path / "bad.conf"
+    bad.write_text("listener 1 127.0.0.1\nno_such_option true\n")
+    third = Broker(bad, "127.0.0.1", 1, tmp_path / "third.log")
+    with pytest.raises(BrokerError, match=r"mosquitto did not start: .*no_such_option"):
+        third.start(timeout=5)
