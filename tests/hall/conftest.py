@@ -215,7 +215,12 @@ class HallProcess:
     """``poolboard hall`` with its own Mosquitto on free loopback ports."""
 
     def __init__(
-        self, tmp_path: Path, tables: dict[str, str], broker_port: int = 0, **sections: str
+        self,
+        tmp_path: Path,
+        tables: dict[str, str],
+        broker_port: int = 0,
+        manage: bool = True,
+        **sections: str,
     ) -> None:
         self.folder = tmp_path / "hall"
         self.folder.mkdir(exist_ok=True)
@@ -230,6 +235,7 @@ class HallProcess:
             f'[hall]\nevent = "Club Open"\ndata = "{self.folder / "data"}"\nport = 0\n'
             f'[director]\nusername = "{DIRECTOR[0]}"\npassword = "{DIRECTOR[1]}"\n'
             f'[broker]\nport = {self.broker_port}\nhall_password = "{HALL_PASSWORD}"\n'
+            f"manage = {str(manage).lower()}\n"
             f'[broadcast]\nfolder = "{self.feed}"\n'
             + "".join(f"[{name}]\n{body}\n" for name, body in sections.items())
             + entries

@@ -218,3 +218,18 @@ def test_a_restarted_hall_sees_every_table_at_once(tmp_path, tables) -> None:
         assert tile["online"]
     finally:
         hall.stop()
+
+
+def test_a_hall_on_an_existing_broker(broker, tmp_path, tables) -> None:
+    """``[broker] manage = false``: the hall uses a broker run apart (here with the files
+    --write-broker-config would write) and starts none of its own."""
+    from tests.hall.conftest import TABLES, HallProcess
+
+    hall = HallProcess(tmp_path, TABLES, broker.port, manage=False)
+    try:
+        assert not (hall.folder / "data" / "broker").exists()
+        t2 = tables("t2", broker.port)
+        t2.play("10-14")
+        assert hall.wait(lambda: hall.tile("t2")["last"] == "10-14", "the move at the hall")
+    finally:
+        hall.stop()
