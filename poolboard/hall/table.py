@@ -156,7 +156,7 @@ class TablePublisher:
         if self.link.tls:
             client.tls_set(ca_certs=self.link.ca_file or None, cert_reqs=ssl.CERT_REQUIRED)
         client.max_queued_messages_set(MAX_QUEUED)
-        client.reconnect_delay_set(min_delay=1, max_delay=8)
+        client.reconnect_delay_set(min_delay=1, max_delay=4)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_connect_fail = self._on_connect_fail

@@ -90,3 +90,29 @@ def test_broker_files_for_an_existing_broker(tmp_path) -> None:
     assert "allow_anonymous false" in conf and "acl_file" in conf
     assert (tmp_path / "broker" / "passwd").read_text().startswith("hall:$")
     assert "pattern read poolboard/table/%u/action" in (tmp_path / "broker" / "acl").read_text()
+
+
+@needs_mosquitto
+def test_a_taken_web_port_stops_the_broker_it_started(tmp_path) -> None:
+    import socket
+
+    from tests.hall.conftest import free_port
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        config = tmp_path / "hall.toml"
+        config.write_text(
+            f'[hall]\ndata = "{tmp_path / "data"}"\nport = {taken.getsockname()[1]}\n'
+            f'[broker]\nport = {free_port()}\nhall_password = "h"\n'
+            '[[tables]]\nname = "t1"\npassword = "p"\n'
+        )
+        done = run("--config", str(config))
+    assert done.returncode == 2
+    assert "poolboard hall: web UI: cannot listen on 127.0.0.1:" in done.stderr
+    left = subprocess.run(
+        ["pgrep", "-f", str(tmp_path / "data" / "broker" / "mosquitto.conf")],
+        capture_output=True,
+        check=False,
+    )
+    assert left.returncode == 1  # no mosquitto left behind
