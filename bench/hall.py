@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import signal
 import socket
@@ -48,6 +49,12 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used, in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def rss_mb(pid: int) -> float:
@@ -184,6 +191,7 @@ def main() -> None:
                 table.start()
             time.sleep(3)  # every table connected and set up
             began = time.monotonic()
+            cpu_before = cpu_seconds(hall.pid)
             stagger = args.interval / len(tables)
             rounds = int(args.seconds / args.interval)
             for number in range(rounds):
@@ -191,6 +199,7 @@ def main() -> None:
                     due = began + number * args.interval + index * stagger
                     time.sleep(max(0.0, due - time.monotonic()))
                     table.play_next()
+            hall_cpu = (cpu_seconds(hall.pid) - cpu_before) / (time.monotonic() - began)
             time.sleep(2)  # the last moves reach the hall
             delays = []
             missed = 0
@@ -212,7 +221,7 @@ def main() -> None:
             print(
                 f"{len(tables)} tables, {len(delays)} moves in {args.seconds:.0f} s: move -> hall "
                 f"page p50 {p50:.1f} ms, p95 {p95:.1f} ms, max {delays[-1]:.1f} ms, "
-                f"missed {missed}"
+                f"missed {missed}; the hall used {hall_cpu:.0%} of one core meanwhile"
             )
             hall_rss = rss_mb(hall.pid)
             broker = subprocess.run(
