@@ -360,10 +360,10 @@ class EventStore:
     def report_result(
         self, round_number: int, table: str, table_game_id: int, result: str, reason: str
     ) -> GameResult | None:
-        """A table finished a game: keep it as the next game of the match, to be confirmed.
-        ``None`` when nobody is paired there, the match is complete, or the game was known
-        already, in any round, or rejected (a result the table corrected afterwards replaces
-        the unconfirmed one)."""
+        """A table finished a game: keep it as the next game of the match, to be confirmed;
+        the result kept. A result the table corrected afterwards replaces the unconfirmed one
+        (returned too). ``None`` when nobody is paired there, the match is complete, or the
+        game is known already with this result (in any round), confirmed, or rejected."""
         if result not in RESULTS or self.pairing(round_number, table) is None:
             return None
         with self._lock:
@@ -376,12 +376,19 @@ class EventStore:
                 (table, table_game_id),
             )
             if known:
-                if known[0][0] != result and known[0][1] is None:
-                    self._write(
-                        "UPDATE games SET result=?, reason=? WHERE tbl=? AND table_game_id=?",
-                        (result, reason, table, table_game_id),
-                    )
-                return None
+                if known[0][0] == result or known[0][1] is not None:
+                    return None
+                self._write(
+                    "UPDATE games SET result=?, reason=? WHERE tbl=? AND table_game_id=?",
+                    (result, reason, table, table_game_id),
+                )
+                changed = self._read(
+                    "SELECT round FROM games WHERE tbl=? AND table_game_id=?",
+                    (table, table_game_id),
+                )[0][0]
+                return next(
+                    g for g in self.results(changed, table) if g.table_game_id == table_game_id
+                )
             count = len(self.results(round_number, table))
             if count >= self.games_per_match:
                 return None

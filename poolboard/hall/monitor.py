@@ -71,7 +71,8 @@ class TableView:
     last_move_at: float | None = None  # monotonic
     out_of_sync_since: float | None = None  # monotonic
     clocks: dict[tuple[int, int], tuple[float, float]] = field(default_factory=dict)
-    reported: set[int] = field(default_factory=set)  # game ids whose result is reported
+    # (game id, result) already reported: a result corrected later is reported again
+    reported: set[tuple[int, str]] = field(default_factory=set)
 
     def summary(self) -> dict[str, Any]:
         """The compact picture the hall page tiles show."""
@@ -356,9 +357,9 @@ class HallMonitor:
             )
 
     def _report(self, view: TableView, game_id: int, result: str, reason: str) -> None:
-        if game_id in view.reported:
+        if (game_id, result) in view.reported:
             return
-        view.reported.add(game_id)
+        view.reported.add((game_id, result))
         reported = self.event.report_result(
             self.event.current_round, view.name, game_id, result, reason or ""
         )

@@ -77,6 +77,9 @@ def test_scores_colours_and_tie_breaks(event) -> None:
     assert event.report_result(1, "t1", 8, "1/2-1/2", "agreed").number == 2
     assert event.report_result(1, "t1", 9, "1-0", "") is None  # the match has its two games
     assert event.report_result(1, "t1", 7, "0-1", "no moves") is None  # a duplicate
+    corrected = event.report_result(1, "t1", 8, "1-0", "the referee corrected a move")
+    assert (corrected.number, corrected.result) == (2, "1-0")  # replaces the unconfirmed one
+    event.report_result(1, "t1", 8, "1/2-1/2", "agreed")
     # t2: two draws.
     event.report_result(1, "t2", 3, "1/2-1/2", "")
     event.report_result(1, "t2", 4, "1/2-1/2", "")
