@@ -17,6 +17,7 @@ from typing import Any
 from engine.board import Board, FenError
 from engine.clock import TimeControl
 from engine.profiles import PROFILES
+from poolboard.hall.link import HallLinkConfig, check_hall_link
 
 SENSORS = ("simulated", "serial", "gpio", "camera")
 LED_KINDS = ("none", "serial", "spi")
@@ -130,6 +131,7 @@ class Config:
     web: WebConfig = field(default_factory=WebConfig)
     referee: RefereeConfig = field(default_factory=RefereeConfig)
     tracker: TrackerTimings = field(default_factory=TrackerTimings)
+    hall: HallLinkConfig = field(default_factory=HallLinkConfig)  # docs/hall.md
 
 
 def load_config(path: str | Path | None, *, require_sensor: bool = False) -> Config:
@@ -254,6 +256,8 @@ def _check(config: Config, name: str) -> None:
     for key in ("username", "password"):
         if _has_control(getattr(config.referee, key)):
             fail(f"referee] {key}", "cannot hold a line break, tab or control character")
+    if (hall_problem := check_hall_link(config.hall)) is not None:
+        fail(f"hall] {hall_problem[0]}", hall_problem[1])
     timings = config.tracker
     for key in ("debounce", "settle", "incomplete_jump"):
         if not 0.0 <= getattr(timings, key) <= 30.0:

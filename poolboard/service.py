@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 
 from engine.sensing import CueDisplay, Sensor
 from poolboard.config import Config, ConfigError
+from poolboard.hall.table import TablePublisher
 from poolboard.sensor_spec import open_sensor
 from poolboard.session import Session
 from poolboard.simulated_board import SimulatedBoard
@@ -67,6 +68,19 @@ def build_session(config: Config) -> Session:
         raise
 
 
+def _start_hall_publisher(
+    session: Session, announce: Callable[[str], None]
+) -> TablePublisher | None:
+    """With a ``[hall]`` broker: publish the table to the hall (docs/hall.md); else ``None``."""
+    link = session.config.hall
+    if not link.enabled:
+        return None
+    publisher = TablePublisher(session, link)
+    publisher.start()
+    announce(f"poolboard: table {link.table} publishing to the hall at {link.broker}:{link.port}")
+    return publisher
+
+
 def serve(
     session: Session,
     *,
@@ -93,6 +107,7 @@ def serve(
 
         return run
 
+    publisher = _start_hall_publisher(session, announce)
     workers = [threading.Thread(target=guarded(session.run), name="session", daemon=True)]
     workers += [threading.Thread(target=guarded(h), daemon=True) for h in helpers]
     for worker in workers:
@@ -110,6 +125,8 @@ def serve(
         stop.set()
         for worker in workers:
             worker.join(timeout=5)
+        if publisher is not None:
+            publisher.stop()
         session.close()
         log.info("stopped")
     return 1 if failed else 0

@@ -133,27 +133,20 @@ def create_app(session: Session, host: str | None = None, *, body_seconds: float
     return app
 
 
-class WebServer:
-    """``create_app(session)`` served by uvicorn in a background thread.
-
-    >>> server = WebServer(session, "127.0.0.1", 0)   # doctest: +SKIP
-    >>> server.start()                                 # doctest: +SKIP
-    'http://127.0.0.1:40213'
-    """
+class AppServer:
+    """An ASGI ``app`` served by uvicorn in a background thread (the board's web UI, the
+    hall's pages)."""
 
     def __init__(
         self,
-        session: Session,
+        app: FastAPI,
         host: str = "127.0.0.1",
         port: int = 0,
         *,
         limits: WebLimits = DEFAULT_LIMITS,
-        app_host: str | None = None,
     ) -> None:
-        """``app_host``: the address the app behaves as served on (default ``host``), for tests
-        of an open address on loopback."""
         self.host = host
-        self.app = create_app(session, app_host or host, body_seconds=limits.body_seconds)
+        self.app = app
         limit_log_rate()
         config = uvicorn.Config(
             self.app,
@@ -222,6 +215,29 @@ class WebServer:
             self._thread.join(timeout=5)
         if self._socket is not None:
             self._socket.close()
+
+
+class WebServer(AppServer):
+    """``create_app(session)`` served by uvicorn in a background thread.
+
+    >>> server = WebServer(session, "127.0.0.1", 0)   # doctest: +SKIP
+    >>> server.start()                                 # doctest: +SKIP
+    'http://127.0.0.1:40213'
+    """
+
+    def __init__(
+        self,
+        session: Session,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        limits: WebLimits = DEFAULT_LIMITS,
+        app_host: str | None = None,
+    ) -> None:
+        """``app_host``: the address the app behaves as served on (default ``host``), for tests
+        of an open address on loopback."""
+        app = create_app(session, app_host or host, body_seconds=limits.body_seconds)
+        super().__init__(app, host, port, limits=limits)
 
 
 def serve_web(

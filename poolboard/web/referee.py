@@ -14,6 +14,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request, status
 
+from poolboard.config import RefereeConfig
 from poolboard.session import RefereeError, Session
 from poolboard.web.models import (
     ClockAdjustment,
@@ -25,8 +26,6 @@ from poolboard.web.models import (
 )
 
 REALM = "poolboard referee"
-#: Browsers send Basic credentials in UTF-8 when told so (RFC 7617).
-CHALLENGE = f'Basic realm="{REALM}", charset="UTF-8"'
 
 
 class LoginBackoff:
@@ -80,26 +79,35 @@ def referee_guard(session: Session) -> Callable[..., str]:
     """A dependency that returns the referee's name, or refuses: 503 when no password is
     configured (the console is closed), 401 for missing or wrong credentials, 429 while the
     client's address is locked out after wrong passwords (:class:`LoginBackoff`)."""
-    config = session.config.referee
+    return basic_guard(
+        session.config.referee,
+        "referee",
+        REALM,
+        "the referee console is closed: set [referee] password in the config",
+    )
+
+
+def basic_guard(config: RefereeConfig, role: str, realm: str, closed: str) -> Callable[..., str]:
+    """A dependency checking HTTP Basic credentials against ``config``'s name and password
+    (the referee's, or the hall director's): the name; 503 ``closed`` without a password;
+    401 with ``realm`` for missing or wrong ones; 429 while the client's address is locked out
+    after wrong passwords (:class:`LoginBackoff`)."""
     expected_name = unicodedata.normalize("NFC", config.username).encode()
     expected_password = unicodedata.normalize("NFC", config.password).encode()
     backoff = LoginBackoff()
 
     def check(request: Request) -> str:
         if not config.password:
-            raise HTTPException(
-                status.HTTP_503_SERVICE_UNAVAILABLE,
-                "the referee console is closed: set [referee] password in the config",
-            )
+            raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, closed)
         header = request.headers.get("authorization")
         if header is None:
-            raise _unauthorized("referee credentials required")
+            raise _unauthorized(f"{role} credentials required", realm)
         address = request.client.host if request.client else ""
         wait = backoff.wait(address)
         if wait:
             raise HTTPException(
                 status.HTTP_429_TOO_MANY_REQUESTS,
-                f"too many wrong referee passwords from {address}: try again in {wait:.0f} s",
+                f"too many wrong {role} passwords from {address}: try again in {wait:.0f} s",
                 headers={"Retry-After": str(max(1, round(wait)))},
             )
         name, password = basic_credentials(header) or ("", "")
@@ -108,16 +116,19 @@ def referee_guard(session: Session) -> Callable[..., str]:
         password_ok = secrets.compare_digest(password.encode(), expected_password)
         if not (name_ok and password_ok):
             backoff.failed(address)
-            raise _unauthorized("wrong referee name or password")
+            raise _unauthorized(f"wrong {role} name or password", realm)
         backoff.succeeded(address)
         return name
 
     return check
 
 
-def _unauthorized(detail: str) -> HTTPException:
+def _unauthorized(detail: str, realm: str) -> HTTPException:
     return HTTPException(
-        status.HTTP_401_UNAUTHORIZED, detail, headers={"WWW-Authenticate": CHALLENGE}
+        status.HTTP_401_UNAUTHORIZED,
+        detail,
+        # Browsers send Basic credentials in UTF-8 when told so (RFC 7617).
+        headers={"WWW-Authenticate": f'Basic realm="{realm}", charset="UTF-8"'},
     )
 
 

@@ -1,0 +1,497 @@
+"""The event: players, rounds, who sits at which table, game results and the standings.
+
+Kept in the hall's own SQLite file. A match is ``games_per_match`` games (even) with colours
+alternating: the pairing's first player has Black, the first move, in odd games (R-TRN-2). Each
+game scores 4 for a win, 2 for a draw, 0 for a loss (R-TRN-3). Results come from the tables and
+count only once the director confirms them. Standings order: points, then games won, then the
+opponents' points (Buchholz), then shared place (docs/hall.md).
+"""
+
+from __future__ import annotations
+
+import csv
+import difflib
+import io
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS players (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    club TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE IF NOT EXISTS pairings (
+    round INTEGER NOT NULL,
+    tbl TEXT NOT NULL,
+    first INTEGER NOT NULL REFERENCES players(id),
+    second INTEGER NOT NULL REFERENCES players(id),
+    PRIMARY KEY (round, tbl)
+);
+CREATE TABLE IF NOT EXISTS games (
+    round INTEGER NOT NULL,
+    tbl TEXT NOT NULL,
+    table_game_id INTEGER NOT NULL,
+    number INTEGER NOT NULL,
+    result TEXT NOT NULL,
+    reason TEXT NOT NULL DEFAULT '',
+    confirmed_by TEXT,
+    confirmed_at TEXT,
+    PRIMARY KEY (round, tbl, table_game_id)
+);
+CREATE TABLE IF NOT EXISTS rejected (
+    tbl TEXT NOT NULL,
+    table_game_id INTEGER NOT NULL,
+    PRIMARY KEY (tbl, table_game_id)
+);
+CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS audit (
+    id INTEGER PRIMARY KEY,
+    time TEXT NOT NULL,
+    actor TEXT NOT NULL,
+    action TEXT NOT NULL,
+    data TEXT NOT NULL
+);
+"""
+
+POINTS = {"win": 4, "draw": 2, "loss": 0}  # R-TRN-3
+RESULTS = ("1-0", "0-1", "1/2-1/2")
+
+
+class EventError(ValueError):
+    """Event data that cannot be used; the message names what was wrong (and the CSV line)."""
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """Who plays at ``table`` in ``round``: ``first`` has Black in the odd games (R-TRN-2)."""
+
+    round: int
+    table: str
+    first: str
+    second: str
+
+    def colours(self, number: int) -> tuple[str, str]:
+        """``(black, white)`` in game ``number`` (1-based) of the match: colours alternate."""
+        return (self.first, self.second) if number % 2 == 1 else (self.second, self.first)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game's result as a table reported it, and whether the director confirmed it."""
+
+    round: int
+    table: str
+    table_game_id: int
+    number: int
+    result: str
+    reason: str
+    confirmed_by: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as JSON-ready data."""
+        return self.__dict__.copy()
+
+
+@dataclass
+class Standing:
+    """One player's line in the standings."""
+
+    place: int
+    name: str
+    club: str
+    points: int
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    buchholz: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The line as JSON-ready data."""
+        return self.__dict__.copy()
+
+
+def round_robin(players: list[str]) -> list[list[tuple[str, str]]]:
+    """Every player meets every other once: the circle method, one list of pairs per round
+    (a bye, omitted, when the number is odd). The player listed first so far fewer times is
+    listed first, so Black in game 1 is shared out fairly."""
+    if len(players) < 2:
+        raise EventError("a round robin needs at least two players")
+    seats: list[str | None] = [*players, None] if len(players) % 2 else list(players)
+    count = len(seats)
+    rounds = []
+    firsts = dict.fromkeys(players, 0)
+    for number in range(count - 1):
+        pairs = []
+        for index in range(count // 2):
+            a, b = seats[index], seats[count - 1 - index]
+            if a is None or b is None:
+                continue
+            if (firsts[a], number % 2) > (firsts[b], 0):
+                a, b = b, a
+            firsts[a] += 1
+            pairs.append((a, b))
+        rounds.append(pairs)
+        seats = [seats[0], seats[-1], *seats[1:-1]]  # rotate all but the first
+    return rounds
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+class EventStore:
+    """The event in SQLite; safe to share between threads."""
+
+    def __init__(self, path: Path, tables: list[str], games_per_match: int) -> None:
+        self.path = path
+        self.tables = tables
+        self.games_per_match = games_per_match
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        """Close the file."""
+        with self._lock:
+            self._db.close()
+
+    def _write(self, sql: str, args: tuple[Any, ...] = ()) -> None:
+        with self._lock:
+            self._db.execute(sql, args)
+
+    def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return self._db.execute(sql, args).fetchall()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """All of the block's writes, or none of them."""
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                yield
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    # -- the audit log -------------------------------------------------------------------------
+
+    def audit(self, actor: str, action: str, data: dict[str, Any]) -> None:
+        """Write one director action to the audit log."""
+        self._write(
+            "INSERT INTO audit (time, actor, action, data) VALUES (?, ?, ?, ?)",
+            (_now(), actor, action, json.dumps(data)),
+        )
+
+    def audit_log(self) -> list[dict[str, Any]]:
+        """Every director action, oldest first."""
+        return [
+            {"time": t, "actor": a, "action": act, "data": json.loads(d)}
+            for t, a, act, d in self._read(
+                "SELECT time, actor, action, data FROM audit ORDER BY id"
+            )
+        ]
+
+    # -- players -------------------------------------------------------------------------------
+
+    def add_player(self, name: str, club: str = "") -> None:
+        """Register a player; EventError if the name is empty, too long or taken."""
+        name, club = name.strip(), club.strip()
+        if not 1 <= len(name) <= 80:
+            raise EventError(f"player name {name!r}: expected 1-80 characters")
+        try:
+            self._write("INSERT INTO players (name, club) VALUES (?, ?)", (name, club))
+        except sqlite3.IntegrityError:
+            raise EventError(f"player {name!r} is registered already") from None
+
+    def players(self) -> list[tuple[str, str]]:
+        """``(name, club)`` of every player, in the order registered."""
+        return [(n, c) for n, c in self._read("SELECT name, club FROM players ORDER BY id")]
+
+    def _player_id(self, name: str) -> int:
+        rows = self._read("SELECT id FROM players WHERE name = ?", (name.strip(),))
+        if not rows:
+            known = [n for n, _ in self.players()]
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise EventError(f"player {name!r} is not registered{hint}")
+        return int(rows[0][0])
+
+    def import_players(self, text: str, source: str = "players.csv") -> int:
+        """Register players from CSV ``name,club`` (a header line is optional); all or none.
+        EventError names the line."""
+        rows = self._csv(text, source, ("name", "club"), minimum=1)
+        names = [row[0] for _, row in rows]
+        for line, row in rows:
+            if names.count(row[0]) > 1:
+                raise EventError(f"{source} line {line}: player {row[0]!r} is listed twice")
+        with self._transaction():
+            for line, row in rows:
+                try:
+                    self.add_player(row[0], row[1] if len(row) > 1 else "")
+                except EventError as error:
+                    raise EventError(f"{source} line {line}: {error}") from None
+        return len(rows)
+
+    @staticmethod
+    def _csv(
+        text: str, source: str, header: tuple[str, ...], minimum: int
+    ) -> list[tuple[int, list[str]]]:
+        """Numbered rows of a CSV, the header line skipped, blank lines and ``#`` ignored."""
+        rows: list[tuple[int, list[str]]] = []
+        for line, row in enumerate(csv.reader(io.StringIO(text)), start=1):
+            cells = [cell.strip() for cell in row]
+            if not any(cells) or cells[0].startswith("#"):
+                continue
+            if [c.lower() for c in cells[: len(header)]] == list(header[: len(cells)]) and not rows:
+                continue  # the header
+            if not minimum <= len(cells) <= len(header):
+                raise EventError(
+                    f"{source} line {line}: expected {', '.join(header)}; got {len(cells)} "
+                    f"field{'s' if len(cells) != 1 else ''}"
+                )
+            rows.append((line, cells))
+        if not rows:
+            raise EventError(f"{source}: no rows (expected {', '.join(header)})")
+        return rows
+
+    # -- rounds and pairings -------------------------------------------------------------------
+
+    def set_pairing(self, round_number: int, table: str, first: str, second: str) -> None:
+        """Seat ``first`` (Black in game 1) and ``second`` at ``table`` in ``round_number``."""
+        if round_number < 1:
+            raise EventError(f"round {round_number}: rounds are numbered from 1")
+        if table not in self.tables:
+            raise EventError(f"unknown table {table!r}; the tables are {', '.join(self.tables)}")
+        if first.strip() == second.strip():
+            raise EventError(f"{first!r} cannot play themselves")
+        ids = self._player_id(first), self._player_id(second)
+        for pairing in self.pairings(round_number):
+            busy = {pairing.first, pairing.second} & {first.strip(), second.strip()}
+            if busy and pairing.table != table:
+                raise EventError(
+                    f"round {round_number}: {busy.pop()!r} already plays at table {pairing.table}"
+                )
+        self._write(
+            "INSERT OR REPLACE INTO pairings (round, tbl, first, second) VALUES (?, ?, ?, ?)",
+            (round_number, table, *ids),
+        )
+
+    def import_pairings(self, text: str, source: str = "pairings.csv") -> int:
+        """Pairings from CSV ``round,table,first,second`` (player names); all or none.
+        EventError names the line and what was wrong."""
+        rows = self._csv(text, source, ("round", "table", "first", "second"), minimum=4)
+        with self._transaction():
+            for line, (round_text, table, first, second) in rows:
+                try:
+                    if not round_text.isdigit():
+                        raise EventError(f"round {round_text!r} is not a number")
+                    self.set_pairing(int(round_text), table, first, second)
+                except EventError as error:
+                    raise EventError(f"{source} line {line}: {error}") from None
+        return len(rows)
+
+    def generate_round_robin(self) -> int:
+        """Pair every registered player with every other, one round per cycle, at the tables
+        in the config's order; replaces any pairings. The number of rounds."""
+        names = [name for name, _ in self.players()]
+        rounds = round_robin(names)
+        if len(rounds[0]) > len(self.tables):
+            needed, have = len(rounds[0]), len(self.tables)
+            raise EventError(f"{len(names)} players need {needed} tables; the hall has {have}")
+        with self._transaction():
+            self._db.execute("DELETE FROM pairings")
+            for number, pairs in enumerate(rounds, start=1):
+                for table, (first, second) in zip(self.tables, pairs, strict=False):
+                    self.set_pairing(number, table, first, second)
+        return len(rounds)
+
+    def pairings(self, round_number: int | None = None) -> list[Pairing]:
+        """The pairings of one round (or all), by round then table order."""
+        rows = self._read(
+            "SELECT p.round, p.tbl, a.name, b.name FROM pairings p "
+            "JOIN players a ON a.id = p.first JOIN players b ON b.id = p.second "
+            + ("WHERE p.round = ? " if round_number is not None else "")
+            + "ORDER BY p.round",
+            (round_number,) if round_number is not None else (),
+        )
+        order = {name: index for index, name in enumerate(self.tables)}
+        pairings = [Pairing(*row) for row in rows]
+        return sorted(pairings, key=lambda p: (p.round, order.get(p.table, len(order))))
+
+    def pairing(self, round_number: int, table: str) -> Pairing | None:
+        """Who plays at ``table`` in ``round_number``, if anyone."""
+        found = [p for p in self.pairings(round_number) if p.table == table]
+        return found[0] if found else None
+
+    @property
+    def current_round(self) -> int:
+        """The round being played (1 until the director moves on)."""
+        rows = self._read("SELECT value FROM settings WHERE key = 'round'")
+        return int(rows[0][0]) if rows else 1
+
+    def set_round(self, round_number: int) -> None:
+        """Make ``round_number`` the round being played."""
+        if round_number < 1:
+            raise EventError(f"round {round_number}: rounds are numbered from 1")
+        self._write(
+            "INSERT OR REPLACE INTO settings (key, value) VALUES ('round', ?)",
+            (str(round_number),),
+        )
+
+    def rounds(self) -> list[int]:
+        """Every round that has pairings."""
+        return [r for (r,) in self._read("SELECT DISTINCT round FROM pairings ORDER BY round")]
+
+    # -- results -------------------------------------------------------------------------------
+
+    def report_result(
+        self, round_number: int, table: str, table_game_id: int, result: str, reason: str
+    ) -> GameResult | None:
+        """A table finished a game: keep it as the next game of the match, to be confirmed;
+        the result kept. A result the table corrected afterwards replaces the unconfirmed one
+        (returned too). ``None`` when nobody is paired there, the match is complete, or the
+        game is known already with this result (in any round), confirmed, or rejected."""
+        if result not in RESULTS or self.pairing(round_number, table) is None:
+            return None
+        with self._lock:
+            if self._read(
+                "SELECT 1 FROM rejected WHERE tbl=? AND table_game_id=?", (table, table_game_id)
+            ):
+                return None
+            known = self._read(
+                "SELECT result, confirmed_by FROM games WHERE tbl=? AND table_game_id=?",
+                (table, table_game_id),
+            )
+            if known:
+                if known[0][0] == result or known[0][1] is not None:
+                    return None
+                self._write(
+                    "UPDATE games SET result=?, reason=? WHERE tbl=? AND table_game_id=?",
+                    (result, reason, table, table_game_id),
+                )
+                changed = self._read(
+                    "SELECT round FROM games WHERE tbl=? AND table_game_id=?",
+                    (table, table_game_id),
+                )[0][0]
+                return next(
+                    g for g in self.results(changed, table) if g.table_game_id == table_game_id
+                )
+            count = len(self.results(round_number, table))
+            if count >= self.games_per_match:
+                return None
+            self._write(
+                "INSERT INTO games (round, tbl, table_game_id, number, result, reason) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (round_number, table, table_game_id, count + 1, result, reason),
+            )
+        return self.results(round_number, table)[-1]
+
+    def confirm(self, actor: str, round_number: int, table: str, number: int) -> GameResult:
+        """The director confirms game ``number`` of the match at ``table``."""
+        found = [g for g in self.results(round_number, table) if g.number == number]
+        if not found:
+            raise EventError(f"round {round_number} table {table}: no game {number} reported")
+        self._write(
+            "UPDATE games SET confirmed_by=?, confirmed_at=? WHERE round=? AND tbl=? AND number=?",
+            (actor, _now(), round_number, table, number),
+        )
+        self.audit(
+            actor,
+            "confirm",
+            {"round": round_number, "table": table, "game": number, "result": found[0].result},
+        )
+        return self.results(round_number, table)[number - 1]
+
+    def reject(self, actor: str, round_number: int, table: str, number: int) -> None:
+        """Drop the newest reported result of a match, unconfirmed, that is not a game of the
+        match (a warm-up game, a wrong set-up): the next game the table finishes takes its
+        number (and its colours, R-TRN-2)."""
+        games = self.results(round_number, table)
+        found = [g for g in games if g.number == number]
+        if not found:
+            raise EventError(f"round {round_number} table {table}: no game {number} reported")
+        if found[0].confirmed_by is not None:
+            raise EventError(
+                f"round {round_number} table {table} game {number} is confirmed already"
+            )
+        if number != games[-1].number:
+            raise EventError(
+                f"round {round_number} table {table}: only the newest game ({games[-1].number}) "
+                "can be rejected"
+            )
+        with self._transaction():
+            self._db.execute(
+                "DELETE FROM games WHERE round=? AND tbl=? AND number=?",
+                (round_number, table, number),
+            )
+            self._db.execute(
+                "INSERT OR IGNORE INTO rejected (tbl, table_game_id) VALUES (?, ?)",
+                (table, found[0].table_game_id),
+            )
+        self.audit(
+            actor,
+            "reject",
+            {"round": round_number, "table": table, "game": number, "result": found[0].result},
+        )
+
+    def results(
+        self, round_number: int | None = None, table: str | None = None
+    ) -> list[GameResult]:
+        """Reported results (confirmed or not), by round, table and game number."""
+        rows = self._read(
+            "SELECT round, tbl, table_game_id, number, result, reason, confirmed_by FROM games "
+            "WHERE (? IS NULL OR round = ?) AND (? IS NULL OR tbl = ?) "
+            "ORDER BY round, tbl, number",
+            (round_number, round_number, table, table),
+        )
+        return [GameResult(*row) for row in rows]
+
+    def standings(self) -> list[Standing]:
+        """Every player's confirmed points (4/2/0 a game, R-TRN-3), best first: points, then
+        games won, then the opponents' points (Buchholz); equal on all three share a place."""
+        lines = {name: Standing(0, name, club, 0, 0, 0, 0, 0, 0) for name, club in self.players()}
+        opponents: dict[str, list[str]] = {name: [] for name in lines}
+        for game in self.results():
+            pairing = self.pairing(game.round, game.table)
+            if game.confirmed_by is None or pairing is None:
+                continue
+            black, white = pairing.colours(game.number)
+            outcome = {
+                "1-0": {white: "win", black: "loss"},
+                "0-1": {black: "win", white: "loss"},
+                "1/2-1/2": {black: "draw", white: "draw"},
+            }[game.result]
+            for name, how in outcome.items():
+                line = lines[name]
+                line.points += POINTS[how]
+                line.games += 1
+                line.wins += how == "win"
+                line.draws += how == "draw"
+                line.losses += how == "loss"
+            opponents[black].append(white)
+            opponents[white].append(black)
+        for name, line in lines.items():
+            line.buchholz = sum(lines[o].points for o in set(opponents[name]))
+        ordered = sorted(lines.values(), key=lambda s: (-s.points, -s.wins, -s.buchholz, s.name))
+        for index, line in enumerate(ordered):
+            before = ordered[index - 1] if index else None
+            tied = before is not None and (before.points, before.wins, before.buchholz) == (
+                line.points,
+                line.wins,
+                line.buchholz,
+            )
+            line.place = before.place if tied and before is not None else index + 1
+        return ordered

@@ -1,0 +1,49 @@
+"""A table's ``[hall]`` section: which broker to publish to, as whom (docs/config.md).
+
+Parsed by poolboard.config like every section (types checked there); :func:`check_hall_link`
+adds the hall's own rules. An empty ``broker`` means the table is not in a hall.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from poolboard.hall.topics import check_table_name
+
+
+@dataclass(frozen=True)
+class HallLinkConfig:
+    """The broker's address, the table's name and broker credentials, optional TLS."""
+
+    broker: str = ""  # host name or address; empty: no hall
+    port: int = 1883
+    table: str = ""  # also the table's broker user name (the ACL keys its topics by user)
+    password: str = ""
+    tls: bool = False
+    ca_file: str = ""  # TLS: the CA that signed the broker's certificate (empty: the system's)
+    keepalive: int = 10  # seconds; the broker declares the table offline after 1.5 x this
+
+    @property
+    def enabled(self) -> bool:
+        """Whether the table publishes to a hall."""
+        return bool(self.broker)
+
+
+def check_hall_link(link: HallLinkConfig) -> tuple[str, str] | None:
+    """``(key, why)`` if ``link`` cannot be used, else ``None``."""
+    if not link.enabled:
+        return None
+    if not link.table:
+        return "table", "a table in a hall needs a name (the hall's [[tables]] name)"
+    try:
+        check_table_name(link.table)
+    except ValueError as error:
+        return "table", str(error)
+    if not 1 <= link.port <= 65535:
+        return "port", f"expected an integer 1-65535, got {link.port}"
+    if not 2 <= link.keepalive <= 600:
+        return "keepalive", f"expected 2-600 seconds, got {link.keepalive}"
+    if link.ca_file and not Path(link.ca_file).expanduser().is_file():
+        return "ca_file", f"no such file {link.ca_file}"
+    return None

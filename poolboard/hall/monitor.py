@@ -1,0 +1,468 @@
+"""The hall's view of every table, kept from the broker, and the alerts for the director.
+
+One paho client (broker user ``hall``) subscribes to every table's topics. Each message updates
+that table's view; anything wrong with a message (bad JSON, an unknown table, a gap in the
+sequence numbers) becomes an alert naming it and never touches a recorded game. A checker
+thread raises the alerts that time brings: no move for N minutes, a board out of sync for N s.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import ssl
+import threading
+import time
+import uuid
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from poolboard.hall import topics
+from poolboard.hall.event import EventStore
+from poolboard.hall.settings import HallConfig
+
+log = logging.getLogger("poolboard.hall")
+
+#: Alerts kept for the console (the oldest dismissed first).
+ALERTS_KEPT = 500
+#: State keys a table's retained state must carry (docs/hall.md).
+STATE_KEYS = ("game_id", "fen", "start_fen", "turn", "moves", "clock", "result", "headers")
+
+
+class ActionError(RuntimeError):
+    """A referee action that could not reach a table or was not answered."""
+
+
+@dataclass
+class Alert:
+    """Something the director should look at; ``active`` until resolved or dismissed."""
+
+    id: int
+    time: float  # wall clock (seconds since 1970)
+    table: str
+    kind: str  # offline, link, fault, sync, flag, violation, penalty, idle, result, protocol...
+    message: str
+    active: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        """The alert as JSON-ready data."""
+        return self.__dict__.copy()
+
+
+@dataclass
+class TableView:
+    """What the hall knows of one table."""
+
+    name: str
+    online: bool | None = None  # None: not heard from yet
+    status_reason: str = "not heard from yet"
+    boot: str = ""
+    seq: int = 0
+    state: dict[str, Any] | None = None
+    updated: float = 0.0  # wall clock of the last message
+    heard: float | None = None  # monotonic time of the last message
+    keepalive: float = 10.0  # the table's, from its status messages
+    last_move_at: float | None = None  # monotonic
+    out_of_sync_since: float | None = None  # monotonic
+    clocks: dict[tuple[int, int], tuple[float, float]] = field(default_factory=dict)
+    # (game id, result) already reported: a result corrected later is reported again
+    reported: set[tuple[int, str]] = field(default_factory=set)
+
+    def summary(self) -> dict[str, Any]:
+        """The compact picture the hall page tiles show."""
+        state = self.state or {}
+        clock = state.get("clock") or {}
+        tracker = state.get("state") or {}
+        moves = state.get("moves") or []
+        link = state.get("link")
+        return {
+            "table": self.name,
+            "online": self.online,
+            "status": self.status_reason,
+            "game_id": state.get("game_id"),
+            "fen": state.get("fen"),
+            "turn": state.get("turn"),
+            "plies": len(moves),
+            "last": moves[-1] if moves else None,
+            "clock": {k: clock.get(k) for k in ("black", "white", "running", "state")},
+            "result": state.get("result"),
+            "reason": state.get("result_reason"),
+            "waiting": tracker.get("name"),
+            "waiting_detail": tracker.get("detail"),
+            "link": None if link is None else link.get("connected"),
+            "headers": state.get("headers") or {},
+            "updated": self.updated,
+        }
+
+
+class HallMonitor:
+    """Keeps :class:`TableView` s and alerts from the broker; sends referee actions."""
+
+    def __init__(
+        self,
+        config: HallConfig,
+        event: EventStore,
+        *,
+        now: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.config = config
+        self.event = event
+        self.now = now
+        self.lock = threading.RLock()
+        self.tables = {name: TableView(name) for name in config.table_names}
+        self.alerts: deque[Alert] = deque(maxlen=ALERTS_KEPT)
+        self._conditions: dict[tuple[str, str], Alert] = {}
+        self._alert_ids = itertools.count(1)
+        self._listeners: list[Callable[[str], None]] = []
+        self._replies: dict[str, Future[dict[str, Any]]] = {}
+        self._stop = threading.Event()
+        self._checker: threading.Thread | None = None
+        self.connected = threading.Event()
+        self.client = self._client()
+
+    # -- the connection ------------------------------------------------------------------------
+
+    def _client(self) -> mqtt.Client:
+        broker = self.config.broker
+        client = mqtt.Client(
+            CallbackAPIVersion.VERSION2,
+            client_id="poolboard-hall",
+            clean_session=False,  # the broker keeps the hall's QoS 1 events while it is away
+            protocol=mqtt.MQTTv311,
+        )
+        client.username_pw_set(topics.HALL_USER, broker.hall_password)
+        if broker.tls:
+            client.tls_set(ca_certs=broker.ca_file or None, cert_reqs=ssl.CERT_REQUIRED)
+        client.reconnect_delay_set(min_delay=1, max_delay=4)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_message = self._on_message
+        return client
+
+    def start(self) -> None:
+        """Connect (retrying in the background) and start the alert checker."""
+        broker = self.config.broker
+        self.client.connect_async(broker.host, broker.port, keepalive=broker.keepalive)
+        self.client.loop_start()
+        self._checker = threading.Thread(target=self._check_loop, name="hall-alerts", daemon=True)
+        self._checker.start()
+
+    def stop(self) -> None:
+        """Disconnect and stop the checker."""
+        self._stop.set()
+        self.client.disconnect()
+        self.client.loop_stop()
+        if self._checker is not None:
+            self._checker.join(timeout=5)
+
+    def _on_connect(self, client: mqtt.Client, _: Any, __: Any, reason: Any, ___: Any) -> None:
+        if reason.is_failure:
+            log.error("hall: the broker refused the hall: %s", reason)
+            return
+        client.subscribe(f"{topics.ROOT}/+/+", qos=topics.QOS)
+        with self.lock:
+            for view in self.tables.values():  # silence while the hall was away is not theirs
+                if view.heard is not None:
+                    view.heard = self.now()
+        self.connected.set()
+        log.info("hall: connected to the broker")
+
+    def _on_disconnect(self, _: mqtt.Client, __: Any, ___: Any, reason: Any, ____: Any) -> None:
+        self.connected.clear()
+        if not self._stop.is_set():
+            log.warning("hall: lost the broker (%s); reconnecting", reason)
+
+    # -- listeners -----------------------------------------------------------------------------
+
+    def subscribe(self, listener: Callable[[str], None]) -> Callable[[], None]:
+        """Call ``listener(table)`` after every change to that table's view."""
+        with self.lock:
+            self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            with self.lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def _changed(self, table: str) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(table)
+            except Exception:
+                log.exception("hall: a listener failed")
+
+    # -- alerts --------------------------------------------------------------------------------
+
+    def alert(self, table: str, kind: str, message: str) -> Alert:
+        """Record a one-off alert."""
+        with self.lock:
+            raised = Alert(next(self._alert_ids), time.time(), table, kind, message)
+            self.alerts.append(raised)
+        log.warning("hall alert: %s %s: %s", table, kind, message)
+        return raised
+
+    def _condition(self, table: str, kind: str, message: str | None) -> None:
+        """Raise (``message``) or resolve (``None``) the standing alert ``kind`` of ``table``."""
+        with self.lock:
+            current = self._conditions.get((table, kind))
+            if message is None:
+                if current is not None:
+                    current.active = False
+                    del self._conditions[(table, kind)]
+            elif current is None or not current.active:
+                self._conditions[(table, kind)] = self.alert(table, kind, message)
+
+    def dismiss(self, alert_id: int) -> bool:
+        """The director has seen alert ``alert_id``; whether it existed."""
+        with self.lock:
+            for alert in self.alerts:
+                if alert.id == alert_id:
+                    alert.active = False
+                    return True
+        return False
+
+    def active_alerts(self) -> list[Alert]:
+        """The alerts not resolved nor dismissed, newest first."""
+        with self.lock:
+            return [a for a in reversed(self.alerts) if a.active]
+
+    # -- messages ------------------------------------------------------------------------------
+
+    def _on_message(self, _: mqtt.Client, __: Any, message: mqtt.MQTTMessage) -> None:
+        try:
+            table, suffix = topics.split_topic(message.topic)
+        except topics.ProtocolError as error:
+            self.alert("?", "protocol", str(error))
+            return
+        if table not in self.tables:
+            self._condition(table, "unknown", f"unknown table {table!r} publishes on the broker")
+            return
+        if suffix == topics.ACTION:
+            return  # our own actions
+        try:
+            data = topics.decode(bytes(message.payload), message.topic)
+            self.handle(table, suffix, data)
+        except topics.ProtocolError as error:
+            self.alert(table, "protocol", str(error))
+        except (KeyError, TypeError, ValueError) as error:
+            self.alert(table, "protocol", f"{message.topic}: malformed message ({error!r})")
+
+    def handle(self, table: str, suffix: str, data: dict[str, Any]) -> None:
+        """Apply one decoded message from ``table`` (the MQTT thread; tests call it too)."""
+        with self.lock:
+            view = self.tables[table]
+            view.updated = time.time()
+            view.heard = self.now()
+            if (
+                suffix != topics.STATUS
+                and view.online is False
+                and view.status_reason.startswith("silent")
+            ):
+                view.online, view.status_reason = True, "heard again"
+                self._condition(table, "offline", None)
+            if suffix == topics.STATUS:
+                self._on_status(view, data)
+            elif suffix == topics.STATE:
+                self._on_state(view, data)
+            elif suffix == topics.EVENTS:
+                self._on_event(view, data)
+            elif suffix == topics.REPLY:
+                future = self._replies.pop(str(data.get("id")), None)
+                if future is not None:
+                    future.set_result(data)
+        self._changed(table)
+
+    def _on_status(self, view: TableView, data: dict[str, Any]) -> None:
+        status = data["status"]
+        if status not in ("online", "offline"):
+            raise topics.ProtocolError(f"{view.name}/status: unknown status {status!r}")
+        view.online = status == "online"
+        view.status_reason = str(data.get("reason", ""))
+        keepalive = data.get("keepalive")
+        if isinstance(keepalive, int | float) and not isinstance(keepalive, bool):
+            view.keepalive = float(keepalive)
+        why = None if view.online else f"table {view.name} is offline ({view.status_reason})"
+        self._condition(view.name, "offline", why)
+
+    def _on_state(self, view: TableView, data: dict[str, Any]) -> None:
+        state = data["state"]
+        if not isinstance(state, dict) or any(key not in state for key in STATE_KEYS):
+            raise topics.ProtocolError(f"{view.name}/state: expected the keys {STATE_KEYS}")
+        if data["boot"] != view.boot:
+            view.boot, view.seq = data["boot"], int(data["seq"])
+        else:
+            view.seq = max(view.seq, int(data["seq"]))
+        previous = view.state
+        if previous is None or previous.get("moves") != state["moves"]:
+            view.last_move_at = self.now()
+        view.state = state
+        link = state.get("link")
+        self._condition(
+            view.name,
+            "link",
+            None
+            if link is None or link.get("connected")
+            else f"sensor link down: {link.get('detail', '')}",
+        )
+        tracker = state.get("state") or {}
+        if tracker.get("name") == "restore" and state["result"] is None:
+            if view.out_of_sync_since is None:
+                view.out_of_sync_since = self.now()
+        else:
+            view.out_of_sync_since = None
+            self._condition(view.name, "sync", None)
+        if state["result"] is not None:
+            self._report(view, int(state["game_id"]), state["result"], state["result_reason"])
+
+    def _on_event(self, view: TableView, data: dict[str, Any]) -> None:
+        seq, kind, payload = int(data["seq"]), data["kind"], data["data"]
+        if data["boot"] == view.boot:
+            if seq <= view.seq:
+                return  # a QoS 1 duplicate, or already covered by a state
+            if seq > view.seq + 1:
+                self.alert(
+                    view.name, "gap", f"events {view.seq + 1}-{seq - 1} missed; the state has them"
+                )
+        view.boot, view.seq = data["boot"], seq
+        game_id = int(data["game_id"])
+        if kind == "move":
+            view.last_move_at = self.now()
+            if "black" in payload:
+                view.clocks[(game_id, int(payload["ply"]))] = (payload["black"], payload["white"])
+        elif kind == "violation":
+            rule = payload.get("rule", "")
+            self.alert(view.name, "violation", f"{rule} {payload.get('message', '')}".strip())
+        elif kind == "fault":
+            self.alert(view.name, "fault", str(payload.get("message", "sensor fault")))
+        elif kind == "clock" and payload.get("event") in ("FlagFell", "MoveTimeForfeit"):
+            what = "flag fell" if payload["event"] == "FlagFell" else "move time forfeit"
+            self.alert(view.name, "flag", f"{payload.get('side')}: {what} ({payload.get('rule')})")
+        elif kind == "result":
+            self._report(view, game_id, payload["result"], payload.get("reason") or "")
+        elif kind == "referee" and payload.get("action") == "penalty":
+            penalty = payload["data"]
+            self.alert(
+                view.name,
+                "penalty",
+                f"{penalty.get('severity')} for {penalty.get('side')} ({penalty.get('rule')}) "
+                f"by {payload.get('actor')}: {penalty.get('note', '')}".rstrip(": "),
+            )
+
+    def _report(self, view: TableView, game_id: int, result: str, reason: str) -> None:
+        if (game_id, result) in view.reported:
+            return
+        view.reported.add((game_id, result))
+        reported = self.event.report_result(
+            self.event.current_round, view.name, game_id, result, reason or ""
+        )
+        if reported is not None:
+            self.alert(
+                view.name,
+                "result",
+                f"game {reported.number}: {result} ({reason}); confirm it",
+            )
+
+    # -- time-driven alerts --------------------------------------------------------------------
+
+    def check(self) -> None:
+        """Raise or resolve the alerts time brings (silent or idle tables, boards out of
+        sync)."""
+        alerts = self.config.alerts
+        now = self.now()
+        silent = []
+        hearing = self.connected.is_set()  # else the hall is the one cut off
+        with self.lock:
+            for view in self.tables.values():
+                quiet = None if view.heard is None else now - view.heard
+                if hearing and view.online and quiet is not None and quiet > 1.5 * view.keepalive:
+                    view.online = False
+                    view.status_reason = f"silent for {quiet:.1f} s"
+                    self._condition(view.name, "offline", f"table {view.name} is silent")
+                    silent.append(view.name)
+                state = view.state or {}
+                since = view.out_of_sync_since
+                if since is not None and now - since >= alerts.out_of_sync_seconds:
+                    self._condition(view.name, "sync", f"board out of sync for {now - since:.0f} s")
+                running = (state.get("clock") or {}).get("running")
+                idle = view.last_move_at is not None and now - view.last_move_at
+                if running and state.get("result") is None and idle:
+                    minutes = idle / 60
+                    self._condition(
+                        view.name,
+                        "idle",
+                        f"no move for {minutes:.0f} min"
+                        if minutes >= alerts.no_move_minutes
+                        else None,
+                    )
+                else:
+                    self._condition(view.name, "idle", None)
+        for name in silent:
+            self._changed(name)
+
+    def _check_loop(self) -> None:
+        while not self._stop.wait(0.25):
+            try:
+                self.check()
+            except Exception:
+                log.exception("hall: the alert check failed")
+
+    # -- referee actions -----------------------------------------------------------------------
+
+    def send_action(
+        self, table: str, actor: str, action: str, args: dict[str, Any], timeout: float = 5.0
+    ) -> dict[str, Any]:
+        """Send a referee action to ``table`` and wait for its reply ``{ok, error}``."""
+        if table not in self.tables:
+            raise ActionError(f"unknown table {table!r}")
+        if not self.tables[table].online:
+            raise ActionError(f"table {table} is offline")
+        if not self.connected.is_set():
+            raise ActionError("the hall is not connected to the broker")
+        action_id = uuid.uuid4().hex
+        future: Future[dict[str, Any]] = Future()
+        with self.lock:
+            self._replies[action_id] = future
+        payload = {"id": action_id, "actor": actor, "action": action, "args": args}
+        self.client.publish(topics.topic(table, topics.ACTION), topics.encode(payload), topics.QOS)
+        try:
+            return future.result(timeout=timeout)
+        except TimeoutError:
+            raise ActionError(f"table {table} did not answer within {timeout:.0f} s") from None
+        finally:
+            with self.lock:
+                self._replies.pop(action_id, None)
+
+    # -- what the pages show -------------------------------------------------------------------
+
+    def summary(self, table: str) -> dict[str, Any]:
+        """One table's tile, with the names and colours of the hall's pairing (R-TRN-2)."""
+        with self.lock:
+            view = self.tables[table]
+            tile = view.summary()
+        round_number = self.event.current_round
+        pairing = self.event.pairing(round_number, table)
+        tile["round"] = round_number
+        if pairing is not None:
+            number = self.game_number(table, tile["game_id"])
+            black, white = pairing.colours(number)
+            tile.update(black=black, white=white, game=number)
+        else:
+            headers = tile["headers"]
+            tile.update(black=headers.get("Black", "?"), white=headers.get("White", "?"), game=1)
+        return tile
+
+    def game_number(self, table: str, game_id: int | None) -> int:
+        """Which game of the match ``game_id`` at ``table`` is (reported ones keep theirs)."""
+        results = self.event.results(self.event.current_round, table)
+        for result in results:
+            if result.table_game_id == game_id:
+                return result.number
+        return len(results) + 1

@@ -1,0 +1,418 @@
+"""The hall's web pages and API: the hall, standings, one table, the director's console, the feed.
+
+Spectators read; everything that changes the event or a game needs the director's HTTP Basic
+credentials (checked by the referee console's own guard). ``/ws`` sends every table's tile at
+once, then each table's tile when it changes; a client that falls behind gets only the newest
+tile of each table, so no client can make the hall or another client wait (docs/hall.md).
+"""
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Body, Depends, FastAPI, HTTPException, Request, WebSocket
+from fastapi.responses import FileResponse, PlainTextResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.websockets import WebSocketDisconnect
+
+from poolboard.config import RefereeConfig
+from poolboard.hall.broadcast import Broadcast
+from poolboard.hall.event import EventError
+from poolboard.hall.monitor import ActionError, HallMonitor
+from poolboard.hall.table import ACTIONS
+from poolboard.web.app import _PAGE_HEADERS
+from poolboard.web.app import STATIC as BOARD_STATIC
+from poolboard.web.guard import RequestGuard, is_loopback
+from poolboard.web.referee import basic_guard
+
+STATIC = Path(str(resources.files("poolboard.hall.static")))
+REALM = "poolboard hall director"
+CSV_LIMIT = 200_000  # bytes of an uploaded CSV
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class PlayerBody(_Body):
+    """A player to register."""
+
+    name: str = Field(min_length=1, max_length=80)
+    club: str = Field(default="", max_length=80)
+
+
+class PairingBody(_Body):
+    """Who plays at a table in a round; ``first`` has Black in game 1 (R-TRN-2)."""
+
+    round: int = Field(ge=1, le=999)
+    table: str = Field(min_length=1, max_length=32)
+    first: str = Field(min_length=1, max_length=80)
+    second: str = Field(min_length=1, max_length=80)
+
+
+class RoundBody(_Body):
+    """The round being played."""
+
+    round: int = Field(ge=1, le=999)
+
+
+class ConfirmBody(_Body):
+    """Game ``game`` of the match at ``table`` in ``round`` is confirmed."""
+
+    round: int = Field(ge=1, le=999)
+    table: str = Field(min_length=1, max_length=32)
+    game: int = Field(ge=1, le=40)
+
+
+class _Client:
+    """One hall page: the newest unsent tile of each table."""
+
+    def __init__(self) -> None:
+        self.pending: dict[str, str] = {}
+        self.closed = False
+        self.ready = asyncio.Event()
+
+    def offer(self, table: str, text: str) -> None:
+        self.pending[table] = text
+        self.ready.set()
+
+    def close(self) -> None:
+        self.closed = True
+        self.ready.set()
+
+    async def next(self) -> list[str] | None:
+        await self.ready.wait()
+        self.ready.clear()
+        texts, self.pending = list(self.pending.values()), {}
+        return None if self.closed else texts
+
+
+class HallHub:
+    """Fans table tiles out to WebSocket clients. Unlike the board's Hub (one whole state,
+    newest wins) a client keeps the newest tile of *each* table, so no table's change is lost
+    to another's."""
+
+    def __init__(self, monitor: HallMonitor) -> None:
+        self.monitor = monitor
+        self._clients: set[_Client] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+
+    def start(self) -> None:
+        """Follow the monitor; call from the running event loop."""
+        self._loop = asyncio.get_running_loop()
+        self._unsubscribe = self.monitor.subscribe(self._on_change)
+
+    def stop(self) -> None:
+        """Stop following and close every client."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        for client in self._clients:
+            client.close()
+
+    def _tile(self, table: str) -> str:
+        return json.dumps(self.monitor.summary(table), separators=(",", ":"))
+
+    def _on_change(self, table: str) -> None:
+        loop = self._loop
+        if loop is None or loop.is_closed() or not self._clients:
+            return
+        text = self._tile(table)
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(self._publish, table, text)
+
+    def _publish(self, table: str, text: str) -> None:
+        for client in self._clients:
+            client.offer(table, text)
+
+    async def serve(self, websocket: WebSocket) -> None:
+        """Every tile at once, then each change, until the client leaves."""
+        await websocket.accept()
+        client = _Client()
+        self._clients.add(client)
+        try:
+            for table in self.monitor.tables:
+                client.offer(table, await asyncio.to_thread(self._tile, table))
+            sender = asyncio.create_task(self._send(websocket, client))
+            receiver = asyncio.create_task(self._drain(websocket))
+            done, pending = await asyncio.wait(
+                {sender, receiver}, return_when=asyncio.FIRST_COMPLETED
+            )
+            for task in pending:
+                task.cancel()
+            for task in done:
+                task.result()
+        except (WebSocketDisconnect, ConnectionError):
+            pass
+        finally:
+            self._clients.discard(client)
+
+    @staticmethod
+    async def _send(websocket: WebSocket, client: _Client) -> None:
+        while (texts := await client.next()) is not None:
+            await websocket.send_text("[" + ",".join(texts) + "]")
+        await websocket.close(code=1001)
+
+    @staticmethod
+    async def _drain(websocket: WebSocket) -> None:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+
+
+def _page(name: str) -> FileResponse:
+    return FileResponse(STATIC / name, media_type="text/html", headers=_PAGE_HEADERS)
+
+
+def _event_errors(action: Callable[[], Any]) -> Any:
+    try:
+        return action()
+    except EventError as error:
+        raise HTTPException(422, str(error)) from None
+
+
+def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
+    """The hall's pages and API (docs/hall.md)."""
+    hub = HallHub(monitor)
+    event = monitor.event
+    config = monitor.config
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        hub.start()
+        yield
+        hub.stop()
+
+    app = FastAPI(title="poolboard hall", summary="Every table of the room live", lifespan=lifespan)
+    # The table's own request guard: no cross-site changes from a director's logged-in browser,
+    # loopback names only on loopback, bounded bodies, no framing (docs/service.md).
+    app.add_middleware(RequestGuard, loopback_only=is_loopback(config.hall.host))
+    director_config = RefereeConfig(config.director.username, config.director.password)
+    director = Annotated[
+        str,
+        Depends(
+            basic_guard(
+                director_config,
+                "director",
+                REALM,
+                "the director's console is closed: set [director] password in the hall config",
+            )
+        ),
+    ]
+    app.mount("/static", StaticFiles(directory=BOARD_STATIC), name="static")
+    app.mount("/hall-static", StaticFiles(directory=STATIC), name="hall-static")
+
+    def known(table: str) -> str:
+        if table not in monitor.tables:
+            raise HTTPException(
+                404, f"no table {table!r}; the tables are {', '.join(monitor.tables)}"
+            )
+        return table
+
+    # -- pages ---------------------------------------------------------------------------------
+
+    @app.get("/", include_in_schema=False)
+    def hall_page() -> FileResponse:
+        return _page("hall.html")
+
+    @app.get("/big", include_in_schema=False)
+    def big_screen() -> FileResponse:
+        return _page("hall.html")
+
+    @app.get("/standings", include_in_schema=False)
+    def standings_page() -> FileResponse:
+        return _page("standings.html")
+
+    @app.get("/table/{table}", include_in_schema=False)
+    def table_page(table: str) -> FileResponse:
+        known(table)
+        return _page("table.html")
+
+    @app.get("/director", include_in_schema=False)
+    def director_page(_: director) -> FileResponse:
+        return _page("director.html")
+
+    @app.websocket("/ws")
+    async def live(websocket: WebSocket) -> None:
+        await hub.serve(websocket)
+
+    # -- public API ----------------------------------------------------------------------------
+
+    @app.get("/api/hall")
+    def hall() -> dict[str, Any]:
+        """The event, the round, every table's tile."""
+        return {
+            "event": config.hall.event,
+            "round": event.current_round,
+            "rounds": event.rounds(),
+            "tables": [monitor.summary(t) for t in monitor.tables],
+        }
+
+    @app.get("/api/tables/{table}")
+    def table_state(table: str) -> dict[str, Any]:
+        """One table: its tile and the whole state it last published."""
+        known(table)
+        with monitor.lock:
+            state = monitor.tables[table].state
+        return {"tile": monitor.summary(table), "state": state}
+
+    @app.get("/api/standings")
+    def standings() -> dict[str, Any]:
+        """The standings from confirmed results (points 4/2/0, R-TRN-3; tie-breaks docs/hall.md)."""
+        return {
+            "event": config.hall.event,
+            "standings": [line.to_json() for line in event.standings()],
+        }
+
+    @app.get("/api/pairings")
+    def pairings(round: int | None = None) -> list[dict[str, Any]]:
+        """The pairings of one round (or all)."""
+        return [p.__dict__ for p in event.pairings(round)]
+
+    @app.get("/api/results")
+    def results(round: int | None = None) -> list[dict[str, Any]]:
+        """Every result the tables reported, and who confirmed it."""
+        return [r.to_json() for r in event.results(round)]
+
+    @app.get("/api/players")
+    def players() -> list[dict[str, str]]:
+        """The registered players."""
+        return [{"name": name, "club": club} for name, club in event.players()]
+
+    @app.get("/broadcast/")
+    def feed_index() -> list[str]:
+        """The feed's files."""
+        return broadcast.names()
+
+    @app.get("/broadcast/{name}")
+    def feed(name: str) -> PlainTextResponse:
+        """A feed file: ``round-N.pdn`` or ``round-N-TABLE.pdn``, ``delay_seconds`` behind."""
+        text = broadcast.text(name)
+        if text is None:
+            raise HTTPException(404, f"no feed file {name!r}")
+        return PlainTextResponse(text, media_type="application/x-pdn")
+
+    # -- the director --------------------------------------------------------------------------
+
+    @app.get("/api/director/whoami")
+    def whoami(name: director) -> dict[str, str]:
+        """Check the director's credentials."""
+        return {"director": name}
+
+    @app.get("/api/director/alerts")
+    def alerts(_: director) -> list[dict[str, Any]]:
+        """Active alerts, newest first."""
+        return [alert.to_json() for alert in monitor.active_alerts()]
+
+    @app.post("/api/director/alerts/{alert_id}/dismiss")
+    def dismiss(name: director, alert_id: int) -> dict[str, Any]:
+        """The director has seen an alert."""
+        if not monitor.dismiss(alert_id):
+            raise HTTPException(404, f"no alert {alert_id}")
+        event.audit(name, "dismiss", {"alert": alert_id})
+        return {"ok": True}
+
+    @app.get("/api/director/audit")
+    def audit(_: director) -> list[dict[str, Any]]:
+        """Every director action at the hall, oldest first (actions at a table are also in
+        that table's own audit log, as ``hall:<director>``)."""
+        return event.audit_log()
+
+    @app.post("/api/director/players")
+    def add_player(name: director, body: PlayerBody) -> dict[str, Any]:
+        """Register a player."""
+        _event_errors(lambda: event.add_player(body.name, body.club))
+        event.audit(name, "player", body.model_dump())
+        return {"ok": True}
+
+    async def _csv(request: Request) -> str:
+        raw = await request.body()
+        if len(raw) > CSV_LIMIT:
+            raise HTTPException(413, f"CSV larger than {CSV_LIMIT} bytes")
+        try:
+            return raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise HTTPException(422, "the CSV is not UTF-8 text") from None
+
+    @app.post("/api/director/players.csv")
+    async def import_players(name: director, request: Request) -> dict[str, Any]:
+        """Register players from CSV ``name,club``; all or none, errors name the line."""
+        text = await _csv(request)
+        count = _event_errors(lambda: event.import_players(text))
+        event.audit(name, "import-players", {"players": count})
+        return {"ok": True, "players": count}
+
+    @app.post("/api/director/pairings")
+    def add_pairing(name: director, body: PairingBody) -> dict[str, Any]:
+        """Seat two players at a table for a round."""
+        _event_errors(lambda: event.set_pairing(body.round, body.table, body.first, body.second))
+        event.audit(name, "pairing", body.model_dump())
+        return {"ok": True}
+
+    @app.post("/api/director/pairings.csv")
+    async def import_pairings(name: director, request: Request) -> dict[str, Any]:
+        """Pairings from CSV ``round,table,first,second``; all or none, errors name the line."""
+        text = await _csv(request)
+        count = _event_errors(lambda: event.import_pairings(text))
+        event.audit(name, "import-pairings", {"pairings": count})
+        return {"ok": True, "pairings": count}
+
+    @app.post("/api/director/round-robin")
+    def generate(name: director) -> dict[str, Any]:
+        """Pair every player with every other (replaces the pairings)."""
+        rounds = _event_errors(event.generate_round_robin)
+        event.audit(name, "round-robin", {"rounds": rounds})
+        return {"ok": True, "rounds": rounds}
+
+    @app.post("/api/director/round")
+    def set_round(name: director, body: RoundBody) -> dict[str, Any]:
+        """Start playing round ``round``."""
+        _event_errors(lambda: event.set_round(body.round))
+        event.audit(name, "round", {"round": body.round})
+        for table in monitor.tables:
+            broadcast.update(table)
+        return {"ok": True}
+
+    @app.post("/api/director/confirm")
+    def confirm(name: director, body: ConfirmBody) -> dict[str, Any]:
+        """Confirm a result a table reported; it then counts in the standings."""
+        known(body.table)
+        result = _event_errors(lambda: event.confirm(name, body.round, body.table, body.game))
+        return {"ok": True, "result": result.to_json()}
+
+    @app.post("/api/director/reject")
+    def reject(name: director, body: ConfirmBody) -> dict[str, Any]:
+        """Drop the newest unconfirmed result when it is not a game of the match."""
+        known(body.table)
+        _event_errors(lambda: event.reject(name, body.round, body.table, body.game))
+        return {"ok": True}
+
+    @app.post("/api/director/tables/{table}/{action}")
+    def table_action(
+        name: director,
+        table: str,
+        action: str,
+        args: Annotated[dict[str, Any] | None, Body()] = None,
+    ) -> dict[str, Any]:
+        """Send a referee action (docs/api.md's referee actions) to a table over the broker;
+        422 with the table's message if it refuses, 409 if it is offline or silent."""
+        known(table)
+        if action not in ACTIONS:
+            raise HTTPException(404, f"no action {action!r}; expected one of {', '.join(ACTIONS)}")
+        try:
+            reply = monitor.send_action(table, name, action, args or {})
+        except ActionError as error:
+            raise HTTPException(409, str(error)) from None
+        event.audit(name, f"table-{action}", {"table": table, "args": args or {}, **reply})
+        if not reply.get("ok"):
+            raise HTTPException(422, str(reply.get("error")))
+        return {"ok": True}
+
+    return app

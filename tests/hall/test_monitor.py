@@ -1,0 +1,167 @@
+"""The hall's alerts and feed from messages as the tables send them (docs/hall.md), on a fake
+clock; the event in a real SQLite file. The broker itself is exercised in the other tests."""
+
+import paho.mqtt.client as mqtt
+import pytest
+
+from poolboard.hall.broadcast import Broadcast
+from poolboard.hall.event import EventStore
+from poolboard.hall.monitor import HallMonitor
+from poolboard.hall.settings import hall_config_from_mapping
+from poolboard.hall.topics import encode
+
+START_FEN = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def monitor(tmp_path):
+    config = hall_config_from_mapping(
+        {
+            "broker": {"hall_password": "h"},
+            "alerts": {"out_of_sync_seconds": 20, "no_move_minutes": 5},
+            "tables": [{"name": "t1", "password": "p"}],
+        }
+    )
+    event = EventStore(tmp_path / "hall.sqlite3", config.table_names, 2)
+    hall = HallMonitor(config, event, now=Clock())
+    hall.connected.set()  # as if the broker were there
+    yield hall
+    event.close()
+
+
+def state(moves=(), *, tracker="to_move", result=None, running="black", link=None) -> dict:
+    return {
+        "game_id": 1,
+        "fen": START_FEN,
+        "start_fen": START_FEN,
+        "turn": "black",
+        "moves": list(moves),
+        "result": result,
+        "result_reason": "r" if result else None,
+        "headers": {"White": "W", "Black": "B"},
+        "link": link,
+        "clock": {"black": 60.0, "white": 60.0, "running": running, "state": "running"},
+        "state": {"name": tracker, "detail": ""},
+    }
+
+
+def send(hall, suffix, seq=0, **data) -> None:
+    hall.handle("t1", suffix, {"v": 1, "table": "t1", "boot": "b1", "seq": seq, **data})
+
+
+def kinds(hall) -> list[str]:
+    return [alert.kind for alert in hall.active_alerts()]
+
+
+def test_alerts_from_messages_and_from_time(monitor) -> None:
+    clock = monitor.now
+    send(monitor, "status", status="online", reason="connected", keepalive=4)
+    send(monitor, "state", state=state())
+    assert kinds(monitor) == []
+    # A violation, a fault, a flag; a sequence gap.
+    send(
+        monitor,
+        "events",
+        1,
+        game_id=1,
+        kind="violation",
+        data={"rule": "R-TCH-2", "message": "touched"},
+    )
+    send(
+        monitor,
+        "events",
+        4,
+        game_id=1,
+        kind="clock",
+        data={"event": "FlagFell", "side": "white", "rule": "R-END-3"},
+    )
+    send(monitor, "events", 4, game_id=1, kind="fault", data={"message": "dup"})  # duplicate
+    assert kinds(monitor) == ["flag", "gap", "violation"]
+    assert "events 2-3 missed" in monitor.active_alerts()[1].message
+    send(
+        monitor,
+        "events",
+        5,
+        game_id=1,
+        kind="referee",
+        data={
+            "actor": "referee",
+            "action": "penalty",
+            "data": {"side": "white", "rule": "R-TCH-2", "severity": "caution", "note": ""},
+        },
+    )
+    assert monitor.active_alerts()[0].message == "caution for white (R-TCH-2) by referee"
+    # The board out of sync for 20 s; the sensor link down.
+    send(monitor, "state", 5, state=state(tracker="restore"))
+    clock.now += 19
+    monitor.check()
+    assert "sync" not in kinds(monitor)
+    clock.now += 2
+    monitor.check()
+    assert "sync" in kinds(monitor)
+    send(monitor, "state", 5, state=state(["11-15"], link={"connected": False, "detail": "usb"}))
+    assert "sync" not in kinds(monitor) and "link" in kinds(monitor)
+    # No move for 5 minutes while the clock runs (the heartbeats keep the table online).
+    for _ in range(6):
+        clock.now += 55
+        send(monitor, "status", status="online", reason="alive", keepalive=4)
+        monitor.check()
+    assert "idle" in kinds(monitor)
+    # Silent for 1.5 x keepalive: offline; heard again: back.
+    clock.now += 6.1
+    monitor.check()
+    assert monitor.tables["t1"].online is False and "offline" in kinds(monitor)
+    send(monitor, "state", 5, state=state(["11-15", "23-19"]))
+    assert monitor.tables["t1"].online and "offline" not in kinds(monitor)
+    monitor.check()
+    assert "idle" not in kinds(monitor)  # a move came
+
+
+def test_bad_messages_become_alerts(monitor) -> None:
+    def deliver(topic: str, payload: bytes) -> None:
+        message = mqtt.MQTTMessage(topic=topic.encode())
+        message.payload = payload
+        monitor._on_message(monitor.client, None, message)
+
+    deliver("poolboard/table/t1/state", b"\xff\xfe")
+    deliver("poolboard/table/t1/status", encode({"status": "sleepy"}))
+    deliver("poolboard/table/t1/events", encode({"boot": "b"}))
+    deliver("poolboard/table/t9/state", b"{}")
+    deliver("poolboard/table/t1/extra", b"{}")
+    messages = [a.message for a in monitor.active_alerts()]
+    assert any("not UTF-8 JSON" in m for m in messages)
+    assert any("unknown status 'sleepy'" in m for m in messages)
+    assert any("malformed message" in m for m in messages)
+    assert any("unknown table 't9'" in m for m in messages)
+    assert any("is not poolboard/table/<table>" in m for m in messages)
+    assert monitor.tables["t1"].state is None
+
+
+def test_the_feed_runs_behind_by_the_delay(monitor) -> None:
+    monitor.event.import_players("Ann\nBob\n")
+    monitor.event.import_pairings("1,t1,Ann,Bob\n")
+    feed = Broadcast(monitor, delay=60, now=monitor.now)
+    feed.start()
+    send(monitor, "state", state=state(["11-15"]))
+    assert feed.text("round-1-t1.pdn", delayed=False).endswith("1. 11-15 *\n")
+    assert feed.text("round-1-t1.pdn") == ""  # nothing is a minute old yet
+    monitor.now.now += 30
+    send(monitor, "state", state=state(["11-15", "23-19"]))
+    monitor.now.now += 31
+    delayed = feed.text("round-1-t1.pdn")
+    assert delayed.endswith("1. 11-15 *\n") and '[Black "Ann"]' in delayed
+    monitor.now.now += 30
+    assert feed.text("round-1.pdn").endswith("1. 11-15 23-19 *\n")
+    # Round 2: the game still on the board belongs to round 1's feed, not to round 2's.
+    monitor.event.set_round(2)
+    send(monitor, "state", state=state(["11-15", "23-19"]))
+    assert feed.text("round-2-t1.pdn", delayed=False) == ""
+    feed.stop()

@@ -1,0 +1,139 @@
+"""A real ``poolboard run`` table publishing to a real Mosquitto (docs/hall.md)."""
+
+import json
+import time
+import uuid
+
+from poolboard.hall.table import state_changes
+from tests.hall.conftest import HALL_PASSWORD, Listener, needs_mosquitto
+
+pytestmark = needs_mosquitto
+
+
+def send_action(hall: Listener, table: str, action: str, **args) -> dict:
+    """Publish a referee action as the hall; the table's reply."""
+    action_id = uuid.uuid4().hex
+    payload = {"id": action_id, "actor": "director", "action": action, "args": args}
+    hall.client.publish(f"poolboard/table/{table}/action", json.dumps(payload), qos=1)
+    while True:
+        _, reply = hall.next(f"{table}/reply")
+        if reply.get("id") == action_id:
+            return reply
+
+
+def next_status(hall: Listener, table: str, status: str) -> dict:
+    """The next status message of ``table`` saying ``status``."""
+    while (message := hall.next(f"{table}/status")[1])["status"] != status:
+        pass
+    return message
+
+
+def state_with(hall: Listener, table: str, moves: list[str], timeout: float = 5.0) -> dict:
+    """The first state of ``table`` (retained or live) whose moves are ``moves``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        _, message = hall.next(f"{table}/state", timeout=max(0.01, deadline - time.monotonic()))
+        if message["state"]["moves"] == moves:
+            return message
+
+
+def test_moves_events_actions_and_the_last_will(broker, tables) -> None:
+    table = tables("t1", broker.port, white="Ann", black="Bob")
+    hall = Listener(broker.port, "hall", HALL_PASSWORD, "poolboard/table/#")
+    try:
+        assert hall.next("t1/status")[1]["status"] == "online"
+        table.play("11-15")
+        table.play("23-19")
+        state = state_with(hall, "t1", ["11-15", "23-19"])["state"]
+        assert state["headers"]["White"] == "Ann"
+        events = [hall.next("t1/events")[1] for _ in range(2)]
+        assert [(e["kind"], e["data"]["move"], e["seq"]) for e in events] == [
+            ("move", "11-15", 1),
+            ("move", "23-19", 2),
+        ]
+        # Referee actions from the hall: the console's validation, audited with who sent them.
+        reply = send_action(hall, "t1", "pause")
+        assert (reply["ok"], reply["error"], reply["table"]) == (True, None, "t1")
+        reply = send_action(hall, "t1", "adjust-clock", side="white", seconds="60")
+        assert not reply["ok"] and "seconds" in reply["error"]
+        reply = send_action(hall, "t1", "correct-move", ply=2, move="22-17")
+        assert reply["ok"], reply
+        reply = send_action(hall, "t1", "pause")
+        assert not reply["ok"] and "paused" in reply["error"]
+        assert send_action(hall, "t1", "launch")["error"].startswith("action: unknown action")
+        audit = table.http.get("/api/referee/audit", auth=("referee", "ref-pw")).json()
+        assert [(a["actor"], a["action"]) for a in audit] == [
+            ("hall:director", "pause"),
+            ("hall:director", "correct"),
+        ]
+        # The table's own referee cautions a player: the hall hears it from the audit log.
+        table.referee(
+            "penalty", {"side": "white", "rule": "R-TCH-2", "severity": "caution", "note": ""}
+        )
+        kinds = []
+        while "referee" not in kinds or kinds.count("referee") < 3:
+            _, event = hall.next("t1/events")
+            kinds.append(event["kind"])
+        assert "correction" in kinds
+        assert (event["data"]["actor"], event["data"]["action"]) == ("referee", "penalty")
+        # SIGKILL: the socket closes, and the broker publishes the table's last will.
+        killed = time.monotonic()
+        table.kill()
+        hall.held.clear()  # the heartbeats ("online" every keepalive/2) before the kill
+        while (status := hall.next("t1/status", timeout=6)[1])["status"] == "online":
+            pass
+        assert (status["status"], status["reason"]) == ("offline", "connection lost")
+        assert time.monotonic() - killed <= 1.5 * 2
+        table.start()
+        assert next_status(hall, "t1", "online")["reason"] == "connected"
+        state_with(hall, "t1", ["11-15", "22-17"])
+    finally:
+        hall.close()
+
+
+def test_broker_down_costs_nothing(broker, tables) -> None:
+    """Moves made while the broker is dead are recorded, and are at the hall once it is back."""
+    table = tables("t2", broker.port)
+    table.play("11-15")
+    broker.process.kill()
+    broker.process.wait()
+    table.play("23-19")
+    table.play("8-11")
+    assert table.http.get("/api/state").json()["moves"] == ["11-15", "23-19", "8-11"]
+    broker.start()
+    hall = Listener(broker.port, "hall", HALL_PASSWORD, "poolboard/table/#")
+    try:
+        state_with(hall, "t2", ["11-15", "23-19", "8-11"], timeout=15)
+    finally:
+        hall.close()
+
+
+def test_state_changes_names_what_happened() -> None:
+    base = {
+        "game_id": 1,
+        "start_fen": "x",
+        "headers": {},
+        "fen": "f",
+        "moves": ["11-15"],
+        "violations": [],
+        "faults": [],
+        "result": None,
+        "result_reason": None,
+        "clock": {"black": 10.0, "white": 9.0, "events": []},
+    }
+    moved = {**base, "moves": ["11-15", "23-19", "8-11"]}
+    assert [k for k, _ in state_changes(base, moved)] == ["move", "move"]
+    corrected = {**moved, "moves": ["11-15", "22-17"]}
+    assert state_changes(moved, corrected) == [
+        ("correction", {"ply": 2, "moves": ["22-17"], "fen": "f"})
+    ]
+    taken = {**moved, "moves": ["11-15", "23-19"]}
+    assert state_changes(moved, taken)[0][0] == "takeback"
+    full = {**base, "violations": [{"n": i} for i in range(10)]}
+    more = {**base, "violations": [{"n": i} for i in range(2, 12)]}
+    assert state_changes(full, more) == [("violation", {"n": 10}), ("violation", {"n": 11})]
+    over = {**base, "result": "0-1", "result_reason": "flag"}
+    assert state_changes(base, over) == [("result", {"result": "0-1", "reason": "flag"})]
+    new_game = {**base, "game_id": 2, "moves": []}
+    assert state_changes(base, new_game)[0][0] == "game"
+    assert state_changes(None, base) == []
