@@ -227,3 +227,28 @@ def test_time_control_is_written_in_the_pgn_form_with_a_note(
     text, record = exported(session)
     assert f'[TimeControl "{tag}"]' in text
     assert note in record.comment
+
+
+def test_a_match_is_found_again_after_a_restart(make_table) -> None:
+    table = make_table(game=GameConfig(round="5", black="Ann", white="Bo"))
+    session = opened(table)
+    session.end_game("ref", "resign", Color.BLACK)  # Bo (White) wins game 1
+    session.next_game("ref")
+    table.reopen()  # a crash during game 2
+    state = table.session.state()
+    assert state["headers"]["Round"] == "5.2" and state["details"]["black"] == "Bo"
+    assert (state["match"]["game"], state["match"]["games"]) == (2, 2)
+    assert {s["name"]: s["points"] for s in state["match"]["score"]} == {"Ann": 0, "Bo": 4}
+
+
+def test_the_status_follows_a_set_up_position_and_a_correction(make_table) -> None:
+    table = make_table()
+    session = opened(table)
+    session.correct_move("ref", 2, "22-18")  # the board shows 23-19: put it right
+    corrected = session.state()["state"]
+    assert corrected["name"] == "setup" and "18" in corrected["detail"], corrected
+    session.set_position("ref", "W:W18:B14")
+    state = session.state()
+    assert state["turn"] == "white" and state["state"]["name"] == "setup"
+    table.show({18, 14})
+    assert session.state()["state"]["detail"] == "White to move"
