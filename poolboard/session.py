@@ -453,10 +453,10 @@ class Session:
             case StateChanged():
                 # A violation stands until the position is restored and play goes on (a
                 # caution, given as the position is restored, until the next move).
-                shown = self._violation
+                standing = self._violation
                 if (
-                    shown is not None
-                    and shown.get("severity") != "caution"
+                    standing is not None
+                    and standing.get("severity") != "caution"
                     and event.state is TrackerState.TO_MOVE
                 ):
                     self._violation = None
