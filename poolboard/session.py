@@ -57,6 +57,9 @@ from poolboard.storage import DamagedGame, DataFolderLock, GameStore, StorageErr
 DETAIL_FIELDS = ("event", "site", "round", "black", "white", "time_control")
 #: Points for a win, a draw and a loss in a match (R-TRN-3).
 WIN_POINTS, DRAW_POINTS = 4, 2
+#: The draw counts that end a game on the board (R-DRW-1..5); with R-END-1, the results a
+#: voided move takes with it.
+DRAW_COUNT_RULES = ("R-DRW-1", "R-DRW-2", "R-DRW-3", "R-DRW-4", "R-DRW-5")
 #: How the referee may end a game (``end_game``).
 ENDINGS = ("resign", "agree-draw", "referee-win", "referee-draw")
 
@@ -740,9 +743,8 @@ class Session:
             if not 1 <= count <= len(moves):
                 raise RefereeError(f"void {count} moves: the game has {len(moves)} moves")
             outcome = self.game.outcome()
-            if outcome is not None and self.headers.get("Termination", "normal") != "normal":
-                raise RefereeError(f"the game is over ({outcome.reason}): its result stands")
-            if outcome is not None and outcome.rule == "R-END-2":
+            on_the_board = outcome is None or outcome.rule in ("R-END-1", *DRAW_COUNT_RULES)
+            if outcome is not None and not on_the_board:
                 raise RefereeError(f"the game is over ({outcome.reason}): its result stands")
             first = len(moves) - count + 1
             voided = [m.notation for m in self.store.game(self.game_id).moves if m.ply >= first]
@@ -750,6 +752,12 @@ class Session:
             kept = moves[: first - 1]
             self.game = self._replay(self.game.start_fen, kept)
             if outcome is not None:
+                if self.clock.state is ClockState.STOPPED:
+                    # The result stopped the clock: it waits, paused, for the referee's resume.
+                    snapshot = self.clock.to_dict()
+                    turn = self.game.board.turn.value
+                    snapshot.update(to_move=turn, paused=True, move_used=0.0)
+                    self.clock = Clock.from_dict(snapshot, self.now)
                 self.store.reopen(self.game_id)
                 self.headers = {k: v for k, v in self.headers.items() if k != "Termination"}
                 self.store.set_headers(self.game_id, self.headers)

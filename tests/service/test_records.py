@@ -252,3 +252,38 @@ def test_the_status_follows_a_set_up_position_and_a_correction(make_table) -> No
     assert state["turn"] == "white" and state["state"]["name"] == "setup"
     table.show({18, 14})
     assert session.state()["state"]["detail"] == "White to move"
+
+
+def test_a_per_move_limit_run_out_is_a_time_forfeit_citing_r_tim_1(make_table) -> None:
+    table = make_table(clock=ClockConfig(time_control="move:10+5"))
+    session = opened(table)
+    table.settle(16)  # "time" at 10 s, the move not made 5 s later
+    text, record = exported(session)
+    assert record.result == "0-1" and '[Termination "time forfeit"]' in text
+    assert record.moves[-1].comment.endswith("Black did not complete the move in time (R-TIM-1)")
+    assert '[TimeControl "-"]' in text and "per-move limit" in record.comment
+
+
+def test_voiding_the_move_that_won_on_the_board_reopens_the_game(make_table) -> None:
+    table = make_table(rules=RulesConfig(fen="B:W18:B14"))
+    table.set_up()
+    table.move(14, 23, 18)
+    session = table.session
+    assert session.game.is_over()
+    session.void_moves("ref", 1)
+    stored = session.store.game(session.game_id)
+    assert stored.result is None and "Termination" not in stored.headers
+    assert session.state()["result"] is None and session.state()["turn"] == "black"
+    assert session.clock.state.value == "paused"  # the referee resumes it
+    session.resume_clock("ref")
+    table.show({14, 18})  # the board put back as cued
+    table.move(14, 23, 18)
+    assert session.game.outcome().winner is Color.BLACK
+
+
+@pytest.mark.parametrize("how", ["agree-draw", "resign"])
+def test_voiding_cannot_undo_a_result_that_was_not_the_boards(make_table, how) -> None:
+    session = opened(make_table())
+    session.end_game("ref", how, Color.WHITE)
+    with pytest.raises(RefereeError, match="its result stands"):
+        session.void_moves("ref", 1)
