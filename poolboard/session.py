@@ -257,6 +257,13 @@ class Session:
             "white": headers.get("White", "?"),
             "time_control": control if isinstance(control, str) else self.config.clock.time_control,
         }
+        # Details the referee set for the next game during this one (audited with it).
+        self.pending = {}
+        for _, _, action, data in self.store.audit_log(stored.id):
+            if action == "details" and data.get("game") == "next":
+                self.pending.update(
+                    {k: v for k, v in data.items() if k in DETAIL_FIELDS and isinstance(v, str)}
+                )
         self.game_number = records.game_number(headers.get("Round", ""))
         planned = headers.get("MatchGames", "2")
         self.match_games = max(int(planned) if planned.isdigit() else 2, self.game_number)

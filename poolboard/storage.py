@@ -663,12 +663,19 @@ class GameStore:
         """``game`` as a PDN record with its notes (:meth:`notes`)."""
         return game.record(self.notes(game.id))
 
-    def audit_log(self) -> list[tuple[str, str, str, dict[str, Any]]]:
-        """Every referee action: (time, actor, action, data), oldest first."""
+    def audit_log(self, game_id: int | None = None) -> list[tuple[str, str, str, dict[str, Any]]]:
+        """Every referee action (or those on game ``game_id``): (time, actor, action, data),
+        oldest first."""
         with self._reading() as db:
-            rows = db.execute(
-                "SELECT recorded, actor, action, data FROM audit ORDER BY id"
-            ).fetchall()
+            if game_id is None:
+                rows = db.execute(
+                    "SELECT recorded, actor, action, data FROM audit ORDER BY id"
+                ).fetchall()
+            else:
+                rows = db.execute(
+                    "SELECT recorded, actor, action, data FROM audit WHERE game_id = ? ORDER BY id",
+                    (game_id,),
+                ).fetchall()
         return [
             (recorded, actor, action, json.loads(data)) for recorded, actor, action, data in rows
         ]

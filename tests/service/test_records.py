@@ -185,6 +185,9 @@ def test_the_referee_sets_details_for_this_game_until_its_first_move(make_table)
     opened(table)
     session.set_details("ref", {"site": "Hall B", "black": "Cy"})
     assert session.headers["Site"] == "?" and session.pending == {"site": "Hall B", "black": "Cy"}
+    table.reopen()  # a restart keeps them
+    session = table.session
+    assert session.pending == {"site": "Hall B", "black": "Cy"}
     session.end_game("ref", "agree-draw")
     session.next_game("ref")
     assert (session.headers["Black"], session.headers["White"], session.headers["Site"]) == (
