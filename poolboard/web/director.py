@@ -64,14 +64,15 @@ NO_PASSWORD_PAGE = """<!doctype html>
 <link rel="stylesheet" href="/static/style.css"></head>
 <body><main class="closed">
 <h1>The referee console is closed</h1>
-<p>No referee password is set, so nobody can log in. To open it, add to the service's config
-file (<code>/etc/poolboard/board.toml</code>, or the file given with <code>--config</code>):</p>
+<p>No referee password is set, so nobody can log in. To open it, add to the config file the
+service reads (the one given as <code>poolboard run --config FILE</code>):</p>
 <pre>[referee]
 username = "referee"
 password = "choose-a-long-one"</pre>
-<p>then restart the service: <code>sudo systemctl restart poolboard</code>.
-<code>poolboard demo</code> has the console open: user <code>referee</code>, password
-<code>demo</code>.</p>
+<p>then restart the service (<code>sudo systemctl restart poolboard</code> if it was installed
+with <code>poolboard install-service</code>) and open this page again: the browser asks for the
+name and password. <code>poolboard demo</code> has the console open: user <code>referee</code>,
+password <code>demo</code>.</p>
 <p><a href="/">Back to the live game</a></p>
 </main></body></html>
 """
