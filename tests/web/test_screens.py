@@ -51,6 +51,21 @@ def assert_nothing_cut(page) -> None:
     )
     assert sorted(text for text, _, _ in names) == [BLACK, WHITE]
     assert all(fits and inside for _, fits, inside in names), names
+    # Names wrap only between words (or after a hyphen): no word is split over two lines.
+    split = page.evaluate(
+        """() => [...document.querySelectorAll('.player .name')].flatMap(name => {
+            const text = name.firstChild, broken = [];
+            for (const match of text.textContent.matchAll(/[^\\s-]+-?/g)) {
+                const range = document.createRange();
+                range.setStart(text, match.index);
+                range.setEnd(text, match.index + match[0].length);
+                const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+                if (tops.size > 1) broken.push(match[0]);
+            }
+            return broken;
+        })"""
+    )
+    assert split == [], f"{page.url}: words split over lines: {split}"
 
 
 def in_view(page, selector: str) -> bool:
