@@ -91,7 +91,8 @@ def create_app(session: Session, host: str | None = None, *, body_seconds: float
     login = referee_guard(session)
     app.include_router(api_router(session, board_login=None if loopback else login))
     app.include_router(referee_router(session, login))
-    app.include_router(director_router(session, login))
+    served_on = session.config.web.host if host is None else host
+    app.include_router(director_router(session, login, served_on))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     referee = Annotated[str, Depends(login)]
     board_access = [] if loopback else [Depends(login)]

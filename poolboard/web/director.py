@@ -103,6 +103,13 @@ def lan_address() -> str | None:
     return None if ipaddress.ip_address(address).is_loopback else address
 
 
+def _is_loopback_address(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def phone_url(request: Request, served_on: str) -> str:
     """The address a phone in the room opens: the one this page was reached at, unless that
     is loopback and the server listens on every address, then the LAN address."""
@@ -116,8 +123,9 @@ def phone_url(request: Request, served_on: str) -> str:
     return url
 
 
-def director_router(session: Session, login: Callable[..., str]) -> APIRouter:
-    """The director's endpoints under ``/api`` (docs/api.md), the referee's behind ``login``."""
+def director_router(session: Session, login: Callable[..., str], served_on: str) -> APIRouter:
+    """The director's endpoints under ``/api`` (docs/api.md), the referee's behind ``login``;
+    ``served_on``: the address the server listens on."""
     actor = Annotated[str, Depends(login)]
     router = APIRouter(prefix="/api", tags=["director"])
 
@@ -172,10 +180,13 @@ def director_router(session: Session, login: Callable[..., str]) -> APIRouter:
         )
 
     @router.get("/phone")
-    def phone(request: Request) -> dict[str, str]:
-        """The address a phone opens to follow the game, and its QR code (SVG)."""
-        url = phone_url(request, session.config.web.host)
-        return {"url": url, "svg": qr_svg(url)}
+    def phone(request: Request) -> dict[str, Any]:
+        """The address a phone opens to follow the game and its QR code (SVG); ``reachable``
+        is false when that address is loopback, which no phone can open."""
+        url = phone_url(request, served_on)
+        host = url.split("://", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0].strip("[]")
+        loopback = host == "localhost" or _is_loopback_address(host)
+        return {"url": url, "svg": qr_svg(url), "reachable": not loopback}
 
     return router
 

@@ -64,6 +64,7 @@ def test_details_then_a_resignation_then_the_match_and_the_event_pdn(live: Live)
 def test_the_phone_address_comes_as_a_qr_code_that_reads_back(live: Live) -> None:
     phone = httpx.get(f"{live.url}/api/phone").json()
     assert phone["url"] == f"{live.url}/"
+    assert phone["reachable"] is False  # served on loopback: no phone can open it
     assert phone["svg"].startswith("<svg")
     image = np.pad(
         np.where(qr_modules(phone["url"]), 0, 255).astype(np.uint8), 4, constant_values=255

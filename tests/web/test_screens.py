@@ -101,8 +101,8 @@ def test_the_screens_tell_the_truth(browser, live: Live, size: tuple[int, int]) 
     assert heads[1:] == [BLACK, WHITE]  # the names over the move columns
     assert "round 3 · game 1 of 2" in text_of(big, "#match-line")
     assert big.locator("#fullscreen").is_visible()
-    qr_drawn = "() => document.getElementById('phone-qr').naturalWidth > 0"
-    big.wait_for_function(qr_drawn, timeout=TIMEOUT)
+    # Served on loopback only: no phone can open it, and the big screen says so.
+    wait_text(big, "#phone-caption", "Phones cannot reach this board")
     assert spectator.locator("a[href='/api/games.pdn']").count() == 1
 
     # A refused move: 12-17 is no move. The reason shows on the board page and the spectators'
@@ -230,3 +230,30 @@ def test_the_last_moves_arrow_has_its_head_on_top(browser, live: Live) -> None:
     )
     assert on_top
     context.close()
+
+
+def test_the_big_screen_shows_a_qr_code_a_phone_can_open(browser, tmp_path) -> None:
+    """Served on every address (here pretended on loopback), /big shows the board's LAN address
+    as a QR code; OpenCV reads it back from the browser's own screenshot."""
+    cv2 = pytest.importorskip("cv2")
+    np = pytest.importorskip("numpy")
+    live = Live(tmp_path, app_host="0.0.0.0")
+    try:
+        context = browser.new_context(viewport={"width": 1920, "height": 1080})
+        big = context.new_page()
+        big.goto(live.url + "/big")
+        big.wait_for_selector(".conn.live", timeout=TIMEOUT)
+        phone = big.request.get(live.url + "/api/phone").json()
+        if not phone["reachable"]:
+            pytest.skip("this machine has no network address for a phone to open")
+        big.wait_for_function(
+            "() => document.getElementById('phone-qr').naturalWidth > 0", timeout=TIMEOUT
+        )
+        assert phone["url"] in text_of(big, "#phone-caption")
+        picture = big.locator("#phone-qr").screenshot()
+        image = cv2.imdecode(np.frombuffer(picture, np.uint8), cv2.IMREAD_GRAYSCALE)
+        assert cv2.QRCodeDetector().detectAndDecode(image)[0] == phone["url"]
+        shoot(big, "big-phone-qr", (1920, 1080))
+        context.close()
+    finally:
+        live.close()

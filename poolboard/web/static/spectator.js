@@ -95,8 +95,16 @@ fetch("/api/info").then((r) => r.json()).then((info) => {
 });
 if (big) {
   fetch("/api/phone").then((r) => r.json()).then((phone) => {
-    document.getElementById("phone-qr").src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(phone.svg)}`;
-    document.getElementById("phone-url").textContent = phone.url;
+    const qr = document.getElementById("phone-qr");
+    const caption = document.getElementById("phone-caption");
+    if (phone.reachable) {
+      qr.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(phone.svg)}`;
+      caption.textContent = `Follow on your phone: ${phone.url}`;
+    } else {
+      qr.hidden = true;
+      caption.textContent = "Phones cannot reach this board: it listens on this machine only " +
+        "([web] host in the config, docs/web.md).";
+    }
     document.getElementById("phone").hidden = false;
   });
 }
