@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import httpx
+
 from engine.board import Board
 from poolboard.storage import GameStore
 
@@ -80,3 +82,40 @@ def test_games_and_export_reach_the_demos_games(tmp_path: Path) -> None:
         [*run, "games", "--demo", "--config", "x.toml"], capture_output=True, text=True, env=env
     )
     assert both.returncode == 2 and "--demo and --config" in both.stderr
+
+
+def test_games_demo_lists_what_a_running_demo_recorded(tmp_path: Path) -> None:
+    """A real ``poolboard demo``: the referee ends its game through the API, and ``poolboard
+    games --demo`` / ``export --demo`` read it while the demo still runs."""
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg")}
+    run = [sys.executable, "-m", "poolboard.cli"]
+    demo = subprocess.Popen(
+        [*run, "demo", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
+    )
+    try:
+        url = ""
+        for _ in range(20):
+            line = demo.stdout.readline()
+            if "web UI on " in line:
+                url = line.split("web UI on ", 1)[1].split("/ ", 1)[0].strip().rstrip("/")
+                break
+        assert url, "the demo did not serve"
+        ended = httpx.post(
+            f"{url}/api/referee/end",
+            json={"how": "agree-draw"},
+            auth=("referee", "demo"),
+            headers={"X-Poolboard": "1"},
+        )
+        assert ended.status_code == 200, ended.text
+        listing = subprocess.run([*run, "games", "--demo"], capture_output=True, text=True, env=env)
+        assert "0 plies  1/2-1/2  draw by agreement (R-END-2)" in listing.stdout, listing
+        export = subprocess.run([*run, "export", "--demo"], capture_output=True, text=True, env=env)
+        assert '[Termination "normal"]' in export.stdout and '[Round "?.1"]' in export.stdout
+    finally:
+        demo.kill()
+        demo.wait(timeout=10)
+        demo.stdout.close()
