@@ -69,6 +69,13 @@ class Calibration:
             markers,
         )  # fmt: skip
 
+    def seen_at(self, corners: np.ndarray, image: np.ndarray) -> Calibration:
+        """The same colours for another picture of the board whose corners are known."""
+        height, width = image.shape[:2]
+        moved = self.moved_to(corners, {})
+        moved.image_size = (width, height)
+        return moved
+
     def to_json(self) -> dict[str, object]:
         """The calibration as the JSON object ``save`` writes."""
         return {
@@ -150,20 +157,29 @@ def locate_board(
         ) from None
 
 
-def calibrate(image: np.ndarray, corners: np.ndarray | None = None) -> Calibration:
-    """Calibrate from one picture of the start position (Black on 1-12, White on 21-32)."""
+def calibrate(
+    image: np.ndarray,
+    corners: np.ndarray | None = None,
+    position: dict[int, str] | None = None,
+) -> Calibration:
+    """Calibrate from one picture of a known position (by default the start position)."""
     if image.ndim != 3 or image.shape[2] != 3:
         raise CalibrationError("calibration needs a colour picture")
     found, method, markers = locate_board(image, corners)
     features = measure(warp(image, homography(found)))
-    colours = ColourModel.learn(features, START_KINDS)
+    known = START_KINDS if position is None else tuple(position[s].lower() for s in range(1, 33))
+    colours = ColourModel.learn(features, known)
     if colours.separation() < _MIN_SEPARATION:
         raise CalibrationError(
             "empty squares, Black's and White's pieces look too alike: is the board in the "
             "start position, lit evenly, with the corners right?"
         )
     kinds, unknown = colours.classify(features)
-    wrong = [s for s, (k, want) in enumerate(zip(kinds, START_KINDS, strict=True), 1) if k != want]
+    wrong = [
+        s
+        for s, (k, want) in enumerate(zip(kinds, known, strict=True), 1)
+        if k != want and want != "unknown"
+    ]
     if wrong:
         raise CalibrationError(
             f"the picture does not read as the start position (squares {wrong} differ): "
@@ -177,6 +193,13 @@ def calibrate(image: np.ndarray, corners: np.ndarray | None = None) -> Calibrati
         )
     height, width = image.shape[:2]
     return Calibration(found, method, (width, height), colours, features.light, markers)
+
+
+def board_colours(image: np.ndarray, corners: np.ndarray, truth: dict[int, str]) -> np.ndarray:
+    """Empty squares' and both sides' log colours against the light squares' (9 numbers)."""
+    features = measure(warp(image, homography(corners))).squares[:, :3]
+    kinds = [[s - 1 for s, v in truth.items() if v.lower() == k] for k in ("empty", "b", "w")]
+    return np.concatenate([np.median(features[k], axis=0) if k else np.zeros(3) for k in kinds])
 
 
 def read_squares(calibration: Calibration, image: np.ndarray) -> dict[int, str]:

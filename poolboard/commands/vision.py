@@ -41,6 +41,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     read.add_argument("--json", action="store_true", help="one JSON object per picture")
     read.set_defaults(handler=run_read)
 
+    evaluate = actions.add_parser(
+        "evaluate",
+        help="read labelled photos and say how many squares came out right",
+        description="Read every photo a labels file names (corners and true squares), each with "
+        "calibrations learnt from other photos of the same board (or from the other half of its "
+        "own squares), and print squares right per photo, the confusion and the worst squares.",
+    )
+    evaluate.add_argument("labels", metavar="LABELS.json")
+    evaluate.add_argument("--images", metavar="DIR", help="folder of the photos (default: LABELS')")
+    evaluate.add_argument(
+        "--self", action="store_true", help="learn each photo from itself (an optimistic bound)"
+    )
+    evaluate.set_defaults(handler=run_evaluate)
+
     markers = actions.add_parser(
         "markers",
         help="write a printable sheet of the four corner markers",
@@ -116,4 +130,16 @@ def run_markers(args: argparse.Namespace) -> int:
     if not written:
         return _fail(f"cannot write {args.out!r}")
     print(f"wrote {args.out}: cut out the four stickers; see docs/vision.md for where each goes")
+    return 0
+
+
+def run_evaluate(args: argparse.Namespace) -> int:
+    from vision.evaluate import LabelError, load_labels, report, trials
+
+    try:
+        photos = load_labels(args.labels, args.images)
+    except LabelError as error:
+        return _fail(str(error))
+    for line in report(trials(photos, self_only=args.self)):
+        print(line)
     return 0
