@@ -11,7 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.layout import BOARD_PX, CANONICAL_CORNERS, LAYOUT
+from vision.layout import CANONICAL_CORNERS, CANVAS_PX, LAYOUT
 
 
 class CornerError(ValueError):
@@ -50,8 +50,8 @@ def homography(corners: np.ndarray) -> np.ndarray:
 
 
 def warp(image: np.ndarray, to_canonical: np.ndarray) -> np.ndarray:
-    """The canonical top-down board image (``BOARD_PX`` square) of a camera frame."""
-    return cv2.warpPerspective(image, to_canonical, (BOARD_PX, BOARD_PX), flags=cv2.INTER_LINEAR)
+    """The canonical top-down board image (``CANVAS_PX`` square) of a camera frame."""
+    return cv2.warpPerspective(image, to_canonical, (CANVAS_PX, CANVAS_PX), flags=cv2.INTER_LINEAR)
 
 
 def _grid_corners(image: np.ndarray) -> np.ndarray | None:

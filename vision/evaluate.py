@@ -17,14 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.calibration import (
-    Calibration,
-    CalibrationError,
-    board_colours,
-    calibrate,
-    load_image,
-    read_squares,
-)
+from vision.calibration import Calibration, CalibrationError, calibrate, load_image, read_squares
+from vision.corners import homography, warp
+from vision.layout import LAYOUT
 
 VALUES = ("empty", "b", "B", "w", "W")
 _SAME_BOARD = 0.85  # cosine of board colours above which two photos show one board and set
@@ -96,6 +91,14 @@ def load_labels(path: str | Path, images: str | Path | None = None) -> list[Phot
             raise LabelError(str(error)) from None
         photos.append(Photo(name, image, corners, truth, str(entry.get("source", name))))
     return photos
+
+
+def board_colours(image: np.ndarray, corners: np.ndarray, truth: dict[int, str]) -> np.ndarray:
+    """Empty squares' and both sides' log colours against the light squares' (9 numbers)."""
+    logs = np.log1p(warp(image, homography(corners)).reshape(-1, 3).astype(np.float32))
+    squares = np.median(logs[LAYOUT.discs], axis=1) - np.median(logs[LAYOUT.light], axis=(0, 1))
+    kinds = [[s - 1 for s, v in truth.items() if v.lower() == k] for k in ("empty", "b", "w")]
+    return np.concatenate([np.median(squares[k], axis=0) if k else np.zeros(3) for k in kinds])
 
 
 def same_board(first: Photo, second: Photo) -> bool:

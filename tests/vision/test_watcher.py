@@ -27,7 +27,7 @@ def test_a_snapshot_comes_only_after_still_frames(calibration: Calibration, view
     events = feed(watcher, [render(START, Style(), replace(view, seed=k)).image for k in range(6)])
     # Frame 0 has nothing to compare with; frames 1-3 are still: the snapshot comes at frame 3.
     assert events[:3] == [None, None, None]
-    assert events[3] == Snapshot(3.0, occupied(START))
+    assert events[3] == Snapshot.from_pieces(3.0, START)
     assert events[4:] == [None, None]  # the same board is not reported again
     assert watcher.kinds == tuple(START.get(s, "empty") for s in range(1, 33))
 
@@ -72,7 +72,7 @@ def test_a_moved_camera_is_found_again_by_its_markers(calibration: Calibration, 
     frames = [render(START, Style(), replace(view, seed=k)).image for k in range(4)]
     frames += [render(AFTER, Style(), replace(moved, seed=k)).image for k in range(12)]
     events = [e for e in feed(watcher, frames) if e is not None]
-    assert events[0] == Snapshot(3.0, occupied(START))
+    assert events[0] == Snapshot.from_pieces(3.0, START)
     assert isinstance(events[1], LinkHealth) and "camera moved" in events[1].detail
     assert isinstance(events[2], Snapshot) and events[2].occupied == occupied(AFTER)
     assert np.abs(watcher.calibration.corners - render(START, Style(), moved).corners).max() < 3
