@@ -1,4 +1,4 @@
-"""Calibration: where the board is in the camera's picture and what its squares and pieces look like.
+"""Calibration: where the board is in the picture and what its squares and pieces look like.
 
 ``calibrate`` takes one picture of a known position (the start position by default): it finds the
 corners (ArUco markers first, then the checker grid, or corners given by hand), maps the picture
@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from engine.board import Board, FenError
-from vision.camera import CameraPose, camera_pose
+from vision.camera import CameraPose, camera_pose, undistort
 from vision.colour import (
     BLACK,
     EMBLEM,
@@ -37,7 +37,16 @@ from vision.colour import (
     sample,
     training_pixels,
 )
-from vision.corners import CornerError, check_quad, find_board_corners, homography, warp
+from vision.corners import (
+    CornerError,
+    canvas_maps,
+    check_quad,
+    find_board_corners,
+    homography,
+    lens_distortion,
+    remap,
+    warp,
+)
 from vision.layout import CORNER_NAMES
 from vision.markers import MARKER_IDS, board_corners_from_markers, detect_markers
 
@@ -46,6 +55,10 @@ METHODS = ("markers", "auto", "manual")
 SYMBOLS = ("empty", "b", "w", "B", "W", "unknown")
 _UNLIKE = 0.25  # colour distance from its kind's median beyond which a square is not learnt from
 _MAX_ODD = 0.15  # share of the known squares that may read wrong at calibration (then warned)
+
+
+#: A stand-in model while the sample regions are worked out, before anything is learnt.
+_UNLEARNT = SquareModel(PixelModel(np.zeros((1, 3)), np.zeros(1, dtype=int), 0.0), (0.0, 0.0))
 
 
 class CalibrationError(ValueError):
@@ -68,16 +81,26 @@ class Calibration:
     light: np.ndarray  # (32, 3)
     markers: dict[int, np.ndarray] = field(default_factory=dict)  # id -> (4, 2) at calibration
     warnings: list[str] = field(default_factory=list)
+    k1: float = 0.0  # the lens's radial distortion (``vision.camera.distort``)
 
     @property
     def homography(self) -> np.ndarray:
-        """Picture -> canonical board image."""
-        return homography(self.corners)
+        """Picture (corrected for the lens) -> canonical board image."""
+        return homography(undistort(self.corners, self.k1, self.image_size))
+
+    @cached_property
+    def maps(self) -> np.ndarray | None:
+        """Where each canonical pixel lies in the picture, when the lens bends it."""
+        return canvas_maps(self.corners, self.k1, self.image_size) if self.k1 else None
+
+    def canvas(self, image: np.ndarray) -> np.ndarray:
+        """The canonical top-down board image of a picture."""
+        return warp(image, self.homography) if self.maps is None else remap(image, self.maps)
 
     @cached_property
     def pose(self) -> CameraPose:
         """Where the camera stands over the board (for parallax)."""
-        return camera_pose(self.corners, self.image_size)
+        return camera_pose(undistort(self.corners, self.k1, self.image_size), self.image_size)
 
     @cached_property
     def sampler(self) -> Sampler:
@@ -87,7 +110,7 @@ class Calibration:
     def _with(self, corners: np.ndarray, size: tuple[int, int], markers: dict) -> Calibration:
         return Calibration(
             corners.astype(np.float32), self.method, size, self.model, self.light, markers,
-            self.warnings,
+            self.warnings, self.k1,
         )  # fmt: skip
 
     def scaled_to(self, size: tuple[int, int]) -> Calibration:
@@ -133,6 +156,7 @@ class Calibration:
                 n: c.round(2).tolist() for n, c in zip(CORNER_NAMES, self.corners, strict=True)
             },
             "homography": self.homography.round(8).tolist(),
+            "k1": round(self.k1, 4),
             "camera": self.pose.to_json(),
             "model": self.model.to_json(),
             "light": self.light.round(5).tolist(),
@@ -161,6 +185,7 @@ class Calibration:
                     for i, m in data.get("markers", {}).items()
                 },
                 warnings=[str(w) for w in data.get("warnings", [])],
+                k1=float(data.get("k1", 0.0)),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise CalibrationError(f"malformed calibration: {error}") from None
@@ -249,7 +274,7 @@ def _man_heights(
     """Each side's men's height in squares (a king counts half), 0 where parallax hides it."""
     seen = sampler.rise >= STACKS_SEEN
     heights = []
-    for side, (man, king) in enumerate(("bB", "wW")):
+    for side, (man, king) in enumerate((("b", "B"), ("w", "W"))):
         found = [
             squares.heights[s - 1, side] for s, v in position.items() if v == man and seen[s - 1]
         ]
@@ -265,7 +290,8 @@ def _man_heights(
 
 
 def _emblem(squares: Squares, position: Mapping[int, str]) -> float:
-    """The emblem share that marks a king on this set: above what marks the men show."""
+    """The emblem share that marks a king on this set: twice what any man shows (a knob, a
+    mark, a scratch), so that no man of this set reads as a king."""
     marks = [squares.emblems[s - 1, "bw".index(v)] for s, v in position.items() if v in "bw"]
     return max(EMBLEM, 2 * float(max(marks, default=0.0)))
 
@@ -329,10 +355,23 @@ def calibrate(
         raise CalibrationError(f"position: {', '.join(bad)}: squares 1-32, each one of {SYMBOLS}")
     found, method, markers = locate_board(image, corners)
     height, width = image.shape[:2]
-    sampler = Sampler.build(camera_pose(found, (width, height)))
-    pixels = sample(warp(image, homography(found)), sampler)
-    model, warnings = learn(pixels, sampler, known)
-    return Calibration(found, method, (width, height), model, pixels.light, markers, warnings)
+    slack = 0.05 * max(width, height)  # a corner hidden just off the edge may be estimated
+    if (
+        (found < -slack).any()
+        or (found[:, 0] > width + slack).any()
+        or (found[:, 1] > height + slack).any()
+    ):
+        raise CalibrationError(
+            f"corners {found.round().astype(int).tolist()} lie outside the {width}x{height} "
+            "picture: give the playing area's corners in this picture's pixels"
+        )
+    k1 = lens_distortion(image, found)
+    draft = Calibration(found, method, (width, height), _UNLEARNT, np.zeros((32, 3)), k1=k1)
+    pixels = sample(draft.canvas(image), draft.sampler)
+    model, warnings = learn(pixels, draft.sampler, known)
+    return Calibration(
+        found, method, (width, height), model, pixels.light, markers, warnings, k1
+    )  # fmt: skip
 
 
 def read_squares(calibration: Calibration, image: np.ndarray) -> dict[int, str]:
@@ -340,7 +379,7 @@ def read_squares(calibration: Calibration, image: np.ndarray) -> dict[int, str]:
     hand checks."""
     height, width = image.shape[:2]
     scaled = calibration.scaled_to((width, height))
-    kinds, _, _ = scaled.read(warp(image, scaled.homography))
+    kinds, _, _ = scaled.read(scaled.canvas(image))
     return dict(zip(range(1, 33), kinds, strict=True))
 
 

@@ -78,3 +78,25 @@ def camera_pose(corners: np.ndarray, size: tuple[int, int]) -> CameraPose:
         foot=(float(centre_on_board[0]), float(centre_on_board[1])),
         height=float(abs(centre_on_board[2])),
     )
+
+
+def _radial(points: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, float]:
+    width, height = size
+    return np.asarray(points, dtype=np.float64) - [width / 2, height / 2], float(width)
+
+
+def distort(points: np.ndarray, k1: float, size: tuple[int, int]) -> np.ndarray:
+    """Where an ideal pinhole's picture points (..., 2) land through a lens with radial
+    distortion ``k1`` (negative: barrel), radius measured in picture widths from the centre."""
+    offset, scale = _radial(points, size)
+    factor = 1 + k1 * (offset**2).sum(axis=-1, keepdims=True) / scale**2
+    return offset * factor + [size[0] / 2, size[1] / 2]
+
+
+def undistort(points: np.ndarray, k1: float, size: tuple[int, int]) -> np.ndarray:
+    """Inverse of :func:`distort` (a fixed-point search: the distortion is mild near the board)."""
+    target, scale = _radial(points, size)
+    guess = target.copy()
+    for _ in range(30):
+        guess = target / (1 + k1 * (guess**2).sum(axis=-1, keepdims=True) / scale**2)
+    return guess + [size[0] / 2, size[1] / 2]

@@ -17,15 +17,18 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from engine.geometry import SQUARES, row_col
 from vision.camera import CameraPose
 from vision.layout import (
     CANVAS_PX,
     LAYOUT,
     LIGHT_CENTRES,
+    LIGHT_SQUARES,
+    MARGIN_PX,
     SQUARE_CENTRES,
+    SQUARE_PX,
     VOID,
     flat,
-    offsets_box,
     offsets_disc,
 )
 
@@ -37,10 +40,10 @@ START_POSITION = {**dict.fromkeys(range(1, 13), "b"), **dict.fromkeys(range(13, 
 START_POSITION |= dict.fromkeys(range(21, 33), "w")
 
 _CENTRES = 3  # colour centres per class: a piece's lit top and shaded side, a worn square
-_BOX = 0.4  # half-side of the region judged for occupancy (a margin of 0.1 square)
+_BOX = 0.38  # radius of the region judged for occupancy
 _BASE = 0.28  # radius of the disc judged for colour
-_ALONG = np.arange(-0.7, 1.5, 1 / 16)  # window of a stack along the line of sight (squares)
-_ACROSS = np.arange(-0.6, 0.6001, 1 / 16)  # and across it
+_ALONG = np.arange(-0.7, 1.5, 1 / 10)  # window of a stack along the line of sight (squares)
+_ACROSS = np.arange(-0.6, 0.6001, 1 / 10)  # and across it
 _SATURATED = 235  # a pixel this bright in every channel is a reflection, whatever it lies on
 _OFFSET = 8.0  # added to 0-255 values before the log: a dark pixel's noise does not explode
 #: Squares of parallax per square of height below which stack heights are noise.
@@ -68,9 +71,11 @@ class Sampler:
     pixels: np.ndarray  # (n,) flat canvas indices (VOID for outside)
     box: np.ndarray  # (32, a): the square less a margin
     base: np.ndarray  # (32, b): a disc where a piece's base stands
+    side: np.ndarray  # (32, e): where a piece's side shows, nearer the camera than its top
     window: np.ndarray  # (32, w): a strip from the square along the line of sight
     light: np.ndarray  # (32, c): each light square's part that pieces do not lean into
     corners: np.ndarray  # (32, d): each dark square's corners, which a round piece leaves bare
+    cell: np.ndarray  # (n,): the square (row * 8 + column, clamped to the board) of each pixel
     rise: np.ndarray  # (32,): squares the top moves along the line of sight per square of height
     along: np.ndarray  # (32, 2): the line of sight's direction on the board at each square
     box_points: np.ndarray  # (32, a, 2): board coordinates of ``box``
@@ -82,7 +87,7 @@ class Sampler:
         centres = SQUARE_CENTRES
         along = _direction(centres, pose)  # (32, 2)
         across = np.stack([-along[:, 1], along[:, 0]], axis=1)
-        box = centres[:, None] + offsets_box(_BOX)[None]
+        box = centres[:, None] + offsets_disc(_BOX)[None]
         base = centres[:, None] + offsets_disc(_BASE)[None]
         steps, sideways = (g.ravel() for g in np.meshgrid(_ALONG, _ACROSS))
         window = (
@@ -92,7 +97,8 @@ class Sampler:
         )
         light_far = LIGHT_CENTRES + 0.2 * _direction(LIGHT_CENTRES, pose)
         light = light_far[:, None] + offsets_disc(0.2)[None]
-        regions = [flat(r) for r in (box, base, window, light)] + [LAYOUT.corners]
+        side = (centres - 0.12 * along)[:, None] + offsets_disc(0.22)[None]
+        regions = [flat(r) for r in (box, base, side, window, light)] + [LAYOUT.corners]
         pixels, inverse = np.unique(
             np.concatenate([r.ravel() for r in regions]), return_inverse=True
         )
@@ -100,9 +106,16 @@ class Sampler:
         for region in regions:
             parts.append(inverse[start : start + region.size].reshape(region.shape))
             start += region.size
+        box_at, base_at, side_at, window_at, light_at, corners_at = parts
         distance = np.linalg.norm(centres - np.array(pose.foot), axis=1)
         rise = distance / max(pose.height, 1e-3)
-        return cls(pixels, *parts, rise=rise, along=along, box_points=box, light_points=light)
+        ys, xs = np.divmod(np.minimum(pixels, VOID - 1), CANVAS_PX)
+        cells = np.clip((np.stack([ys, xs]) - MARGIN_PX) // SQUARE_PX, 0, 7)
+        return cls(
+            pixels=pixels, box=box_at, base=base_at, side=side_at, window=window_at,
+            light=light_at, corners=corners_at, cell=cells[0] * 8 + cells[1], rise=rise,
+            along=along, box_points=box, light_points=light,
+        )  # fmt: skip
 
     def leaned_on(self, points: np.ndarray, squares: list[int], height: float) -> np.ndarray:
         """Which board points (..., 2) a piece up to ``height`` on any of ``squares`` (indices
@@ -136,12 +149,51 @@ def sample(canvas: np.ndarray, sampler: Sampler) -> Pixels:
     outside = sampler.pixels == VOID
     values = flat_canvas[np.minimum(sampler.pixels, CANVAS_PX * CANVAS_PX - 1)].astype(np.float32)
     light_values = np.median(values[sampler.light], axis=1)
-    bright = np.median(light_values, axis=0)
-    dark = np.median(values[sampler.corners].reshape(-1, 3), axis=0)
-    contrast = np.abs(bright - dark)
-    scale = np.maximum(contrast, 0.3 * contrast.max() + 4.0)
+    # The light as it falls on the board: a plane through the light squares' log colours,
+    # fitted twice to ignore squares a piece leans over or a reflection lies on.
+    logs = np.log(light_values + _OFFSET)
+    weights = np.ones(32)
+    for _ in range(2):
+        solution = np.linalg.lstsq(_PLANE * weights[:, None], logs * weights[:, None], rcond=None)
+        residual = np.abs(logs - _PLANE @ solution[0]).max(axis=1)
+        weights = (residual <= max(3 * float(np.median(residual)), 0.05)).astype(float)
+    # A light square that only got brighter or darker than the plane (a shadow, a lamp) keeps
+    # its own light; one whose hue changed is covered (a leaning piece): the plane stands in.
+    plane = _PLANE @ solution[0]
+    change = logs - plane
+    hue = np.abs(change - change.mean(axis=1, keepdims=True)).max(axis=1)
+    light = np.where((hue < _SAME_HUE)[:, None], logs, plane)
+    field = np.empty((64, 3))
+    field[_LIGHT_CELLS] = light
+    field[_DARK_CELLS] = np.median(light[_BESIDE], axis=1)
+    corrected = values / np.maximum(np.exp(field[sampler.cell]) - _OFFSET, 1.0)
+    dark = np.median(corrected[sampler.corners].reshape(-1, 3), axis=0)
+    contrast = np.abs(1 - dark)
+    scale = np.maximum(contrast, 0.3 * contrast.max() + 0.02)
     saturated = values.min(axis=1) >= _SATURATED
-    return Pixels((values - dark) / scale, outside, saturated, np.log(light_values + _OFFSET))
+    return Pixels((corrected - dark) / scale, outside, saturated, np.log(light_values + _OFFSET))
+
+
+#: Rows (1, x, y) of the light squares' centres, for the plane of light.
+_PLANE = np.hstack([np.ones((32, 1)), LIGHT_CENTRES / 8 - 0.5])
+_SAME_HUE = 0.08  # log-colour change between channels past which a light square is covered
+
+
+def _cells() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Cell indices (row * 8 + column) of the light and dark squares, and for each dark square
+    the light squares beside it (indices into LIGHT_SQUARES, repeated to four)."""
+    light = [r * 8 + c for r, c in LIGHT_SQUARES]
+    dark = [r * 8 + c for r, c in map(row_col, SQUARES)]
+    index = {rc: i for i, rc in enumerate(LIGHT_SQUARES)}
+    beside = []
+    for r, c in map(row_col, SQUARES):
+        near = [index[(r + dr, c + dc)] for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                if (r + dr, c + dc) in index]  # fmt: skip
+        beside.append((near * 4)[:4])
+    return np.array(light), np.array(dark), np.array(beside)
+
+
+_LIGHT_CELLS, _DARK_CELLS, _BESIDE = _cells()
 
 
 @dataclass
@@ -161,7 +213,12 @@ class PixelModel:
         for index, pixels in samples.items():
             count = min(_CENTRES, len(pixels))
             _, labels, found = cv2.kmeans(
-                pixels.astype(np.float32), count, None, criteria, 3, cv2.KMEANS_PP_CENTERS
+                pixels.astype(np.float32),
+                count,
+                None,
+                criteria,
+                3,
+                cv2.KMEANS_PP_CENTERS,  # type: ignore[call-overload]
             )
             centres.append(found)
             classes += [index] * count
@@ -171,13 +228,14 @@ class PixelModel:
 
     def distances(self, colours: np.ndarray) -> np.ndarray:
         """Squared distance of every pixel (n, 3) to every centre, shape (n, k)."""
-        cross = colours @ self.centres.T
-        return (colours**2).sum(axis=1)[:, None] - 2 * cross + (self.centres**2).sum(axis=1)
+        centres = self.centres.astype(colours.dtype)
+        cross = colours @ centres.T
+        return (colours**2).sum(axis=1)[:, None] - 2 * cross + (centres**2).sum(axis=1)
 
     def label(self, pixels: Pixels) -> tuple[np.ndarray, np.ndarray]:
         """Each pixel's nearest class index (``OUTSIDE`` off the canvas), and whether it is
         too far from every class to belong to any (a hand, a fallen object, a lamp)."""
-        distances = self.distances(pixels.colours.astype(np.float64))
+        distances = self.distances(pixels.colours)
         nearest = distances.argmin(axis=1)
         labels = np.where(pixels.outside, OUTSIDE, self.classes[nearest])
         return labels, distances[np.arange(len(nearest)), nearest] > self.reach
@@ -228,7 +286,8 @@ def training_pixels(
     }
     for index, side in ((BLACK, "bB"), (WHITE, "wW")):
         squares = [s - 1 for s, v in position.items() if v in side]
-        samples[index] = pixels.colours[sampler.base[squares].ravel()]
+        regions = np.hstack([sampler.base[squares], sampler.side[squares]])
+        samples[index] = pixels.colours[regions.ravel()]
     return samples
 
 
@@ -271,21 +330,27 @@ def _emblems(
     labels: np.ndarray, saturated: np.ndarray, sampler: Sampler, fractions: np.ndarray
 ) -> np.ndarray:
     """For each likely piece and side, the share of the piece's outline (in the strip along the
-    line of sight) that is a hole of another colour: a crown's emblem. Glare (saturated
-    pixels) is no emblem. A pale piece may look like the light squares: that counts as its own.
+    line of sight) that is a hole of a contrasting colour: a crown's emblem. Glare (saturated
+    pixels) is no emblem.
     """
     shape = (len(_ACROSS), len(_ALONG))
     emblems = np.zeros((32, 2))
-    for index in np.flatnonzero(1 - fractions[:, EMPTY] >= _OCCUPIED / 2):
-        window = labels[sampler.window[index]]
-        glare = saturated[sampler.window[index]].reshape(shape)
-        for side, own in enumerate(((BLACK,), (WHITE, LIGHT))):
-            mask = np.isin(window, own).reshape(shape).astype(np.uint8)
-            if mask.sum() < 20:
+    candidates = np.flatnonzero(1 - fractions[:, EMPTY] >= _OCCUPIED / 2)
+    if not len(candidates):
+        return emblems
+    windows = labels[sampler.window[candidates]]
+    glare = saturated[sampler.window[candidates]]
+    dark = (windows == BLACK) | (windows == EMPTY)
+    pale = (windows == WHITE) | (windows == LIGHT)
+    sides = ((windows == BLACK, pale), (windows == WHITE, dark))  # own colour, an emblem's
+    for row, index in enumerate(candidates):
+        for side, (own, other) in enumerate(sides):
+            mask = own[row].reshape(shape).astype(np.uint8)
+            if mask.sum() < 8:
                 continue
             outside = np.pad(1 - mask, 1, constant_values=1)
             cv2.floodFill(outside, None, (0, 0), 0)  # what the border reaches is not a hole
-            holes = outside[1:-1, 1:-1].astype(bool) & ~glare
+            holes = outside[1:-1, 1:-1].astype(bool) & (other[row] & ~glare[row]).reshape(shape)
             emblems[index, side] = holes.sum() / (mask.sum() + holes.sum())
     return emblems
 
@@ -343,6 +408,7 @@ class SquareModel:
         return {
             "pixels": self.pixels.to_json(),
             "man_height": [round(v, 4) for v in self.man_height],
+            "emblem": round(self.emblem, 4),
         }
 
     @classmethod

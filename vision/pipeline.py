@@ -20,7 +20,7 @@ import numpy as np
 from engine.sensing import LinkHealth, SensorEvent, SensorFault, Snapshot
 from vision.calibration import Calibration
 from vision.colour import Pixels
-from vision.corners import CornerError, find_board_corners, warp
+from vision.corners import CornerError, find_board_corners
 from vision.markers import MARKER_IDS, board_corners_from_markers, detect_markers
 
 _THUMB = 40  # side of the thumbnail compared frame to frame for motion
@@ -68,18 +68,16 @@ class BoardReader:
     def __init__(self, calibration: Calibration, config: WatchConfig | None = None) -> None:
         self.calibration = calibration
         self.config = config or WatchConfig()
-        self._to_canonical = calibration.homography
         self._thumb: np.ndarray | None = None
 
     def recalibrated(self, calibration: Calibration) -> None:
         """Use new corners (and colours) from now on."""
         self.calibration = calibration
-        self._to_canonical = calibration.homography
         self._thumb = None
 
     def read(self, frame: np.ndarray) -> Reading:
         """One frame's reading."""
-        canonical = warp(frame, self._to_canonical)
+        canonical = self.calibration.canvas(frame)
         grey = cv2.cvtColor(canonical, cv2.COLOR_BGR2GRAY)
         thumb = cv2.resize(grey, (_THUMB, _THUMB), interpolation=cv2.INTER_AREA).astype(np.int16)
         motion = 255.0 if self._thumb is None else float(np.abs(thumb - self._thumb).max())
@@ -222,7 +220,7 @@ class BoardWatcher:
         self, frame: np.ndarray, t: float, calibration: Calibration, old: np.ndarray
     ) -> SensorEvent | None:
         self.reader.recalibrated(calibration)
-        _, unknown, pixels = calibration.read(warp(frame, calibration.homography))
+        _, unknown, pixels = calibration.read(calibration.canvas(frame))
         if unknown.any():
             return self._fault(t, "the board's view changed and its squares no longer read")
         calibration.light[:] = pixels.light
