@@ -98,7 +98,11 @@ class Sampler:
         light_far = LIGHT_CENTRES + 0.2 * _direction(LIGHT_CENTRES, pose)
         light = light_far[:, None] + offsets_disc(0.2)[None]
         side = (centres - 0.12 * along)[:, None] + offsets_disc(0.22)[None]
-        regions = [flat(r) for r in (box, base, side, window, light)] + [LAYOUT.corners]
+        # Past the playing area lies a frame or the table, maybe as dark as a piece: a window
+        # stops at the edge (a tall piece on the far row loses the top that leans out).
+        off_board = (np.abs(window - 4.0) > 4.0).any(axis=-1)
+        window_at = np.where(off_board, VOID, flat(window))
+        regions = [flat(r) for r in (box, base, side)] + [window_at, flat(light), LAYOUT.corners]
         pixels, inverse = np.unique(
             np.concatenate([r.ravel() for r in regions]), return_inverse=True
         )
@@ -307,23 +311,47 @@ def _fractions(labels: np.ndarray) -> np.ndarray:
     return np.stack([(labels == c).mean(axis=-1) for c in range(len(CLASSES))], axis=-1)
 
 
+def _longest_runs(mask: np.ndarray) -> np.ndarray:
+    """The longest run of True along the last axis (speckle beside a piece does not lengthen
+    it, as it would a count)."""
+    counts = np.cumsum(mask, axis=-1)
+    restart = np.maximum.accumulate(np.where(mask, 0, counts), axis=-1)
+    return (counts - restart).max(axis=-1)
+
+
 def _stack_heights(labels: np.ndarray, sampler: Sampler) -> np.ndarray:
     """Each square's stack height (squares) if its piece is Black's, and if White's.
 
     Seen along the line of sight, a cylinder of radius R and height h covers a disc swept by
     L = h * rise: 2 R + L long and 2 R wide. Length and width are high percentiles of the
-    piece's pixel counts over the strip's columns and rows, so speckle and a piece set
+    piece's longest runs of pixels over the strip's columns and rows, so speckle and a piece set
     off-centre barely move them.
     """
     heights = np.zeros((32, 2))
     step = _ALONG[1] - _ALONG[0]
     for side, colour in enumerate((BLACK, WHITE)):
         mine = (labels[sampler.window] == colour).reshape(32, len(_ACROSS), len(_ALONG))
-        width = np.percentile(mine.sum(axis=1), 85, axis=1) * step
-        length = np.percentile(mine.sum(axis=2), 85, axis=1) * step
+        width = np.percentile(_longest_runs(mine.transpose(0, 2, 1)), 85, axis=1) * step
+        length = np.percentile(_longest_runs(mine), 85, axis=1) * step
         swept = np.maximum(length - width, 0)
         heights[:, side] = np.where(width > 0.2, swept / np.maximum(sampler.rise, 1e-3), 0)
     return heights
+
+
+def _central_hole(piece: np.ndarray, holes: np.ndarray) -> float:
+    """The largest hole's share of the piece's outline, if it lies in the middle of the piece
+    (an emblem does; a pocket of board between leaning pieces does not)."""
+    if holes.sum() < 3:
+        return 0.0
+    count, components, stats, centres = cv2.connectedComponentsWithStats(holes.astype(np.uint8))
+    largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    outline = piece | holes
+    ys, xs = np.nonzero(outline)
+    middle = np.array([xs.mean(), ys.mean()])
+    reach = 0.6 * np.sqrt(outline.sum() / np.pi)
+    if np.linalg.norm(centres[largest] - middle) > reach:
+        return 0.0
+    return float(stats[largest, cv2.CC_STAT_AREA] / outline.sum())
 
 
 def _emblems(
@@ -351,7 +379,7 @@ def _emblems(
             outside = np.pad(1 - mask, 1, constant_values=1)
             cv2.floodFill(outside, None, (0, 0), 0)  # what the border reaches is not a hole
             holes = outside[1:-1, 1:-1].astype(bool) & (other[row] & ~glare[row]).reshape(shape)
-            emblems[index, side] = holes.sum() / (mask.sum() + holes.sum())
+            emblems[index, side] = _central_hole(mask.astype(bool), holes)
     return emblems
 
 
