@@ -343,7 +343,7 @@ def _central_hole(piece: np.ndarray, holes: np.ndarray) -> float:
     (an emblem does; a pocket of board between leaning pieces does not)."""
     if holes.sum() < 3:
         return 0.0
-    count, components, stats, centres = cv2.connectedComponentsWithStats(holes.astype(np.uint8))
+    _, _, stats, centres = cv2.connectedComponentsWithStats(holes.astype(np.uint8))
     largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     outline = piece | holes
     ys, xs = np.nonzero(outline)
