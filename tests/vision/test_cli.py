@@ -10,8 +10,8 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from vision.markers import detect_markers
 from vision.colour import START_POSITION
+from vision.markers import detect_markers
 from vision.synthetic import START, Style, View, render
 
 AFTER = {**START, 22: "empty", 18: "w"}
