@@ -42,6 +42,7 @@ START_POSITION |= dict.fromkeys(range(21, 33), "w")
 _CENTRES = 3  # colour centres per class: a piece's lit top and shaded side, a worn square
 _BOX = 0.38  # radius of the region judged for occupancy
 _BASE = 0.28  # radius of the disc judged for colour
+_FRAME_LIKE = 0.1  # share of the board's surround in a piece's colour past which it is not used
 _ALONG = np.arange(-0.7, 1.5, 1 / 10)  # window of a stack along the line of sight (squares)
 _ACROSS = np.arange(-0.6, 0.6001, 1 / 10)  # and across it
 _SATURATED = 235  # a pixel this bright in every channel is a reflection, whatever it lies on
@@ -73,8 +74,10 @@ class Sampler:
     base: np.ndarray  # (32, b): a disc where a piece's base stands
     side: np.ndarray  # (32, e): where a piece's side shows, nearer the camera than its top
     window: np.ndarray  # (32, w): a strip from the square along the line of sight
+    off_board: np.ndarray  # (32, w) bool: which of the strip lies past the playing area
     light: np.ndarray  # (32, c): each light square's part that pieces do not lean into
     corners: np.ndarray  # (32, d): each dark square's corners, which a round piece leaves bare
+    ring: np.ndarray  # (r,): a band just outside the playing area (the board's frame)
     cell: np.ndarray  # (n,): the square (row * 8 + column, clamped to the board) of each pixel
     rise: np.ndarray  # (32,): squares the top moves along the line of sight per square of height
     along: np.ndarray  # (32, 2): the line of sight's direction on the board at each square
@@ -98,11 +101,10 @@ class Sampler:
         light_far = LIGHT_CENTRES + 0.2 * _direction(LIGHT_CENTRES, pose)
         light = light_far[:, None] + offsets_disc(0.2)[None]
         side = (centres - 0.12 * along)[:, None] + offsets_disc(0.22)[None]
-        # Past the playing area lies a frame or the table, maybe as dark as a piece: a window
-        # stops at the edge (a tall piece on the far row loses the top that leans out).
-        off_board = (np.abs(window - 4.0) > 4.0).any(axis=-1)
-        window_at = np.where(off_board, VOID, flat(window))
-        regions = [flat(r) for r in (box, base, side)] + [window_at, flat(light), LAYOUT.corners]
+        ring = np.stack(np.meshgrid(*[np.arange(-0.4, 8.4, 1 / 8)] * 2), axis=-1).reshape(-1, 2)
+        ring = ring[(np.abs(ring - 4.0) > 4.0).any(axis=1)]  # just outside the playing area
+        regions = [flat(r) for r in (box, base, side, window, light)] + [LAYOUT.corners]
+        regions.append(flat(ring))
         pixels, inverse = np.unique(
             np.concatenate([r.ravel() for r in regions]), return_inverse=True
         )
@@ -110,14 +112,15 @@ class Sampler:
         for region in regions:
             parts.append(inverse[start : start + region.size].reshape(region.shape))
             start += region.size
-        box_at, base_at, side_at, window_at, light_at, corners_at = parts
+        box_at, base_at, side_at, window_at, light_at, corners_at, ring_at = parts
         distance = np.linalg.norm(centres - np.array(pose.foot), axis=1)
         rise = distance / max(pose.height, 1e-3)
         ys, xs = np.divmod(np.minimum(pixels, VOID - 1), CANVAS_PX)
         cells = np.clip((np.stack([ys, xs]) - MARGIN_PX) // SQUARE_PX, 0, 7)
         return cls(
             pixels=pixels, box=box_at, base=base_at, side=side_at, window=window_at,
-            light=light_at, corners=corners_at, cell=cells[0] * 8 + cells[1], rise=rise,
+            off_board=(np.abs(window - 4.0) > 4.0).any(axis=-1), light=light_at,
+            corners=corners_at, ring=ring_at, cell=cells[0] * 8 + cells[1], rise=rise,
             along=along, box_points=box, light_points=light,
         )  # fmt: skip
 
@@ -325,12 +328,16 @@ def _stack_heights(labels: np.ndarray, sampler: Sampler) -> np.ndarray:
     Seen along the line of sight, a cylinder of radius R and height h covers a disc swept by
     L = h * rise: 2 R + L long and 2 R wide. Length and width are high percentiles of the
     piece's longest runs of pixels over the strip's columns and rows, so speckle and a piece set
-    off-centre barely move them.
+    off-centre barely move them. A tall piece on the far row leans past the playing area: its
+    strip goes on past the edge unless the board's surround looks like that side's pieces.
     """
     heights = np.zeros((32, 2))
     step = _ALONG[1] - _ALONG[0]
     for side, colour in enumerate((BLACK, WHITE)):
-        mine = (labels[sampler.window] == colour).reshape(32, len(_ACROSS), len(_ALONG))
+        mine = labels[sampler.window] == colour
+        if (labels[sampler.ring] == colour).mean() > _FRAME_LIKE:
+            mine &= ~sampler.off_board  # the frame looks like this side's pieces: stop at it
+        mine = mine.reshape(32, len(_ACROSS), len(_ALONG))
         width = np.percentile(_longest_runs(mine.transpose(0, 2, 1)), 85, axis=1) * step
         length = np.percentile(_longest_runs(mine), 85, axis=1) * step
         swept = np.maximum(length - width, 0)
@@ -366,7 +373,7 @@ def _emblems(
     candidates = np.flatnonzero(1 - fractions[:, EMPTY] >= _OCCUPIED / 2)
     if not len(candidates):
         return emblems
-    windows = labels[sampler.window[candidates]]
+    windows = np.where(sampler.off_board[candidates], OUTSIDE, labels[sampler.window[candidates]])
     glare = saturated[sampler.window[candidates]]
     dark = (windows == BLACK) | (windows == EMPTY)
     pale = (windows == WHITE) | (windows == LIGHT)
