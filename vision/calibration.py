@@ -1,27 +1,64 @@
-"""Calibration: where the board is in the camera's picture and what its pieces look like.
+"""Calibration: where the board is in the picture and what its squares and pieces look like.
 
-``calibrate`` takes one picture of the start position: it finds the corners (ArUco markers first,
-then the checker grid, or corners given by hand), maps the picture onto the canonical board and
-learns the colours of empty squares and of both sides' pieces. The result is saved as JSON.
+``calibrate`` takes one picture of a known position (the start position by default): it finds the
+corners (ArUco markers first, then the checker grid, or corners given by hand), maps the picture
+onto the canonical board and learns this board's colours (empty squares, light squares, both
+sides' pieces) and how tall its men stand. A square that reads against the given position is a
+warning naming it; only a picture where many do is refused. The result is saved as JSON.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision.colour import START_KINDS, ColourModel, Features, measure
-from vision.corners import CornerError, check_quad, find_board_corners, homography, warp
+from engine.board import Board, FenError
+from vision.camera import CameraPose, camera_pose, undistort
+from vision.colour import (
+    BLACK,
+    EMBLEM,
+    EMPTY,
+    LIGHT,
+    STACKS_SEEN,
+    START_POSITION,
+    WHITE,
+    PixelModel,
+    Pixels,
+    Sampler,
+    SquareModel,
+    Squares,
+    measure_squares,
+    sample,
+    training_pixels,
+)
+from vision.corners import (
+    CornerError,
+    canvas_maps,
+    check_quad,
+    find_board_corners,
+    homography,
+    lens_distortion,
+    remap,
+    warp,
+)
 from vision.layout import CORNER_NAMES
 from vision.markers import MARKER_IDS, board_corners_from_markers, detect_markers
 
-VERSION = 1
+VERSION = 2
 METHODS = ("markers", "auto", "manual")
-_MIN_SEPARATION = 12.0  # squared distance between kinds below which the set cannot be read
+SYMBOLS = ("empty", "b", "w", "B", "W", "unknown")
+_UNLIKE = 0.25  # colour distance from its kind's median beyond which a square is not learnt from
+_MAX_ODD = 0.15  # share of the known squares that may read wrong at calibration (then warned)
+
+
+#: A stand-in model while the sample regions are worked out, before anything is learnt.
+_UNLEARNT = SquareModel(PixelModel(np.zeros((1, 3)), np.zeros(1, dtype=int), 0.0), (0.0, 0.0))
 
 
 class CalibrationError(ValueError):
@@ -30,44 +67,84 @@ class CalibrationError(ValueError):
 
 @dataclass
 class Calibration:
-    """Board corners in the camera picture, the homography to the canonical board, colour models.
+    """Board corners in the camera picture, the board's learnt colours and men's height.
 
     ``light`` holds each light square's log colour at calibration: light squares never hold a
-    piece, so a change there means a hand, a shadow or a moved camera.
+    piece, so a change there means a hand, a shadow or a moved camera. ``warnings`` name the
+    squares that looked odd when calibrating.
     """
 
     corners: np.ndarray  # (4, 2): a1, h1, h8, a8 in picture pixels
     method: str  # how the corners were found: one of METHODS
     image_size: tuple[int, int]  # (width, height) of the calibration picture
-    colours: ColourModel
+    model: SquareModel
     light: np.ndarray  # (32, 3)
     markers: dict[int, np.ndarray] = field(default_factory=dict)  # id -> (4, 2) at calibration
+    warnings: list[str] = field(default_factory=list)
+    k1: float = 0.0  # the lens's radial distortion (``vision.camera.distort``)
 
     @property
     def homography(self) -> np.ndarray:
-        """Picture -> canonical board image."""
-        return homography(self.corners)
+        """Picture (corrected for the lens) -> canonical board image."""
+        return homography(undistort(self.corners, self.k1, self.image_size))
+
+    @cached_property
+    def maps(self) -> np.ndarray | None:
+        """Where each canonical pixel lies in the picture, when the lens bends it."""
+        return canvas_maps(self.corners, self.k1, self.image_size) if self.k1 else None
+
+    def canvas(self, image: np.ndarray) -> np.ndarray:
+        """The canonical top-down board image of a picture."""
+        return warp(image, self.homography) if self.maps is None else remap(image, self.maps)
+
+    @cached_property
+    def pose(self) -> CameraPose:
+        """Where the camera stands over the board (for parallax)."""
+        return camera_pose(undistort(self.corners, self.k1, self.image_size), self.image_size)
+
+    @cached_property
+    def sampler(self) -> Sampler:
+        """Where each square is sampled under this camera pose."""
+        return Sampler.build(self.pose)
+
+    def _with(self, corners: np.ndarray, size: tuple[int, int], markers: dict) -> Calibration:
+        return Calibration(
+            corners.astype(np.float32), self.method, size, self.model, self.light, markers,
+            self.warnings, self.k1,
+        )  # fmt: skip
 
     def scaled_to(self, size: tuple[int, int]) -> Calibration:
         """The same calibration for pictures of another resolution of the same view."""
         if size == self.image_size:
             return self
         factor = np.array(size, dtype=np.float32) / np.array(self.image_size, dtype=np.float32)
-        return Calibration(
-            corners=self.corners * factor,
-            method=self.method,
-            image_size=size,
-            colours=self.colours,
-            light=self.light,
-            markers={i: m * factor for i, m in self.markers.items()},
-        )
+        markers = {i: m * factor for i, m in self.markers.items()}
+        return self._with(self.corners * factor, size, markers)
 
     def moved_to(self, corners: np.ndarray, markers: dict[int, np.ndarray]) -> Calibration:
         """The same colours with new corners, after the camera has moved."""
-        return Calibration(
-            corners.astype(np.float32), self.method, self.image_size, self.colours, self.light,
-            markers,
-        )  # fmt: skip
+        return self._with(corners, self.image_size, markers)
+
+    def seen_at(self, corners: np.ndarray, image: np.ndarray) -> Calibration:
+        """The same colours for another picture of the board whose corners are known."""
+        height, width = image.shape[:2]
+        return self._with(corners, (width, height), {})
+
+    def measure(self, canvas: np.ndarray) -> tuple[Pixels, Squares]:
+        """A canonical image's sampled pixels and the squares' measurements."""
+        pixels = sample(canvas, self.sampler)
+        labels, strange = self.model.pixels.label(pixels)
+        return pixels, measure_squares(labels, strange, pixels.saturated, self.sampler)
+
+    def read(self, canvas: np.ndarray) -> tuple[list[str], np.ndarray, Pixels]:
+        """A canonical image's kinds per square, the squares fitting no class, the pixels."""
+        pixels, squares = self.measure(canvas)
+        kinds, unknown = self.model.decide(squares, self.sampler)
+        return kinds, unknown, pixels
+
+    def learn_from(self, pixels: Pixels, position: Mapping[int, str], rate: float) -> None:
+        """Follow the light: move the colours a step towards a picture of a known position."""
+        self.model.pixels.follow(training_pixels(pixels, self.sampler, position), rate)
 
     def to_json(self) -> dict[str, object]:
         """The calibration as the JSON object ``save`` writes."""
@@ -79,13 +156,16 @@ class Calibration:
                 n: c.round(2).tolist() for n, c in zip(CORNER_NAMES, self.corners, strict=True)
             },
             "homography": self.homography.round(8).tolist(),
-            "colours": self.colours.to_json(),
+            "k1": round(self.k1, 4),
+            "camera": self.pose.to_json(),
+            "model": self.model.to_json(),
             "light": self.light.round(5).tolist(),
             "markers": {str(i): m.round(2).tolist() for i, m in self.markers.items()},
+            "warnings": self.warnings,
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> Calibration:
+    def from_json(cls, data: object) -> Calibration:
         """Inverse of :meth:`to_json`; ``CalibrationError`` names what is wrong."""
         if not isinstance(data, dict) or data.get("version") != VERSION:
             found = data.get("version") if isinstance(data, dict) else None
@@ -98,12 +178,14 @@ class Calibration:
                 corners=corners.reshape(4, 2),
                 method=str(data["method"]),
                 image_size=(width, height),
-                colours=ColourModel.from_json(data["colours"]),
+                model=SquareModel.from_json(data["model"]),
                 light=light,
                 markers={
                     int(i): np.array(m, dtype=np.float32).reshape(4, 2)
                     for i, m in data.get("markers", {}).items()
                 },
+                warnings=[str(w) for w in data.get("warnings", [])],
+                k1=float(data.get("k1", 0.0)),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise CalibrationError(f"malformed calibration: {error}") from None
@@ -150,41 +232,154 @@ def locate_board(
         ) from None
 
 
-def calibrate(image: np.ndarray, corners: np.ndarray | None = None) -> Calibration:
-    """Calibrate from one picture of the start position (Black on 1-12, White on 21-32)."""
+def _unlike_their_kind(pixels: Pixels, sampler: Sampler, position: Mapping[int, str]) -> set[int]:
+    """Squares whose median colour is far from the rest of their kind's: not learnt from
+    (a misplaced piece, glare), so that one wrong square cannot teach a wrong colour."""
+    odd = set()
+    for symbols in (("empty",), ("b", "B"), ("w", "W")):
+        squares = [s for s, v in position.items() if v in symbols]
+        if len(squares) < 3:
+            continue
+        region = sampler.box if symbols == ("empty",) else sampler.base
+        medians = np.array([np.median(pixels.colours[region[s - 1]], axis=0) for s in squares])
+        centre = np.median(medians, axis=0)
+        distance = np.linalg.norm(medians - centre, axis=1)
+        limit = max(4 * 1.4826 * float(np.median(distance)), _UNLIKE)
+        odd |= {s for s, d in zip(squares, distance, strict=True) if d > limit}
+    return odd
+
+
+def _training(
+    pixels: Pixels, sampler: Sampler, position: Mapping[int, str]
+) -> dict[int, np.ndarray]:
+    samples = training_pixels(pixels, sampler, position)
+    names = {
+        EMPTY: "empty square",
+        LIGHT: "light square",
+        BLACK: "Black piece",
+        WHITE: "White piece",
+    }
+    for index, chosen in samples.items():
+        if len(chosen) < 20:
+            raise CalibrationError(
+                f"cannot learn this board: the position shows no {names[index]} in the clear "
+                "(calibrate on a position with empty squares and pieces of both sides)"
+            )
+    return samples
+
+
+def _man_heights(
+    squares: Squares, position: Mapping[int, str], sampler: Sampler
+) -> tuple[float, float]:
+    """Each side's men's height in squares (a king counts half), 0 where parallax hides it."""
+    seen = sampler.rise >= STACKS_SEEN
+    heights = []
+    for side, (man, king) in enumerate((("b", "B"), ("w", "W"))):
+        found = [
+            squares.heights[s - 1, side] for s, v in position.items() if v == man and seen[s - 1]
+        ]
+        found += [
+            squares.heights[s - 1, side] / 2
+            for s, v in position.items()
+            if v == king and seen[s - 1]
+        ]
+        heights.append(float(np.median(found)) if found else 0.0)
+    if min(heights) <= 0:  # one side's men unseen: the sets' pieces are made alike
+        heights = [max(heights)] * 2
+    return heights[0], heights[1]
+
+
+def _emblem(squares: Squares, position: Mapping[int, str]) -> float:
+    """The emblem share that marks a king on this set: twice what any man shows (a knob, a
+    mark, a scratch, a reflection), so that no man of this set reads as a king."""
+    marks = [squares.emblems[s - 1, "bw".index(v)] for s, v in position.items() if v in "bw"]
+    return max(EMBLEM, 2 * float(max(marks, default=0.0)))
+
+
+def learn(
+    pixels: Pixels, sampler: Sampler, position: Mapping[int, str]
+) -> tuple[SquareModel, list[str]]:
+    """A board's square model from one picture of a known position, and the odd squares."""
+    unlike = _unlike_their_kind(pixels, sampler, position)
+    trusted = {s: "unknown" if s in unlike else v for s, v in position.items()}
+    pixel_model = PixelModel.learn(_training(pixels, sampler, trusted))
+    labels, strange = pixel_model.label(pixels)
+    squares = measure_squares(labels, strange, pixels.saturated, sampler)
+    model = SquareModel(
+        pixel_model, _man_heights(squares, position, sampler), _emblem(squares, position)
+    )
+    kinds, _ = model.decide(squares, sampler)
+    known = {s: v for s, v in position.items() if v != "unknown"}
+    odd = [s for s, v in known.items() if kinds[s - 1].lower() != v.lower()]
+    if len(odd) > _MAX_ODD * len(known):
+        raise CalibrationError(
+            f"the picture does not read as the position given (squares {odd} differ): "
+            "check the position, the corners and the light"
+        )
+    warnings = [
+        f"square {s} looks odd (read {kinds[s - 1]!r}, should be {known[s]!r}): "
+        "glare or something on it? the other squares suffice"
+        for s in odd
+    ]
+    return model, warnings
+
+
+def parse_position(text: str) -> dict[int, str]:
+    """A position from a PDN FEN (``W:W21,K22:B1,2``); ``CalibrationError`` if malformed."""
+    try:
+        board = Board.from_fen(text)
+    except FenError as error:
+        raise CalibrationError(f"position {text!r}: {error}") from None
+    position = {}
+    for square in range(1, 33):
+        piece = board.piece_at(square)
+        position[square] = "empty" if piece is None else piece.symbol
+    return position
+
+
+def calibrate(
+    image: np.ndarray,
+    corners: np.ndarray | None = None,
+    position: Mapping[int, str] | None = None,
+) -> Calibration:
+    """Calibrate from one picture of a known position (by default the start position).
+
+    ``position`` maps squares 1-32 to "b", "w", "B", "W", "empty" or "unknown" (squares it
+    does not name are empty).
+    """
     if image.ndim != 3 or image.shape[2] != 3:
         raise CalibrationError("calibration needs a colour picture")
+    known = dict.fromkeys(range(1, 33), "empty") | dict(position or START_POSITION)
+    bad = [f"{s}={v!r}" for s, v in known.items() if v not in SYMBOLS or not 1 <= s <= 32]
+    if bad:
+        raise CalibrationError(f"position: {', '.join(bad)}: squares 1-32, each one of {SYMBOLS}")
     found, method, markers = locate_board(image, corners)
-    features = measure(warp(image, homography(found)))
-    colours = ColourModel.learn(features, START_KINDS)
-    if colours.separation() < _MIN_SEPARATION:
-        raise CalibrationError(
-            "empty squares, Black's and White's pieces look too alike: is the board in the "
-            "start position, lit evenly, with the corners right?"
-        )
-    kinds, unknown = colours.classify(features)
-    wrong = [s for s, (k, want) in enumerate(zip(kinds, START_KINDS, strict=True), 1) if k != want]
-    if wrong:
-        raise CalibrationError(
-            f"the picture does not read as the start position (squares {wrong} differ): "
-            "set up the start position, or check the corners"
-        )
-    if unknown.any():
-        odd = [int(s) + 1 for s in np.flatnonzero(unknown)]
-        raise CalibrationError(
-            f"squares {odd} look unlike the rest of their kind (glare? something on them?): "
-            "move the lamp or the camera and calibrate again"
-        )
     height, width = image.shape[:2]
-    return Calibration(found, method, (width, height), colours, features.light, markers)
+    slack = 0.05 * max(width, height)  # a corner hidden just off the edge may be estimated
+    if (
+        (found < -slack).any()
+        or (found[:, 0] > width + slack).any()
+        or (found[:, 1] > height + slack).any()
+    ):
+        raise CalibrationError(
+            f"corners {found.round().astype(int).tolist()} lie outside the {width}x{height} "
+            "picture: give the playing area's corners in this picture's pixels"
+        )
+    k1 = lens_distortion(image, found)
+    draft = Calibration(found, method, (width, height), _UNLEARNT, np.zeros((32, 3)), k1=k1)
+    pixels = sample(draft.canvas(image), draft.sampler)
+    model, warnings = learn(pixels, draft.sampler, known)
+    return Calibration(
+        found, method, (width, height), model, pixels.light, markers, warnings, k1
+    )  # fmt: skip
 
 
 def read_squares(calibration: Calibration, image: np.ndarray) -> dict[int, str]:
-    """One picture's reading, square -> "b" | "w" | "empty", with no stillness or hand checks."""
+    """One picture's reading, square -> "b" | "w" | "B" | "W" | "empty", with no stillness or
+    hand checks."""
     height, width = image.shape[:2]
     scaled = calibration.scaled_to((width, height))
-    features: Features = measure(warp(image, scaled.homography))
-    kinds, _ = scaled.colours.classify(features)
+    kinds, _, _ = scaled.read(scaled.canvas(image))
     return dict(zip(range(1, 33), kinds, strict=True))
 
 

@@ -1,116 +1,454 @@
-"""What each dark square holds, from colour: features that shrug off uneven light, learnt models.
+"""What each dark square holds: a per-board pixel classifier, then a decision per square.
 
-Each dark square gives six numbers, all log-colour differences so that a uniform change of light
-(brighter, dimmer, warmer) cancels: its centre disc against the light squares around it (which
-piece colour) and its centre disc against its own corners (is anything on it at all). Medians
-keep a glare spot or a shadow edge from swaying a square. Models are learnt from the start
-position, never assumed: any set of colours works.
+Every sampled pixel is put in one of four classes (empty dark square, light square, Black piece,
+White piece) by the nearest of a few colour centres learnt per board at calibration, in log
+colour relative to the light squares (a brighter, dimmer or warmer light cancels). A square is
+then judged on fractions over its whole area less a margin, so an off-centre piece, a dark emblem
+on a king's sticker or a lamp's reflection on part of a piece still reads. Kings are seen as
+stacks (a piece about twice as tall as the men, measured along the camera's line of sight) or
+as emblems (a patch unlike the piece in the middle of its top).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
-from vision.layout import LAYOUT
+from engine.geometry import SQUARES, row_col
+from vision.camera import CameraPose
+from vision.layout import (
+    CANVAS_PX,
+    LAYOUT,
+    LIGHT_CENTRES,
+    LIGHT_SQUARES,
+    MARGIN_PX,
+    SQUARE_CENTRES,
+    SQUARE_PX,
+    VOID,
+    flat,
+    offsets_disc,
+)
 
-KINDS = ("empty", "b", "w")
-#: The start position's kinds for squares 1-32 (R-BRD-3): Black on 1-12, White on 21-32.
-START_KINDS = ("b",) * 12 + ("empty",) * 8 + ("w",) * 12
+CLASSES = ("empty", "light", "b", "w")
+EMPTY, LIGHT, BLACK, WHITE = range(4)
+OUTSIDE = -1
+#: The start position (R-BRD-3): Black on 1-12, White on 21-32.
+START_POSITION = {**dict.fromkeys(range(1, 13), "b"), **dict.fromkeys(range(13, 21), "empty")}
+START_POSITION |= dict.fromkeys(range(21, 33), "w")
 
-_FLOOR = 0.08  # smallest spread a model may claim, in log colour: cameras are never exact
-_UNKNOWN = 250.0  # squared distance past which a square fits no model (a hand, a fallen object)
+_CENTRES = 3  # colour centres per class: a piece's lit top and shaded side, a worn square
+_BOX = 0.38  # radius of the region judged for occupancy
+_BASE = 0.28  # radius of the disc judged for colour
+_FRAME_LIKE = 0.1  # share of the board's surround in a piece's colour past which it is not used
+_ALONG = np.arange(-0.7, 1.5, 1 / 10)  # window of a stack along the line of sight (squares)
+_ACROSS = np.arange(-0.6, 0.6001, 1 / 10)  # and across it
+_SATURATED = 235  # a pixel this bright in every channel is a reflection, whatever it lies on
+_OFFSET = 8.0  # added to 0-255 values before the log: a dark pixel's noise does not explode
+#: Squares of parallax per square of height below which stack heights are noise.
+STACKS_SEEN = 0.5
+_MIN_PARALLAX = 0.15  # squares a man's height (and a king's more) must shift a top by
+_KING_HEIGHT = 1.5  # a stack at least this many men tall is a king
+#: Least share of a piece's outline that a king's emblem fills.
+EMBLEM = 0.05
+_OCCUPIED = 0.22  # share of a square's area that must look like a piece
+
+
+def _direction(points: np.ndarray, pose: CameraPose) -> np.ndarray:
+    away = points - np.array(pose.foot)
+    norm = np.linalg.norm(away, axis=-1, keepdims=True)
+    return np.where(norm > 1e-6, away / np.maximum(norm, 1e-6), [0.0, -1.0])
 
 
 @dataclass(frozen=True)
-class Features:
-    """One canonical frame's measurements: per dark square (32, 6) and per light square (32, 3)."""
+class Sampler:
+    """Where each square is sampled in the canonical image under one camera pose.
 
-    squares: np.ndarray
-    light: np.ndarray
+    ``pixels`` are the distinct canvas indices read per frame; every other array indexes them.
+    """
+
+    pixels: np.ndarray  # (n,) flat canvas indices (VOID for outside)
+    box: np.ndarray  # (32, a): the square less a margin
+    base: np.ndarray  # (32, b): a disc where a piece's base stands
+    side: np.ndarray  # (32, e): where a piece's side shows, nearer the camera than its top
+    window: np.ndarray  # (32, w): a strip from the square along the line of sight
+    off_board: np.ndarray  # (32, w) bool: which of the strip lies past the playing area
+    light: np.ndarray  # (32, c): each light square's part that pieces do not lean into
+    corners: np.ndarray  # (32, d): each dark square's corners, which a round piece leaves bare
+    ring: np.ndarray  # (r,): a band just outside the playing area (the board's frame)
+    cell: np.ndarray  # (n,): the square (row * 8 + column, clamped to the board) of each pixel
+    rise: np.ndarray  # (32,): squares the top moves along the line of sight per square of height
+    along: np.ndarray  # (32, 2): the line of sight's direction on the board at each square
+    box_points: np.ndarray  # (32, a, 2): board coordinates of ``box``
+    light_points: np.ndarray  # (32, c, 2): board coordinates of ``light``
+
+    @classmethod
+    def build(cls, pose: CameraPose) -> Sampler:
+        """The sample regions of every square for a camera at ``pose``."""
+        centres = SQUARE_CENTRES
+        along = _direction(centres, pose)  # (32, 2)
+        across = np.stack([-along[:, 1], along[:, 0]], axis=1)
+        box = centres[:, None] + offsets_disc(_BOX)[None]
+        base = centres[:, None] + offsets_disc(_BASE)[None]
+        steps, sideways = (g.ravel() for g in np.meshgrid(_ALONG, _ACROSS))
+        window = (
+            centres[:, None]
+            + steps[None, :, None] * along[:, None]
+            + sideways[None, :, None] * across[:, None]
+        )
+        light_far = LIGHT_CENTRES + 0.2 * _direction(LIGHT_CENTRES, pose)
+        light = light_far[:, None] + offsets_disc(0.2)[None]
+        side = (centres - 0.12 * along)[:, None] + offsets_disc(0.22)[None]
+        ring = np.stack(np.meshgrid(*[np.arange(-0.4, 8.4, 1 / 8)] * 2), axis=-1).reshape(-1, 2)
+        ring = ring[(np.abs(ring - 4.0) > 4.0).any(axis=1)]  # just outside the playing area
+        regions = [flat(r) for r in (box, base, side, window, light)] + [LAYOUT.corners]
+        regions.append(flat(ring))
+        pixels, inverse = np.unique(
+            np.concatenate([r.ravel() for r in regions]), return_inverse=True
+        )
+        parts, start = [], 0
+        for region in regions:
+            parts.append(inverse[start : start + region.size].reshape(region.shape))
+            start += region.size
+        box_at, base_at, side_at, window_at, light_at, corners_at, ring_at = parts
+        distance = np.linalg.norm(centres - np.array(pose.foot), axis=1)
+        rise = distance / max(pose.height, 1e-3)
+        ys, xs = np.divmod(np.minimum(pixels, VOID - 1), CANVAS_PX)
+        cells = np.clip((np.stack([ys, xs]) - MARGIN_PX) // SQUARE_PX, 0, 7)
+        return cls(
+            pixels=pixels, box=box_at, base=base_at, side=side_at, window=window_at,
+            off_board=(np.abs(window - 4.0) > 4.0).any(axis=-1), light=light_at,
+            corners=corners_at, ring=ring_at, cell=cells[0] * 8 + cells[1], rise=rise,
+            along=along, box_points=box, light_points=light,
+        )  # fmt: skip
+
+    def leaned_on(self, points: np.ndarray, squares: list[int], height: float) -> np.ndarray:
+        """Which board points (..., 2) a piece up to ``height`` on any of ``squares`` (indices
+        0-31) may cover: a piece's footprint swept along the line of sight."""
+        covered = np.zeros(points.shape[:-1], dtype=bool)
+        for index in squares:
+            base = SQUARE_CENTRES[index]
+            length = height * self.rise[index] + 0.5
+            offset = points - base
+            t = np.clip(offset @ self.along[index], 0.0, length)
+            nearest = base + t[..., None] * self.along[index]
+            covered |= np.linalg.norm(points - nearest, axis=-1) < 0.55
+        return covered
 
 
-def measure(canonical: np.ndarray) -> Features:
-    """Features of a canonical BGR board image (``vision.layout`` geometry)."""
-    logs = np.log1p(canonical.reshape(-1, 3).astype(np.float32))
-    # A low percentile, not the median: a lamp's reflection may cover half a piece, but it
-    # only ever brightens, and a darker third of the disc is still the piece's own colour.
-    disc = np.percentile(logs[LAYOUT.discs], 30, axis=1)
-    corners = np.median(logs[LAYOUT.corners], axis=1)
-    light = np.median(logs[LAYOUT.light], axis=1)
-    around = np.median(light[LAYOUT.neighbours], axis=1)
-    return Features(squares=np.hstack([disc - around, disc - corners]), light=light)
+@dataclass(frozen=True)
+class Pixels:
+    """One frame's sampled pixels, on a scale where the board's dark squares are 0 and its light
+    squares 1 in each channel (exposure, tint and haze cancel), and the light squares' colours."""
+
+    colours: np.ndarray  # (n, 3)
+    outside: np.ndarray  # (n,) bool: off the canvas
+    saturated: np.ndarray  # (n,) bool: as bright as the camera can see (a lamp's reflection)
+    light: np.ndarray  # (32, 3): each light square's median log colour (absolute)
+
+
+def sample(canvas: np.ndarray, sampler: Sampler) -> Pixels:
+    """Read the sampled pixels of a canonical image (smoothed: JPEG blocks and sensor noise
+    would otherwise speckle the classes)."""
+    flat_canvas = cv2.GaussianBlur(canvas, (5, 5), 1.2).reshape(-1, 3)
+    outside = sampler.pixels == VOID
+    values = flat_canvas[np.minimum(sampler.pixels, CANVAS_PX * CANVAS_PX - 1)].astype(np.float32)
+    light_values = np.median(values[sampler.light], axis=1)
+    # The light as it falls on the board: a plane through the light squares' log colours,
+    # fitted twice to ignore squares a piece leans over or a reflection lies on.
+    logs = np.log(light_values + _OFFSET)
+    weights = np.ones(32)
+    for _ in range(2):
+        solution = np.linalg.lstsq(_PLANE * weights[:, None], logs * weights[:, None], rcond=None)
+        residual = np.abs(logs - _PLANE @ solution[0]).max(axis=1)
+        weights = (residual <= max(3 * float(np.median(residual)), 0.05)).astype(float)
+    # A light square that only got brighter or darker than the plane (a shadow, a lamp) keeps
+    # its own light; one whose hue changed is covered (a leaning piece): the plane stands in.
+    plane = _PLANE @ solution[0]
+    change = logs - plane
+    hue = np.abs(change - change.mean(axis=1, keepdims=True)).max(axis=1)
+    light = np.where((hue < _SAME_HUE)[:, None], logs, plane)
+    field = np.empty((64, 3))
+    field[_LIGHT_CELLS] = light
+    field[_DARK_CELLS] = np.median(light[_BESIDE], axis=1)
+    corrected = values / np.maximum(np.exp(field[sampler.cell]) - _OFFSET, 1.0)
+    dark = np.median(corrected[sampler.corners].reshape(-1, 3), axis=0)
+    contrast = np.abs(1 - dark)
+    scale = np.maximum(contrast, 0.3 * contrast.max() + 0.02)
+    saturated = values.min(axis=1) >= _SATURATED
+    return Pixels((corrected - dark) / scale, outside, saturated, np.log(light_values + _OFFSET))
+
+
+#: Rows (1, x, y) of the light squares' centres, for the plane of light.
+_PLANE = np.hstack([np.ones((32, 1)), LIGHT_CENTRES / 8 - 0.5])
+_SAME_HUE = 0.08  # log-colour change between channels past which a light square is covered
+
+
+def _cells() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Cell indices (row * 8 + column) of the light and dark squares, and for each dark square
+    the light squares beside it (indices into LIGHT_SQUARES, repeated to four)."""
+    light = [r * 8 + c for r, c in LIGHT_SQUARES]
+    dark = [r * 8 + c for r, c in map(row_col, SQUARES)]
+    index = {rc: i for i, rc in enumerate(LIGHT_SQUARES)}
+    beside = []
+    for r, c in map(row_col, SQUARES):
+        near = [index[(r + dr, c + dc)] for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                if (r + dr, c + dc) in index]  # fmt: skip
+        beside.append((near * 4)[:4])
+    return np.array(light), np.array(dark), np.array(beside)
+
+
+_LIGHT_CELLS, _DARK_CELLS, _BESIDE = _cells()
 
 
 @dataclass
-class ColourModel:
-    """A Gaussian per kind (empty, Black piece, White piece) over square features."""
+class PixelModel:
+    """Colour centres per class, learnt per board; a pixel far from all of them is an outlier."""
 
-    means: np.ndarray  # (3, 6) in KINDS order
-    spreads: np.ndarray  # (3, 6): standard deviation per feature, at least _FLOOR
+    centres: np.ndarray  # (k, 3)
+    classes: np.ndarray  # (k,) index into CLASSES
+    reach: float  # squared distance past which a pixel belongs to no class
 
     @classmethod
-    def learn(cls, features: Features, kinds: tuple[str, ...] = START_KINDS) -> ColourModel:
-        """Learn each kind's colours from squares whose kind is known (by default the start)."""
-        labels = np.array(kinds)
-        means, residuals = [], []
-        for kind in KINDS:
-            samples = features.squares[labels == kind]
-            if len(samples) == 0:
-                raise ValueError(f"cannot learn colours: no square holds {kind!r}")
-            means.append(np.median(samples, axis=0))  # a glare-struck piece does not drag it
-            residuals.append(samples - means[-1])
-        # One spread for all kinds (a kind seen tightly must not win every doubt), robust to
-        # the odd outlier: 1.4826 times the median absolute deviation estimates a deviation.
-        spread = 1.4826 * np.median(np.abs(np.vstack(residuals)), axis=0)
-        pooled = np.maximum(spread, _FLOOR)
-        return cls(np.array(means), np.tile(pooled, (3, 1)))
+    def learn(cls, samples: dict[int, np.ndarray]) -> PixelModel:
+        """Cluster each class's training pixels (class index -> (n, 3)) into a few centres."""
+        cv2.setRNGSeed(7)
+        centres, classes, spreads = [], [], []
+        criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 1e-3)
+        for index, pixels in samples.items():
+            count = min(_CENTRES, len(pixels))
+            _, labels, found = cv2.kmeans(
+                pixels.astype(np.float32),
+                count,
+                None,
+                criteria,
+                3,
+                cv2.KMEANS_PP_CENTERS,  # type: ignore[call-overload]
+            )
+            centres.append(found)
+            classes += [index] * count
+            spreads.append(((pixels - found[labels.ravel()]) ** 2).sum(axis=1))
+        reach = float(np.percentile(np.concatenate(spreads), 99)) * 9 + 0.1
+        return cls(np.vstack(centres).astype(np.float64), np.array(classes), reach)
 
-    def distances(self, features: Features) -> np.ndarray:
-        """Squared normalised distance of every square to every kind, shape (32, 3)."""
-        diff = features.squares[:, None, :] - self.means[None, :, :]
-        return ((diff / self.spreads[None, :, :]) ** 2).sum(axis=2)
+    def distances(self, colours: np.ndarray) -> np.ndarray:
+        """Squared distance of every pixel (n, 3) to every centre, shape (n, k)."""
+        centres = self.centres.astype(colours.dtype)
+        cross = colours @ centres.T
+        return (colours**2).sum(axis=1)[:, None] - 2 * cross + (centres**2).sum(axis=1)
 
-    def classify(self, features: Features) -> tuple[tuple[str, ...], np.ndarray]:
-        """Each square's nearest kind, and which squares fit no kind at all (boolean (32,))."""
-        distances = self.distances(features)
+    def label(self, pixels: Pixels) -> tuple[np.ndarray, np.ndarray]:
+        """Each pixel's nearest class index (``OUTSIDE`` off the canvas), and whether it is
+        too far from every class to belong to any (a hand, a fallen object, a lamp)."""
+        distances = self.distances(pixels.colours)
         nearest = distances.argmin(axis=1)
-        unknown = distances.min(axis=1) > _UNKNOWN
-        return tuple(KINDS[i] for i in nearest), unknown
+        labels = np.where(pixels.outside, OUTSIDE, self.classes[nearest])
+        return labels, distances[np.arange(len(nearest)), nearest] > self.reach
 
-    def separation(self) -> float:
-        """The smallest squared distance between two kinds' means: how well the set can be told."""
-        gaps = []
-        for i in range(3):
-            for j in range(i + 1, 3):
-                scale = np.maximum(self.spreads[i], self.spreads[j])
-                gaps.append(float((((self.means[i] - self.means[j]) / scale) ** 2).sum()))
-        return min(gaps)
-
-    def adapt(self, features: Features, kinds: tuple[str, ...], rate: float) -> None:
-        """Move each kind's mean a step ``rate`` towards what it looks like now (slow light)."""
-        labels = np.array(kinds)
-        for index, kind in enumerate(KINDS):
-            samples = features.squares[labels == kind]
-            if len(samples):
-                self.means[index] += rate * (samples.mean(axis=0) - self.means[index])
+    def follow(self, samples: dict[int, np.ndarray], rate: float) -> None:
+        """Move each centre a step ``rate`` towards the mean of its class's pixels (class index
+        -> (n, 3)) nearest to it: the light drifts, the board stays learnt."""
+        for index, pixels in samples.items():
+            own = np.flatnonzero(self.classes == index)
+            if not len(own) or len(pixels) < 10:
+                continue
+            nearest = own[self.distances(pixels.astype(np.float64))[:, own].argmin(axis=1)]
+            for centre in own:
+                mine = pixels[nearest == centre]
+                if len(mine) >= 10:
+                    self.centres[centre] += rate * (mine.mean(axis=0) - self.centres[centre])
 
     def to_json(self) -> dict[str, object]:
-        """The model as plain lists, keyed by kind."""
+        """The centres as plain lists."""
         return {
-            kind: {
-                "mean": self.means[i].round(5).tolist(),
-                "spread": self.spreads[i].round(5).tolist(),
-            }
-            for i, kind in enumerate(KINDS)
+            "centres": self.centres.round(4).tolist(),
+            "classes": [CLASSES[i] for i in self.classes],
+            "reach": round(self.reach, 4),
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, dict[str, list[float]]]) -> ColourModel:
-        """Inverse of :meth:`to_json`; ``KeyError``/``ValueError`` on a malformed model."""
-        means = np.array([data[kind]["mean"] for kind in KINDS], dtype=np.float64)
-        spreads = np.array([data[kind]["spread"] for kind in KINDS], dtype=np.float64)
-        if means.shape != (3, 6) or spreads.shape != (3, 6) or (spreads <= 0).any():
-            raise ValueError("colour model must give 6 means and 6 positive spreads per kind")
-        return cls(means, spreads)
+    def from_json(cls, data: dict[str, object]) -> PixelModel:
+        """Inverse of :meth:`to_json`; ``KeyError``/``ValueError`` when malformed."""
+        centres = np.array(data["centres"], dtype=np.float64)
+        classes = np.array([CLASSES.index(str(c)) for c in data["classes"]])  # type: ignore[attr-defined]
+        if centres.ndim != 2 or centres.shape[1] != 3 or len(classes) != len(centres):
+            raise ValueError("pixel model: centres must be (k, 3) with one class each")
+        return cls(centres, classes, float(data["reach"]))  # type: ignore[arg-type]
+
+
+def training_pixels(
+    pixels: Pixels, sampler: Sampler, position: Mapping[int, str]
+) -> dict[int, np.ndarray]:
+    """Pixels of each class in a picture of a known position (square -> "empty", "b", "w",
+    "B", "W" or "unknown"), leaving out what pieces may lean over in an oblique view."""
+    occupied = [s - 1 for s, v in position.items() if v in ("b", "w", "B", "W")]
+    empty = [s - 1 for s, v in position.items() if v == "empty"]
+    box_clear = ~sampler.leaned_on(sampler.box_points, occupied, 1.0)
+    light_clear = ~sampler.leaned_on(sampler.light_points, occupied, 1.0)
+    samples = {
+        EMPTY: pixels.colours[sampler.box[empty][box_clear[empty]]],
+        LIGHT: pixels.colours[sampler.light[light_clear]],
+    }
+    for index, side in ((BLACK, "bB"), (WHITE, "wW")):
+        squares = [s - 1 for s, v in position.items() if v in side]
+        regions = np.hstack([sampler.base[squares], sampler.side[squares]])
+        samples[index] = pixels.colours[regions.ravel()]
+    return samples
+
+
+@dataclass(frozen=True)
+class Squares:
+    """Per-square measurements of one frame."""
+
+    fractions: np.ndarray  # (32, 4): share of the box in each class
+    odd: np.ndarray  # (32,): share of the box fitting no class
+    base: np.ndarray  # (32, 4): share of the base disc in each class
+    heights: np.ndarray  # (32, 2): stack height (squares) if the piece is Black / White
+    emblems: np.ndarray  # (32, 2): share of the piece's outline filled by something else
+    light: np.ndarray  # (32,): share of each light square's sample that looks light
+
+
+def _fractions(labels: np.ndarray) -> np.ndarray:
+    return np.stack([(labels == c).mean(axis=-1) for c in range(len(CLASSES))], axis=-1)
+
+
+def _longest_runs(mask: np.ndarray) -> np.ndarray:
+    """The longest run of True along the last axis (speckle beside a piece does not lengthen
+    it, as it would a count)."""
+    counts = np.cumsum(mask, axis=-1)
+    restart = np.maximum.accumulate(np.where(mask, 0, counts), axis=-1)
+    return (counts - restart).max(axis=-1)
+
+
+def _stack_heights(labels: np.ndarray, sampler: Sampler) -> np.ndarray:
+    """Each square's stack height (squares) if its piece is Black's, and if White's.
+
+    Seen along the line of sight, a cylinder of radius R and height h covers a disc swept by
+    L = h * rise: 2 R + L long and 2 R wide. Length and width are high percentiles of the
+    piece's longest runs of pixels over the strip's columns and rows, so speckle and a piece set
+    off-centre barely move them. A tall piece on the far row leans past the playing area: its
+    strip goes on past the edge unless the board's surround looks like that side's pieces.
+    """
+    heights = np.zeros((32, 2))
+    step = _ALONG[1] - _ALONG[0]
+    for side, colour in enumerate((BLACK, WHITE)):
+        mine = labels[sampler.window] == colour
+        if (labels[sampler.ring] == colour).mean() > _FRAME_LIKE:
+            mine &= ~sampler.off_board  # the frame looks like this side's pieces: stop at it
+        mine = mine.reshape(32, len(_ACROSS), len(_ALONG))
+        width = np.percentile(_longest_runs(mine.transpose(0, 2, 1)), 85, axis=1) * step
+        length = np.percentile(_longest_runs(mine), 85, axis=1) * step
+        swept = np.maximum(length - width, 0)
+        heights[:, side] = np.where(width > 0.2, swept / np.maximum(sampler.rise, 1e-3), 0)
+    return heights
+
+
+def _central_hole(piece: np.ndarray, holes: np.ndarray) -> float:
+    """The largest hole's share of the piece's outline, if it lies in the middle of the piece
+    (an emblem does; a pocket of board between leaning pieces does not)."""
+    if holes.sum() < 3:
+        return 0.0
+    _, _, stats, centres = cv2.connectedComponentsWithStats(holes.astype(np.uint8))
+    largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    outline = piece | holes
+    ys, xs = np.nonzero(outline)
+    middle = np.array([xs.mean(), ys.mean()])
+    reach = 0.6 * np.sqrt(outline.sum() / np.pi)
+    if np.linalg.norm(centres[largest] - middle) > reach:
+        return 0.0
+    return float(stats[largest, cv2.CC_STAT_AREA] / outline.sum())
+
+
+def _emblems(
+    labels: np.ndarray, saturated: np.ndarray, sampler: Sampler, fractions: np.ndarray
+) -> np.ndarray:
+    """For each likely piece and side, the share of the piece's outline (in the strip along the
+    line of sight) that is a hole of a contrasting colour: a crown's emblem. Glare (saturated
+    pixels) is no emblem.
+    """
+    shape = (len(_ACROSS), len(_ALONG))
+    emblems = np.zeros((32, 2))
+    candidates = np.flatnonzero(1 - fractions[:, EMPTY] >= _OCCUPIED / 2)
+    if not len(candidates):
+        return emblems
+    windows = np.where(sampler.off_board[candidates], OUTSIDE, labels[sampler.window[candidates]])
+    glare = saturated[sampler.window[candidates]]
+    dark = (windows == BLACK) | (windows == EMPTY)
+    pale = (windows == WHITE) | (windows == LIGHT)
+    sides = ((windows == BLACK, pale), (windows == WHITE, dark))  # own colour, an emblem's
+    for row, index in enumerate(candidates):
+        for side, (own, other) in enumerate(sides):
+            mask = own[row].reshape(shape).astype(np.uint8)
+            if mask.sum() < 8:
+                continue
+            outside = np.pad(1 - mask, 1, constant_values=1)
+            cv2.floodFill(outside, None, (0, 0), 0)  # what the border reaches is not a hole
+            holes = outside[1:-1, 1:-1].astype(bool) & (other[row] & ~glare[row]).reshape(shape)
+            emblems[index, side] = _central_hole(mask.astype(bool), holes)
+    return emblems
+
+
+def measure_squares(
+    labels: np.ndarray, strange: np.ndarray, saturated: np.ndarray, sampler: Sampler
+) -> Squares:
+    """Fractions, stack heights and emblems of every square from labelled pixels (and which
+    pixels fit no class well, which are glare)."""
+    fractions = _fractions(labels[sampler.box])
+    return Squares(
+        fractions=fractions,
+        odd=strange[sampler.box].mean(axis=1),
+        base=_fractions(labels[sampler.base]),
+        heights=_stack_heights(labels, sampler),
+        emblems=_emblems(labels, saturated, sampler, fractions),
+        light=(labels[sampler.light] == LIGHT).mean(axis=1),
+    )
+
+
+@dataclass
+class SquareModel:
+    """Per-board decision: the pixel classes and the men's height of each side (squares)."""
+
+    pixels: PixelModel
+    man_height: tuple[float, float]  # Black, White; 0 where stacks cannot be seen
+    emblem: float = EMBLEM  # share of a piece's outline an emblem fills (men's marks less)
+
+    def decide(self, squares: Squares, sampler: Sampler) -> tuple[list[str], np.ndarray]:
+        """Each square's "empty" | "b" | "w" | "B" | "W", and which squares fit no class."""
+        pieces = 1 - squares.fractions[:, EMPTY]
+        kinds = []
+        for index in range(32):
+            if pieces[index] < _OCCUPIED:
+                kinds.append("empty")
+                continue
+            # A pale piece may be as pale as the light squares: on a dark square, light is white.
+            base, box = squares.base[index], squares.fractions[index]
+            black = base[BLACK] + 0.5 * box[BLACK]
+            white = base[WHITE] + 0.5 * box[WHITE] + 0.5 * (base[LIGHT] + 0.5 * box[LIGHT])
+            side = 0 if black >= white else 1
+            man = self.man_height[side]
+            rise = sampler.rise[index]
+            seen = rise >= STACKS_SEEN and man * rise >= _MIN_PARALLAX
+            height = squares.heights[index, side]
+            stack = seen and height >= _KING_HEIGHT * man and (height - man) * rise >= _MIN_PARALLAX
+            king = stack or squares.emblems[index, side] >= self.emblem
+            symbol = "bw"[side]
+            kinds.append(symbol.upper() if king else symbol)
+        unknown = squares.odd > 0.5
+        return kinds, unknown
+
+    def to_json(self) -> dict[str, object]:
+        """The model as plain numbers."""
+        return {
+            "pixels": self.pixels.to_json(),
+            "man_height": [round(v, 4) for v in self.man_height],
+            "emblem": round(self.emblem, 4),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> SquareModel:
+        """Inverse of :meth:`to_json`; ``KeyError``/``ValueError``/``TypeError`` if malformed."""
+        black, white = (float(v) for v in data["man_height"])  # type: ignore[attr-defined]
+        pixels = PixelModel.from_json(data["pixels"])  # type: ignore[arg-type]
+        return cls(pixels, (black, white), float(data["emblem"]))  # type: ignore[arg-type]

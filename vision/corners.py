@@ -11,7 +11,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.layout import BOARD_PX, CANONICAL_CORNERS, LAYOUT
+from vision.camera import distort, undistort
+from vision.layout import CANONICAL_CORNERS, CANVAS_PX, LAYOUT, MARGIN_PX, SQUARE_PX
 
 
 class CornerError(ValueError):
@@ -50,8 +51,59 @@ def homography(corners: np.ndarray) -> np.ndarray:
 
 
 def warp(image: np.ndarray, to_canonical: np.ndarray) -> np.ndarray:
-    """The canonical top-down board image (``BOARD_PX`` square) of a camera frame."""
-    return cv2.warpPerspective(image, to_canonical, (BOARD_PX, BOARD_PX), flags=cv2.INTER_LINEAR)
+    """The canonical top-down board image (``CANVAS_PX`` square) of a camera frame."""
+    return cv2.warpPerspective(image, to_canonical, (CANVAS_PX, CANVAS_PX), flags=cv2.INTER_LINEAR)
+
+
+def canvas_maps(corners: np.ndarray, k1: float, size: tuple[int, int]) -> np.ndarray:
+    """For each canonical pixel, where it lies in a picture through a lens of distortion ``k1``
+    whose playing-area corners are ``corners`` (as seen, distorted): (CANVAS, CANVAS, 2)."""
+    ideal = undistort(corners, k1, size).astype(np.float32)
+    to_picture = cv2.getPerspectiveTransform(CANONICAL_CORNERS, ideal)
+    ys, xs = np.mgrid[0:CANVAS_PX, 0:CANVAS_PX].astype(np.float32)
+    grid = np.stack([xs, ys], axis=-1).reshape(1, -1, 2)
+    points = cv2.perspectiveTransform(grid, to_picture)[0]
+    return distort(points, k1, size).reshape(CANVAS_PX, CANVAS_PX, 2).astype(np.float32)
+
+
+def remap(image: np.ndarray, maps: np.ndarray) -> np.ndarray:
+    """The canonical board image of a camera frame through ``canvas_maps``."""
+    return cv2.remap(image, maps[..., 0], maps[..., 1], cv2.INTER_LINEAR)
+
+
+def lens_distortion(image: np.ndarray, corners: np.ndarray) -> float:
+    """The lens's k1 that best straightens the checker pattern between the given corners.
+
+    Each candidate maps the picture onto the canonical board; the right one lines the squares'
+    edges up with the canonical grid, so the light/dark pattern near the edges (which pieces
+    rarely cover) agrees best with the ideal one. 0 unless clearly better.
+    """
+    height, width = image.shape[:2]
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    scores = {}
+    for k1 in _K1_CANDIDATES:
+        canvas = remap(grey, canvas_maps(corners, k1, (width, height))).astype(np.float32)
+        values = canvas.ravel()[_EDGE_BAND]
+        scores[k1] = float(np.corrcoef(values, _EDGE_PATTERN)[0, 1])
+    best = max(scores, key=lambda k: scores[k])
+    return best if scores[best] > scores[0.0] + _K1_GAIN else 0.0
+
+
+def _edge_band() -> tuple[np.ndarray, np.ndarray]:
+    """Canvas pixels within a fifth of a square of a square's edge, and +1 (light) / -1 (dark)."""
+    ys, xs = np.mgrid[0:CANVAS_PX, 0:CANVAS_PX]
+    bx, by = (xs - MARGIN_PX) / SQUARE_PX, (ys - MARGIN_PX) / SQUARE_PX
+    inside = (bx >= 0.05) & (bx < 7.95) & (by >= 0.05) & (by < 7.95)
+    fx, fy = bx % 1, by % 1
+    near_x, near_y = np.minimum(fx, 1 - fx) < 0.2, np.minimum(fy, 1 - fy) < 0.2
+    band = inside & (near_x ^ near_y)  # along an edge, not at a corner
+    light = (np.floor(bx) + np.floor(by)) % 2 == 0
+    return np.flatnonzero(band), np.where(light.ravel()[np.flatnonzero(band)], 1.0, -1.0)
+
+
+_K1_CANDIDATES = (0.0, -0.05, -0.1, -0.15, -0.2, -0.25, -0.3, -0.35, 0.05, 0.1)
+_K1_GAIN = 0.01  # correlation a k1 must add over none to be believed
+_EDGE_BAND, _EDGE_PATTERN = _edge_band()
 
 
 def _grid_corners(image: np.ndarray) -> np.ndarray | None:

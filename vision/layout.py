@@ -1,9 +1,11 @@
 """The canonical top-down board image and where each square's sample regions lie in it.
 
 Every calibration maps the camera frame onto one canonical image: the 8x8 playing area seen from
-White's side, ``SQUARE_PX`` pixels a square, row 0 (squares 1-4) at the top. Corners are always
-listed in the order of ``CORNER_NAMES``: White's near-left (a1, square 29 is there), near-right
-(h1), far-right (h8), far-left (a8).
+White's side, ``SQUARE_PX`` pixels a square, row 0 (squares 1-4) at the top, inside a margin of
+``MARGIN`` squares (tall pieces on the edge rows lean out of the playing area in oblique views).
+Board coordinates are in squares, (0, 0) the a8 corner, x to the right, y towards White. Corners
+are always listed in the order of ``CORNER_NAMES``: White's near-left (a1, square 29 is there),
+near-right (h1), far-right (h8), far-left (a8).
 """
 
 from __future__ import annotations
@@ -14,80 +16,76 @@ import numpy as np
 
 from engine.geometry import SQUARES, row_col
 
-SQUARE_PX = 40
+SQUARE_PX = 32
+MARGIN = 1.5  # squares of canvas around the playing area
+MARGIN_PX = round(MARGIN * SQUARE_PX)
 BOARD_PX = 8 * SQUARE_PX
+CANVAS_PX = BOARD_PX + 2 * MARGIN_PX
 CORNER_NAMES = ("a1", "h1", "h8", "a8")
-#: The four playing-area corners in the canonical image, in ``CORNER_NAMES`` order.
-CANONICAL_CORNERS = np.array(
-    [[0, BOARD_PX], [BOARD_PX, BOARD_PX], [BOARD_PX, 0], [0, 0]], dtype=np.float32
-)
+#: The four playing-area corners in board coordinates (squares), in ``CORNER_NAMES`` order.
+BOARD_CORNERS = np.array([[0, 8], [8, 8], [8, 0], [0, 0]], dtype=np.float32)
+#: The same corners in the canonical image.
+CANONICAL_CORNERS = (BOARD_CORNERS * SQUARE_PX + MARGIN_PX).astype(np.float32)
 #: Light squares as (row, column), row 0 the far row; they never hold a piece.
 LIGHT_SQUARES = tuple((r, c) for r in range(8) for c in range(8) if (r + c) % 2 == 0)
+#: Centre of each dark square 1-32 in board coordinates, shape (32, 2) as (x, y).
+SQUARE_CENTRES = np.array([(c + 0.5, r + 0.5) for r, c in map(row_col, SQUARES)], dtype=float)
+#: Centre of each light square in board coordinates, shape (32, 2).
+LIGHT_CENTRES = np.array([(c + 0.5, r + 0.5) for r, c in LIGHT_SQUARES], dtype=float)
 
-_DISC_RADIUS = 0.25  # of a square: inside any piece, even one set a little off-centre
-_PATCH_INSET = (0.05, 0.17)  # corner patches of a dark square: outside any round piece
-_SAMPLE_STEP = 2  # sample every other pixel: medians need no more
+#: Index standing for "outside the canvas": one past the last pixel of the flattened image.
+VOID = CANVAS_PX * CANVAS_PX
 
-
-def _grid(top: int, left: int) -> tuple[np.ndarray, np.ndarray]:
-    """Pixel offsets (y, x) of one square's sample grid, relative to its top-left corner."""
-    ys, xs = np.mgrid[0:SQUARE_PX:_SAMPLE_STEP, 0:SQUARE_PX:_SAMPLE_STEP]
-    return ys.ravel() + top, xs.ravel() + left
-
-
-def _flat(ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
-    return (ys * BOARD_PX + xs).astype(np.intp)
+_SAMPLE_STEP = 2  # sample every other pixel: fractions and medians need no more
 
 
-def _disc(row: int, col: int, radius: float) -> np.ndarray:
-    ys, xs = _grid(row * SQUARE_PX, col * SQUARE_PX)
-    centre = SQUARE_PX / 2 - 0.5
-    inside = (ys - row * SQUARE_PX - centre) ** 2 + (xs - col * SQUARE_PX - centre) ** 2
-    keep = inside <= (radius * SQUARE_PX) ** 2
-    return _flat(ys[keep], xs[keep])
+def flat(points: np.ndarray) -> np.ndarray:
+    """Flat canvas indices of board points (..., 2) in squares; ``VOID`` outside the canvas."""
+    pixels = np.floor(points * SQUARE_PX + MARGIN_PX).astype(np.intp)
+    inside = ((pixels >= 0) & (pixels < CANVAS_PX)).all(axis=-1)
+    return np.where(inside, pixels[..., 1] * CANVAS_PX + pixels[..., 0], VOID)
 
 
-def _corner_patches(row: int, col: int) -> np.ndarray:
-    ys, xs = _grid(row * SQUARE_PX, col * SQUARE_PX)
-    low, high = (int(v * SQUARE_PX) for v in _PATCH_INSET)
-    dy, dx = ys - row * SQUARE_PX, xs - col * SQUARE_PX
-    near_y = ((dy >= low) & (dy < high)) | ((dy >= SQUARE_PX - high) & (dy < SQUARE_PX - low))
-    near_x = ((dx >= low) & (dx < high)) | ((dx >= SQUARE_PX - high) & (dx < SQUARE_PX - low))
-    keep = near_y & near_x
-    return _flat(ys[keep], xs[keep])
+def offsets_disc(radius: float) -> np.ndarray:
+    """Sample offsets (n, 2), in squares, covering a disc of ``radius`` squares."""
+    step = _SAMPLE_STEP / SQUARE_PX
+    axis = np.arange(-radius, radius + 1e-9, step)
+    xs, ys = np.meshgrid(axis, axis)
+    keep = xs**2 + ys**2 <= radius**2
+    return np.stack([xs[keep], ys[keep]], axis=1)
+
+
+def offsets_box(half: float) -> np.ndarray:
+    """Sample offsets (n, 2), in squares, covering a square of half-side ``half``."""
+    step = _SAMPLE_STEP / SQUARE_PX
+    axis = np.arange(-half + step / 2, half, step)
+    xs, ys = np.meshgrid(axis, axis)
+    return np.stack([xs.ravel(), ys.ravel()], axis=1)
 
 
 @dataclass(frozen=True)
 class SampleLayout:
-    """Flat pixel indices into the canonical image, one equal-length row per region."""
+    """Flat pixel indices into the canonical image, one equal-length row per region; fixed
+    regions that do not depend on the camera (used to orient a board found by its grid)."""
 
     discs: np.ndarray  # (32, n): centre disc of squares 1-32
     corners: np.ndarray  # (32, m): the four corner patches of squares 1-32
     light: np.ndarray  # (32, k): centre disc of each light square
-    neighbours: np.ndarray  # (32, 4): indices into ``light`` around each dark square (repeats)
 
 
-def _light_neighbours(row: int, col: int) -> list[int]:
-    index = {rc: i for i, rc in enumerate(LIGHT_SQUARES)}
-    found = [
-        index[(row + dr, col + dc)]
-        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-        if (row + dr, col + dc) in index
-    ]
-    return (found * 4)[:4]  # edge squares have two or three: repeat to a fixed width
+def _corner_offsets() -> np.ndarray:
+    box = offsets_box(0.45)
+    keep = (np.abs(box) > 0.33).all(axis=1)
+    return box[keep]
 
 
 def build_layout() -> SampleLayout:
-    """The sample regions of every square in the canonical image."""
-    discs = [_disc(*row_col(s), _DISC_RADIUS) for s in SQUARES]
-    corners = [_corner_patches(*row_col(s)) for s in SQUARES]
-    light = [_disc(r, c, 0.3) for r, c in LIGHT_SQUARES]
-    neighbours = [_light_neighbours(*row_col(s)) for s in SQUARES]
+    """The fixed sample regions of every square in the canonical image."""
+    disc, corners, light = offsets_disc(0.25), _corner_offsets(), offsets_disc(0.3)
     return SampleLayout(
-        discs=np.stack(discs),
-        corners=np.stack(corners),
-        light=np.stack(light),
-        neighbours=np.array(neighbours, dtype=np.intp),
+        discs=flat(SQUARE_CENTRES[:, None, :] + disc[None]),
+        corners=flat(SQUARE_CENTRES[:, None, :] + corners[None]),
+        light=flat(LIGHT_CENTRES[:, None, :] + light[None]),
     )
 
 

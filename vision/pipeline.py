@@ -11,6 +11,7 @@ and the light squares relearnt; a hand-given calibration can only report the fau
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import cv2
@@ -18,8 +19,8 @@ import numpy as np
 
 from engine.sensing import LinkHealth, SensorEvent, SensorFault, Snapshot
 from vision.calibration import Calibration
-from vision.colour import Features, measure
-from vision.corners import CornerError, find_board_corners, warp
+from vision.colour import Pixels
+from vision.corners import CornerError, find_board_corners
 from vision.markers import MARKER_IDS, board_corners_from_markers, detect_markers
 
 _THUMB = 40  # side of the thumbnail compared frame to frame for motion
@@ -36,23 +37,29 @@ class WatchConfig:
     moved_frames: int = 20  # still-but-changed frames before looking for the board again
     drift_limit: float = 3.0  # corner movement (pixels) that counts as a moved camera
     marker_every: int = 30  # still frames between routine marker checks (0: never)
-    adapt_rate: float = 0.02  # how fast colour models and light squares follow the light
+    adapt_rate: float = 0.02  # how fast colours and light squares follow the light unaided
+    confirm_rate: float = 0.2  # how far one confirmed (recorded) position moves the colours
 
 
 @dataclass(frozen=True)
 class Reading:
     """What one frame shows: a kind per square 1-32 and why it may not be trusted."""
 
-    kinds: tuple[str, ...]
+    kinds: tuple[str, ...]  # "empty" | "b" | "w" | "B" | "W" for squares 1-32
     unknown: frozenset[int]  # squares that fit no learnt colour
     covered: int  # light squares that look unlike themselves
     motion: float  # largest change since the previous frame (grey levels)
-    features: Features
+    pixels: Pixels
 
     @property
     def occupied(self) -> frozenset[int]:
         """Squares holding a piece of either side."""
         return frozenset(s for s, k in enumerate(self.kinds, 1) if k != "empty")
+
+    @property
+    def pieces(self) -> dict[int, str]:
+        """The occupied squares' pieces as seen: "b" | "w" | "B" | "W"."""
+        return {s: k for s, k in enumerate(self.kinds, 1) if k != "empty"}
 
 
 class BoardReader:
@@ -61,44 +68,40 @@ class BoardReader:
     def __init__(self, calibration: Calibration, config: WatchConfig | None = None) -> None:
         self.calibration = calibration
         self.config = config or WatchConfig()
-        self._to_canonical = calibration.homography
         self._thumb: np.ndarray | None = None
 
     def recalibrated(self, calibration: Calibration) -> None:
         """Use new corners (and colours) from now on."""
         self.calibration = calibration
-        self._to_canonical = calibration.homography
         self._thumb = None
 
     def read(self, frame: np.ndarray) -> Reading:
         """One frame's reading."""
-        canonical = warp(frame, self._to_canonical)
+        canonical = self.calibration.canvas(frame)
         grey = cv2.cvtColor(canonical, cv2.COLOR_BGR2GRAY)
         thumb = cv2.resize(grey, (_THUMB, _THUMB), interpolation=cv2.INTER_AREA).astype(np.int16)
         motion = 255.0 if self._thumb is None else float(np.abs(thumb - self._thumb).max())
         self._thumb = thumb
-        features = measure(canonical)
-        kinds, unknown = self.calibration.colours.classify(features)
+        kinds, unknown, pixels = self.calibration.read(canonical)
         return Reading(
-            kinds=kinds,
+            kinds=tuple(kinds),
             unknown=frozenset(int(i) + 1 for i in np.flatnonzero(unknown)),
-            covered=int((self.light_change(features) > self.config.light_limit).sum()),
+            covered=int((self.light_change(pixels) > self.config.light_limit).sum()),
             motion=motion,
-            features=features,
+            pixels=pixels,
         )
 
-    def light_change(self, features: Features) -> np.ndarray:
+    def light_change(self, pixels: Pixels) -> np.ndarray:
         """How far each light square is from its learnt colour, after the overall light change."""
-        change = features.light - self.calibration.light
+        change = pixels.light - self.calibration.light
         change -= np.median(change, axis=0)
         return np.abs(change).max(axis=1)
 
-    def adapt(self, reading: Reading) -> None:
-        """Follow slow light changes from a trusted reading."""
-        rate = self.config.adapt_rate
-        self.calibration.colours.adapt(reading.features, reading.kinds, rate)
+    def adapt(self, pixels: Pixels, position: dict[int, str], rate: float) -> None:
+        """Follow the light from a picture of a position taken as true."""
+        self.calibration.learn_from(pixels, position, rate)
         light = self.calibration.light
-        light += rate * (reading.features.light - light)
+        light += rate * (pixels.light - light)
 
 
 class BoardWatcher:
@@ -113,6 +116,7 @@ class BoardWatcher:
         # A copy: the watcher adapts colours and may move corners, the caller's file stays put.
         self.reader = BoardReader(copy.deepcopy(calibration), self.config)
         self.kinds: tuple[str, ...] | None = None  # the last snapshot's kinds, with colours
+        self._snapshot_pixels: Pixels | None = None  # the last snapshot's picture, to learn from
         self._candidate: tuple[str, ...] | None = None
         self._steady = 0
         self._changed_still = 0
@@ -150,12 +154,32 @@ class BoardWatcher:
         self._steady += 1
         if self._steady < self.config.still_frames:
             return None
-        self.reader.adapt(reading)
+        position = dict(enumerate(reading.kinds, 1))
+        self.reader.adapt(reading.pixels, position, self.config.adapt_rate)
         self._faulted = False
         if reading.kinds == self.kinds:
             return None
         self.kinds = reading.kinds
-        return Snapshot(t, reading.occupied)
+        self._snapshot_pixels = reading.pixels
+        return Snapshot.from_pieces(t, reading.pieces)
+
+    def confirm(self, position: Mapping[int, str]) -> bool:
+        """Learn from the last snapshot's picture that it shows ``position`` (square ->
+        "b" | "w" | "B" | "W"; squares not named are empty), as the game recorded it.
+
+        Call it after each move the game accepts: the colours then follow the light (a lamp
+        moved, the sun setting) from positions known to be right, with no recalibration.
+        Returns False (and learns nothing) when the position's occupied squares are not the
+        snapshot's, e.g. a move taken from a snapshot that was already superseded.
+        """
+        if self._snapshot_pixels is None or self.kinds is None:
+            return False
+        known = {s: position.get(s, "empty") for s in range(1, 33)}
+        seen = {s for s, k in enumerate(self.kinds, 1) if k != "empty"}
+        if {s for s, k in known.items() if k != "empty"} != seen:
+            return False
+        self.reader.adapt(self._snapshot_pixels, known, self.config.confirm_rate)
+        return True
 
     def _check_markers(self, frame: np.ndarray, t: float) -> SensorEvent | None:
         markers = detect_markers(frame)
@@ -196,11 +220,10 @@ class BoardWatcher:
         self, frame: np.ndarray, t: float, calibration: Calibration, old: np.ndarray
     ) -> SensorEvent | None:
         self.reader.recalibrated(calibration)
-        features = measure(warp(frame, calibration.homography))
-        _, unknown = calibration.colours.classify(features)
+        _, unknown, pixels = calibration.read(calibration.canvas(frame))
         if unknown.any():
             return self._fault(t, "the board's view changed and its squares no longer read")
-        calibration.light[:] = features.light
+        calibration.light[:] = pixels.light
         drift = float(np.abs(calibration.corners - old).max())
         if drift > self.config.drift_limit:
             return LinkHealth(t, True, f"camera moved {drift:.1f} px: corners found again")
@@ -210,5 +233,5 @@ class BoardWatcher:
         if self._faulted:
             return None
         self._faulted = True
-        squares = frozenset()  # the whole view, not particular squares
+        squares: frozenset[int] = frozenset()  # the whole view, not particular squares
         return SensorFault(t, f"{message}: recalibrate (poolboard vision calibrate)", squares)

@@ -16,7 +16,7 @@ video file at camera speed; ``hold`` is how many frames each picture of a folder
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from urllib.parse import parse_qsl
 
@@ -40,7 +40,7 @@ class CameraSensor:
 
     >>> sensor = CameraSensor(VideoCaptureSource(0), Calibration.load("cal.json"))  # doctest: +SKIP
     >>> sensor.read(timeout=0.5)  # doctest: +SKIP
-    Snapshot(t=..., occupied=frozenset({1, 2, ...}))
+    Snapshot(t=..., occupied=frozenset({1, 2, ...}), pieces=((1, 'b'), ...))
     """
 
     def __init__(
@@ -57,8 +57,13 @@ class CameraSensor:
 
     @property
     def kinds(self) -> tuple[str, ...] | None:
-        """The last snapshot with colours: "b" | "w" | "empty" for squares 1-32."""
+        """The last snapshot with colours: "b" | "w" | "B" | "W" | "empty" for squares 1-32."""
         return self.watcher.kinds
+
+    def confirm(self, position: Mapping[int, str]) -> bool:
+        """The game recorded ``position`` (square -> "b" | "w" | "B" | "W") from the last
+        snapshot: learn its colours from it (see ``BoardWatcher.confirm``)."""
+        return self.watcher.confirm(position)
 
     def read(self, timeout: float | None = None) -> SensorEvent | None:
         """Run frames through the pipeline until an event, or ``None`` after ``timeout``."""

@@ -1,20 +1,25 @@
 """Synthetic camera frames of a board, for tests and benchmarks: no camera needed to check vision.
 
-A scene is drawn top-down (board, frame, pieces of any colours, ArUco stickers), then seen through
-a camera: perspective, lens distortion, a light gradient and tint, a glare spot, shadows, noise
-and optionally an arm reaching over the board. Every frame knows its true board corners.
+The board is drawn top-down (squares, frame, ArUco stickers) and seen through a camera:
+perspective, then the pieces as cylinders with height, drawn in perspective from where the
+camera stands (kings as two-piece stacks or with an emblem on top, each piece set off its
+square's centre by up to ``View.jitter``), then lens distortion, a light gradient and tint, a
+glare spot, shadows, noise and optionally an arm reaching over the board. Every frame knows
+its true board corners. ``hardened_*`` draw the hard cases real boards show.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import cv2
 import numpy as np
 
 from engine.geometry import row_col
-from vision.layout import CORNER_NAMES
+from vision.camera import camera_pose, distort, undistort
+from vision.layout import BOARD_CORNERS, CORNER_NAMES
 from vision.markers import MARKER_IDS, marker_image
 
 BGR = tuple[int, int, int]
@@ -36,6 +41,8 @@ class Style:
     frame: BGR = (40, 80, 120)
     table: BGR = (95, 100, 105)
     piece_radius: float = 0.38  # of a square
+    piece_height: float = 0.12  # of a square: a man's thickness
+    kings: str = "stack"  # how a king shows: "stack" (two men) or "emblem" (a star on top)
 
 
 STYLES = {
@@ -58,7 +65,7 @@ class View:
 
     corners: tuple[tuple[float, float], ...] = ((175, 395), (465, 395), (450, 90), (190, 90))
     size: tuple[int, int] = (640, 480)
-    distortion: float = 0.0  # radial k1 over the normalised radius; negative is barrel
+    distortion: float = 0.0  # radial k1 (``vision.camera.distort``); negative is barrel
     gradient: tuple[float, float] = (0.0, 0.0)  # light change across the frame in x and y
     tint: tuple[float, float, float] = (1.0, 1.0, 1.0)
     brightness: float = 1.0
@@ -67,6 +74,8 @@ class View:
     noise: float = 2.0
     arm: float = 0.0  # how far an arm reaches over the board, 0 (none) to 1 (to the middle)
     arm_from: str = "bottom"  # the frame edge the arm comes from
+    jitter: float = 0.0  # largest offset of a piece from its square's centre, in squares
+    glare_size: float = 6.0  # the glare spot's radius (pixels)
     seed: int = 0
 
 
@@ -78,7 +87,7 @@ class Frame:
     corners: np.ndarray = field(repr=False)
 
 
-def _top_down(position: Mapping[int, str], style: Style, markers: bool) -> np.ndarray:
+def _top_down(style: Style, markers: bool) -> np.ndarray:
     scene = np.full((_SIZE, _SIZE, 3), style.table, dtype=np.uint8)
     border = _Q // 3
     cv2.rectangle(
@@ -90,17 +99,6 @@ def _top_down(position: Mapping[int, str], style: Style, markers: bool) -> np.nd
             colour = style.dark if (row + col) % 2 else style.light
             top, left = _PAD + row * _Q, _PAD + col * _Q
             scene[top : top + _Q, left : left + _Q] = colour
-    for square, kind in position.items():
-        if kind == "empty":
-            continue
-        row, col = row_col(square)
-        centre = (_PAD + col * _Q + _Q // 2, _PAD + row * _Q + _Q // 2)
-        colour = style.black if kind == "b" else style.white
-        radius = round(style.piece_radius * _Q)
-        rim = tuple(int(c * 0.75) for c in colour)
-        cv2.circle(scene, centre, radius, rim, -1, cv2.LINE_AA)
-        cv2.circle(scene, centre, radius - 2, colour, -1, cv2.LINE_AA)
-        cv2.circle(scene, centre, round(radius * 0.7), rim, 1, cv2.LINE_AA)
     if markers:
         side = round(1.1 * _Q)
         low, high = _PAD - side, _PAD + 8 * _Q
@@ -113,27 +111,69 @@ def _top_down(position: Mapping[int, str], style: Style, markers: bool) -> np.nd
 
 
 def _distort(image: np.ndarray, k1: float) -> np.ndarray:
+    """The picture through a lens of radial distortion ``k1`` (``vision.camera.distort``)."""
     height, width = image.shape[:2]
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
-    cx, cy, norm = width / 2, height / 2, max(width, height) / 2
-    x, y = (xs - cx) / norm, (ys - cy) / norm
-    factor = 1 + k1 * (x * x + y * y)
+    source = undistort(np.stack([xs, ys], axis=-1), k1, (width, height)).astype(np.float32)
     return cv2.remap(
-        image, x * factor * norm + cx, y * factor * norm + cy, cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
-    )  # fmt: skip
+        image, source[..., 0], source[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
 
 
-def _undistort_points(points: np.ndarray, k1: float, size: tuple[int, int]) -> np.ndarray:
-    """Where points of the undistorted picture land after ``_distort`` (by fixed-point search)."""
-    width, height = size
-    cx, cy, norm = width / 2, height / 2, max(width, height) / 2
-    target = (points - [cx, cy]) / norm
-    guess = target.copy()
-    for _ in range(20):
-        factor = 1 + k1 * (guess**2).sum(axis=1, keepdims=True)
-        guess = target / factor
-    return guess * norm + [cx, cy]
+def _star(centre: np.ndarray, radius: float) -> np.ndarray:
+    angles = np.arange(10) * np.pi / 5 - np.pi / 2
+    radii = np.where(np.arange(10) % 2, radius * 0.45, radius)
+    return centre + np.stack([np.cos(angles), np.sin(angles)], axis=1) * radii[:, None]
+
+
+def _draw_pieces(
+    image: np.ndarray,
+    position: Mapping[int, str],
+    style: Style,
+    view: View,
+    rng: np.random.Generator,
+) -> None:
+    """Draw each piece as a cylinder seen from the camera the corners imply, far ones first."""
+    corners = np.array(view.corners, dtype=np.float32)
+    to_image = cv2.getPerspectiveTransform(BOARD_CORNERS, corners)
+    pose = camera_pose(corners, view.size)
+    circle = np.stack(
+        [np.cos(np.linspace(0, 2 * np.pi, 48)), np.sin(np.linspace(0, 2 * np.pi, 48))]
+    )
+    pieces = []
+    for square, kind in sorted(position.items()):
+        if kind == "empty":
+            continue
+        row, col = row_col(square)
+        base = np.array([col + 0.5, row + 0.5]) + rng.uniform(-view.jitter, view.jitter, 2)
+        pieces.append((base, kind))
+    pieces.sort(key=lambda p: -float(np.linalg.norm(p[0] - np.array(pose.foot))))
+
+    def project(points: np.ndarray, height: float) -> np.ndarray:
+        leaned = pose.lean(points, height).astype(np.float32)
+        return cv2.perspectiveTransform(leaned[None], to_image)[0]
+
+    for base, kind in pieces:
+        colour = np.array(style.black if kind in "bB" else style.white, dtype=np.float64)
+        side, rim = tuple(colour * 0.7), tuple(colour * 0.8)
+        outline = base + style.piece_radius * circle.T
+        layers = 2 if kind in "BW" and style.kings == "stack" else 1
+        for layer in range(layers):
+            low, high = layer * style.piece_height, (layer + 1) * style.piece_height
+            bottom, top = project(outline, low), project(outline, high)
+            hull = cv2.convexHull(np.vstack([bottom, top]).astype(np.float32))
+            cv2.fillPoly(image, [np.round(hull * 16).astype(np.int32)], side, cv2.LINE_AA, 4)
+            if layer:  # the seam between the two men of a stack
+                seam = np.round(bottom * 16).astype(np.int32)
+                cv2.polylines(image, [seam], True, tuple(colour * 0.45), 1, cv2.LINE_AA, 4)
+        face = project(outline, layers * style.piece_height)
+        cv2.fillPoly(image, [np.round(face * 16).astype(np.int32)], rim, cv2.LINE_AA, 4)
+        inner = project(base + 0.88 * style.piece_radius * circle.T, layers * style.piece_height)
+        cv2.fillPoly(image, [np.round(inner * 16).astype(np.int32)], tuple(colour), cv2.LINE_AA, 4)
+        if kind in "BW" and style.kings == "emblem":
+            star = project(_star(base, 0.6 * style.piece_radius), style.piece_height)
+            mark = (40, 40, 40) if kind == "W" else (60, 200, 235)
+            cv2.fillPoly(image, [np.round(star * 16).astype(np.int32)], mark, cv2.LINE_AA, 4)
 
 
 def _arm(view: View, rng: np.random.Generator) -> tuple[np.ndarray, BGR]:
@@ -166,7 +206,7 @@ def render(
     """A camera frame of ``position`` (square -> "b" | "w" | "empty"; missing squares are empty)."""
     rng = np.random.default_rng(view.seed)
     width, height = view.size
-    scene = _top_down(position, style, markers)
+    scene = _top_down(style, markers)
     board = np.array(
         [[_PAD, _PAD + 8 * _Q], [_PAD + 8 * _Q] * 2, [_PAD + 8 * _Q, _PAD], [_PAD, _PAD]],
         dtype=np.float32,
@@ -175,7 +215,9 @@ def render(
     homography = cv2.getPerspectiveTransform(board, corners)
     image = cv2.warpPerspective(
         scene, homography, (width, height), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
-    ).astype(np.float32)
+    )
+    _draw_pieces(image, position, style, view, rng)
+    image = image.astype(np.float32)
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
     light = view.brightness * (
         1 + view.gradient[0] * (xs / width - 0.5) + view.gradient[1] * (ys / height - 0.5)
@@ -191,18 +233,19 @@ def render(
         image = image * (1 - alpha) + shade * alpha
     if view.glare is not None:
         x, y, strength = view.glare
-        spot = strength * np.exp(-((xs - x) ** 2 + (ys - y) ** 2) / (2 * 6.0**2)) * light
+        spot = np.exp(-((xs - x) ** 2 + (ys - y) ** 2) / (2 * view.glare_size**2))
+        spot = strength * spot * light
         image += spot[..., None]  # a reflection of the lamp: as bright as the lamp is
     image = cv2.GaussianBlur(image, (0, 0), 0.7)
     image += rng.normal(0, view.noise, image.shape).astype(np.float32)
     image = np.clip(image, 0, 255).astype(np.uint8)
     if view.distortion:
         image = _distort(image, view.distortion)
-        corners = _undistort_points(corners, view.distortion, view.size).astype(np.float32)
+        corners = distort(corners, view.distortion, view.size).astype(np.float32)
     return Frame(image=image, corners=corners)
 
 
-def random_view(rng: np.random.Generator, **changes: object) -> View:
+def random_view(rng: np.random.Generator, **changes: Any) -> View:
     """A plausible overhead view: the board fills most of a 640x480 frame, seen a little askew."""
     centre = np.array([320, 240]) + rng.uniform(-20, 20, 2)
     half = rng.uniform(125, 150)
@@ -212,11 +255,12 @@ def random_view(rng: np.random.Generator, **changes: object) -> View:
     corners = base @ rotation.T + centre + rng.uniform(-15, 15, (4, 2))
     board_x = rng.uniform(corners[:, 0].min() + 40, corners[:, 0].max() - 40)
     board_y = rng.uniform(corners[:, 1].min() + 40, corners[:, 1].max() - 40)
+    tint = rng.uniform(0.88, 1.12, 3)
     view = View(
-        corners=tuple(tuple(float(v) for v in c) for c in corners),
+        corners=tuple((float(x), float(y)) for x, y in corners),
         distortion=float(rng.uniform(-0.04, 0.04)),
         gradient=(float(rng.uniform(-0.5, 0.5)), float(rng.uniform(-0.5, 0.5))),
-        tint=tuple(float(v) for v in rng.uniform(0.88, 1.12, 3)),
+        tint=(float(tint[0]), float(tint[1]), float(tint[2])),
         brightness=float(rng.uniform(0.75, 1.15)),
         glare=(board_x, board_y, float(rng.uniform(40, 140))),
         shadows=((float(rng.uniform(100, 540)), float(rng.uniform(80, 400)), 70.0, 0.35),),
@@ -238,7 +282,7 @@ def random_style(rng: np.random.Generator) -> Style:
 
     def jitter(colour: BGR) -> BGR:
         shifted = np.clip(np.array(colour) + rng.integers(-15, 16, 3), 0, 255)
-        return tuple(int(v) for v in shifted)
+        return (int(shifted[0]), int(shifted[1]), int(shifted[2]))
 
     return replace(
         base,
@@ -248,3 +292,91 @@ def random_style(rng: np.random.Generator) -> Style:
         white=jitter(base.white),
         piece_radius=float(rng.uniform(0.33, 0.4)),
     )
+
+
+#: Sets whose pieces are hard to tell from the squares: black men on near-black squares, pale
+#: men on cream light squares (and dark squares close to the black pieces' hue).
+HARD_STYLES = {
+    "black on near-black": Style(
+        light=(150, 185, 205), dark=(52, 50, 55), black=(28, 26, 30), white=(215, 225, 230)
+    ),
+    "red on brown": Style(
+        light=(160, 200, 225), dark=(40, 60, 110), black=(35, 40, 150), white=(190, 215, 230)
+    ),
+}
+
+
+def camera_corners(
+    tilt: float, azimuth: float, roll: float, size: tuple[int, int] = (640, 480), fill: float = 0.7
+) -> tuple[tuple[float, float], ...]:
+    """The board's corners (a1, h1, h8, a8) seen by a camera looking at its centre from
+    ``tilt`` degrees off the vertical, from ``azimuth`` degrees round from White's side, turned
+    ``roll`` degrees about its axis, the board spanning about ``fill`` of the picture."""
+    width, height = size
+    t, a = np.radians(tilt), np.radians(azimuth)
+    board = np.hstack([BOARD_CORNERS - 4.0, np.zeros((4, 1))])  # centred, z = 0
+    direction = np.array([np.sin(t) * np.sin(a), np.sin(t) * np.cos(a), -np.cos(t)])
+    distance = 12.0
+    for _ in range(4):
+        camera = distance * direction
+        forward = -direction
+        hint = np.array([0.0, 1.0, 0.0]) if tilt < 1 else np.array([0.0, 0.0, -1.0])
+        right = np.cross(hint, forward) if tilt < 1 else np.cross(forward, hint)
+        right /= np.linalg.norm(right)
+        down = np.cross(forward, right)
+        rel = board - camera
+        z = rel @ forward
+        points = np.stack([rel @ right / z, rel @ down / z], axis=1) * width
+        spread = np.ptp(points, axis=0).max() / max(width, height)
+        distance *= spread / fill
+    turn = np.radians(roll)
+    rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    points = points @ rotation.T
+    area = cv2.contourArea(points.astype(np.float32), oriented=True)
+    if (area > 0) != (cv2.contourArea(BOARD_CORNERS, oriented=True) > 0):
+        points[:, 0] = -points[:, 0]  # seen from above, a board never comes out mirrored
+    points += [width / 2, height / 2]
+    return tuple((float(x), float(y)) for x, y in points)
+
+
+def hardened_view(rng: np.random.Generator, **changes: Any) -> View:
+    """A hard view: up to 45 degrees off the vertical, barrel distortion down to k1 = -0.3,
+    pieces up to 0.3 square off-centre, exposure from half to one and a half, a large glare."""
+    corners = camera_corners(
+        float(rng.uniform(0, 45)), float(rng.uniform(0, 360)), float(rng.uniform(-15, 15)),
+        fill=float(rng.uniform(0.6, 0.8)),
+    )  # fmt: skip
+    xs, ys = zip(*corners, strict=True)
+    view = View(
+        corners=corners,
+        distortion=float(rng.uniform(-0.3, 0.0)),
+        gradient=(float(rng.uniform(-0.5, 0.5)), float(rng.uniform(-0.5, 0.5))),
+        tint=(float(rng.uniform(0.85, 1.15)), 1.0, float(rng.uniform(0.85, 1.15))),
+        brightness=float(rng.choice([0.55, 0.8, 1.0, 1.25, 1.5])),
+        glare=(float(rng.uniform(min(xs), max(xs))), float(rng.uniform(min(ys), max(ys))),
+               float(rng.uniform(60, 200))),
+        glare_size=float(rng.uniform(6, 25)),
+        shadows=((float(rng.uniform(100, 540)), float(rng.uniform(80, 400)), 90.0, 0.45),),
+        noise=float(rng.uniform(1.0, 4.0)),
+        jitter=0.3,
+        seed=int(rng.integers(1 << 30)),
+    )  # fmt: skip
+    return replace(view, **changes)
+
+
+def hardened_style(rng: np.random.Generator) -> Style:
+    """A stock or hard set, with pieces 0.08-0.3 square thick and either kind of king."""
+    styles = list(STYLES.values()) + list(HARD_STYLES.values())
+    base = styles[rng.integers(len(styles))]
+    return replace(
+        base,
+        piece_radius=float(rng.uniform(0.34, 0.42)),
+        piece_height=float(rng.uniform(0.08, 0.3)),
+        kings=str(rng.choice(["stack", "emblem"])),
+    )
+
+
+def hardened_position(rng: np.random.Generator) -> dict[int, str]:
+    """A random position with kings: each square empty, "b", "w", "B" or "W"."""
+    kinds = rng.choice(["empty", "b", "w", "B", "W"], size=32, p=[0.4, 0.2, 0.2, 0.1, 0.1])
+    return {square: str(kind) for square, kind in zip(range(1, 33), kinds, strict=True)}

@@ -18,11 +18,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     calibrate = actions.add_parser(
         "calibrate",
-        help="find the board and learn its colours from a picture of the start position",
-        description="Find the board in a picture of the start position (corner markers, else "
-        "the checker grid, else --corners) and learn the colours of squares and pieces.",
+        help="find the board and learn its colours from a picture of a known position",
+        description="Find the board in a picture of a known position (the start position "
+        "unless --fen; corner markers, else the checker grid, else --corners), fit the lens's "
+        "distortion and learn the colours of squares and pieces and the men's height.",
     )
-    calibrate.add_argument("image", metavar="IMAGE", help="picture of the start position")
+    calibrate.add_argument("image", metavar="IMAGE", help="picture of the known position")
+    calibrate.add_argument(
+        "--fen",
+        metavar="FEN",
+        help="the position in the picture as a PDN FEN, e.g. W:W18,21-32:B1-12,K14 "
+        "(default: the start position)",
+    )
     calibrate.add_argument("--out", required=True, metavar="CAL.json", help="where to save")
     calibrate.add_argument(
         "--corners",
@@ -34,12 +41,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     read = actions.add_parser(
         "read",
         help="say what each dark square holds in pictures",
-        description="Read pictures with a calibration: each square is b, w or empty.",
+        description="Read pictures with a calibration: each square is b, w, B, W (kings) or empty.",
     )
     read.add_argument("images", nargs="+", metavar="IMAGE")
     read.add_argument("--calibration", required=True, metavar="CAL.json")
     read.add_argument("--json", action="store_true", help="one JSON object per picture")
     read.set_defaults(handler=run_read)
+
+    evaluate = actions.add_parser(
+        "evaluate",
+        help="read labelled photos and say how many squares came out right",
+        description="Read every photo a labels file names (corners and true squares), each with "
+        "calibrations learnt from other photos of the same board (or from the other half of its "
+        "own squares), and print squares right per photo, the confusion and the worst squares.",
+    )
+    evaluate.add_argument("labels", metavar="LABELS.json")
+    evaluate.add_argument("--images", metavar="DIR", help="folder of the photos (default: LABELS')")
+    evaluate.add_argument(
+        "--self", action="store_true", help="learn each photo from itself (an optimistic bound)"
+    )
+    evaluate.set_defaults(handler=run_evaluate)
 
     markers = actions.add_parser(
         "markers",
@@ -59,12 +80,13 @@ def _fail(message: str) -> int:
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
-    from vision.calibration import CalibrationError, calibrate, load_image
+    from vision.calibration import CalibrationError, calibrate, load_image, parse_position
     from vision.corners import CornerError, parse_corners
 
     try:
         corners = None if args.corners is None else parse_corners(args.corners)
-        calibration = calibrate(load_image(args.image), corners)
+        position = None if args.fen is None else parse_position(args.fen)
+        calibration = calibrate(load_image(args.image), corners, position)
         calibration.save(args.out)
     except (CalibrationError, CornerError) as error:
         return _fail(str(error))
@@ -72,6 +94,10 @@ def run_calibrate(args: argparse.Namespace) -> int:
         return _fail(f"cannot write {args.out!r}: {error.strerror or error}")
     corners_text = ", ".join(f"{x:.0f},{y:.0f}" for x, y in calibration.corners)
     print(f"calibrated by {calibration.method}: corners a1,h1,h8,a8 = {corners_text}")
+    if calibration.k1:
+        print(f"lens distortion k1 = {calibration.k1:+.2f} (corrected)")
+    for warning in calibration.warnings:
+        print(f"warning: {warning}")
     print(f"saved {args.out}")
     return 0
 
@@ -94,9 +120,10 @@ def run_read(args: argparse.Namespace) -> int:
             reading = {"image": path, "squares": {str(s): k for s, k in squares.items()}}
             print(json.dumps(reading), flush=True)
         else:
-            black = [s for s, k in squares.items() if k == "b"]
-            white = [s for s, k in squares.items() if k == "w"]
-            print(f"{path}: Black {black or '-'}  White {white or '-'}", flush=True)
+            black = [f"K{s}" if k == "B" else str(s) for s, k in squares.items() if k in "bB"]
+            white = [f"K{s}" if k == "W" else str(s) for s, k in squares.items() if k in "wW"]
+            line = f"{path}: Black {','.join(black) or '-'}  White {','.join(white) or '-'}"
+            print(line, flush=True)
     return status
 
 
@@ -116,4 +143,16 @@ def run_markers(args: argparse.Namespace) -> int:
     if not written:
         return _fail(f"cannot write {args.out!r}")
     print(f"wrote {args.out}: cut out the four stickers; see docs/vision.md for where each goes")
+    return 0
+
+
+def run_evaluate(args: argparse.Namespace) -> int:
+    from vision.evaluate import LabelError, load_labels, report, trials
+
+    try:
+        photos = load_labels(args.labels, args.images)
+    except LabelError as error:
+        return _fail(str(error))
+    for line in report(trials(photos, self_only=args.self)):
+        print(line)
     return 0

@@ -10,6 +10,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from vision.colour import START_POSITION
 from vision.markers import detect_markers
 from vision.synthetic import START, Style, View, render
 
@@ -29,7 +30,7 @@ def test_calibrate_then_read(tmp_path, view: View) -> None:
     done = poolboard("calibrate", str(start), "--out", str(cal))
     assert done.returncode == 0, done.stderr
     assert "calibrated by markers" in done.stdout
-    assert json.loads(cal.read_text())["version"] == 1
+    assert json.loads(cal.read_text())["version"] == 2
     done = poolboard("read", str(start), str(after), "--calibration", str(cal), "--json")
     assert done.returncode == 0, done.stderr
     readings = [json.loads(line) for line in done.stdout.splitlines()]
@@ -69,3 +70,59 @@ def test_markers_sheet_is_written_and_detectable(tmp_path) -> None:
     done = poolboard("markers", str(out), "--size", "200")
     assert done.returncode == 0, done.stderr
     assert sorted(detect_markers(cv2.imread(str(out)))) == [0, 1, 2, 3]
+
+
+def test_evaluate_reads_a_labelled_real_photo(tmp_path) -> None:
+    """``evaluate`` on the committed real photo: each half of its squares read with colours
+    learnt from the other half only."""
+    from tests.vision.test_real_photo import CORNERS, PHOTO
+
+    labels = {
+        "format": "test",
+        "photos": {
+            PHOTO.name: {
+                "source": "eppuhassinen/opencv-checkers@915fd6f:initialization.jpg",
+                "corners_a1_h1_h8_a8": CORNERS.tolist(),
+                "squares": {str(s): k for s, k in START_POSITION.items()},
+            }
+        },
+    }
+    path = tmp_path / "labels.json"
+    path.write_text(json.dumps(labels))
+    done = poolboard("evaluate", str(path), "--images", str(PHOTO.parent))
+    assert done.returncode == 0, done.stderr
+    assert "other half" in done.stdout
+    total = next(line for line in done.stdout.splitlines() if line.startswith("total"))
+    assert "32/32" in total  # the start position, every square right
+
+
+def test_evaluate_names_bad_labels(tmp_path) -> None:
+    done = poolboard("evaluate", str(tmp_path / "none.json"))
+    assert done.returncode == 2 and "does not exist" in done.stderr
+    path = tmp_path / "labels.json"
+    path.write_text('{"photos": {"x.jpg": {"corners_a1_h1_h8_a8": [], "squares": {}}}}')
+    done = poolboard("evaluate", str(path))
+    assert done.returncode == 2 and "x.jpg: malformed label" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_corners_outside_the_picture_are_named(tmp_path, view: View) -> None:
+    start = tmp_path / "start.png"
+    cv2.imwrite(str(start), render(START, Style(), view).image)
+    corners = "100,400,2000,400,500,50,100,50"
+    done = poolboard(
+        "calibrate", str(start), "--out", str(tmp_path / "c.json"), "--corners", corners
+    )
+    assert done.returncode == 2 and "outside the 640x480 picture" in done.stderr
+
+
+def test_calibrate_from_a_mid_game_position_given_as_fen(tmp_path, view: View) -> None:
+    picture = tmp_path / "mid.png"
+    cv2.imwrite(str(picture), render(AFTER, Style(), view).image)
+    cal = tmp_path / "c.json"
+    fen = "W:W18,21,23-32:B1-12"
+    done = poolboard("calibrate", str(picture), "--out", str(cal), "--fen", fen)
+    assert done.returncode == 0, done.stderr
+    assert "warning" not in done.stdout
+    done = poolboard("calibrate", str(picture), "--out", str(cal), "--fen", "W:W99:B1")
+    assert done.returncode == 2 and "position" in done.stderr

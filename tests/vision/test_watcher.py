@@ -27,7 +27,7 @@ def test_a_snapshot_comes_only_after_still_frames(calibration: Calibration, view
     events = feed(watcher, [render(START, Style(), replace(view, seed=k)).image for k in range(6)])
     # Frame 0 has nothing to compare with; frames 1-3 are still: the snapshot comes at frame 3.
     assert events[:3] == [None, None, None]
-    assert events[3] == Snapshot(3.0, occupied(START))
+    assert events[3] == Snapshot.from_pieces(3.0, START)
     assert events[4:] == [None, None]  # the same board is not reported again
     assert watcher.kinds == tuple(START.get(s, "empty") for s in range(1, 33))
 
@@ -72,7 +72,7 @@ def test_a_moved_camera_is_found_again_by_its_markers(calibration: Calibration, 
     frames = [render(START, Style(), replace(view, seed=k)).image for k in range(4)]
     frames += [render(AFTER, Style(), replace(moved, seed=k)).image for k in range(12)]
     events = [e for e in feed(watcher, frames) if e is not None]
-    assert events[0] == Snapshot(3.0, occupied(START))
+    assert events[0] == Snapshot.from_pieces(3.0, START)
     assert isinstance(events[1], LinkHealth) and "camera moved" in events[1].detail
     assert isinstance(events[2], Snapshot) and events[2].occupied == occupied(AFTER)
     assert np.abs(watcher.calibration.corners - render(START, Style(), moved).corners).max() < 3
@@ -108,3 +108,37 @@ def test_slow_dimming_is_followed(calibration: Calibration, view: View) -> None:
         frames.append(render(START if k < 30 else AFTER, Style(), light).image)
     events = [e for e in feed(watcher, frames) if e is not None]
     assert [e.occupied for e in events] == [occupied(START), occupied(AFTER)]
+
+
+def test_confirmed_positions_teach_the_colours_as_the_light_changes(
+    calibration: Calibration, view: View
+) -> None:
+    """The game confirms each recorded position while a lamp turns warm and dim far past what
+    the camera saw at calibration: every snapshot stays right, with no recalibration."""
+    watcher = BoardWatcher(calibration, WatchConfig(still_frames=2))
+    positions = [START, AFTER, {**AFTER, 9: "empty", 13: "b"}, {**AFTER, 9: "empty", 14: "b"}]
+    snapshots = []
+    for step, position in enumerate(positions * 2):
+        warm = 1 - 0.06 * step  # blue fades, the room darkens, the light swings across
+        lamp = replace(view, tint=(warm, 1.0, 1.0 + 0.03 * step), brightness=1 - 0.05 * step,
+                       gradient=(0.3 - 0.1 * step, -0.2))  # fmt: skip
+        for k in range(4):
+            event = watcher.feed(render(position, Style(), replace(lamp, seed=k)).image, 0.0)
+            if isinstance(event, Snapshot):
+                snapshots.append(event.piece_map())
+                assert watcher.confirm(position)
+    expected = [{s: k for s, k in p.items() if k != "empty"} for p in positions * 2]
+    assert snapshots == expected
+
+
+def test_a_confirmation_that_does_not_match_the_snapshot_is_ignored(
+    calibration: Calibration, view: View
+) -> None:
+    watcher = BoardWatcher(calibration)
+    assert not watcher.confirm(START)  # nothing seen yet
+    feed(watcher, [render(START, Style(), replace(view, seed=k)).image for k in range(5)])
+    centres = watcher.calibration.model.pixels.centres.copy()
+    assert not watcher.confirm(AFTER)  # another position than the camera saw: learn nothing
+    assert np.array_equal(watcher.calibration.model.pixels.centres, centres)
+    assert watcher.confirm(START)
+    assert not np.array_equal(watcher.calibration.model.pixels.centres, centres)

@@ -1,0 +1,49 @@
+"""A real photo we did not make: a wide-angle, oblique view of a start position (Apache-2.0).
+
+The full shared set of labelled real photos is measured by hand with ``poolboard vision
+evaluate`` (docs/vision.md); this one photo is licensed to live in the repository.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.calibration import calibrate, load_image, read_squares
+from vision.colour import START_POSITION
+
+PHOTO = Path(__file__).parent.parent / "data" / "photos" / "eppu_initialization.jpg"
+#: The playing area's corners (a1, h1, h8, a8), picked by hand on the photo.
+CORNERS = np.array([[925, 680], [1392, 589], [1254, 161], [812, 189]], dtype=np.float32)
+
+
+@pytest.fixture(scope="module")
+def photo() -> np.ndarray:
+    return load_image(PHOTO)
+
+
+def test_each_half_of_the_board_reads_the_other_half(photo: np.ndarray) -> None:
+    """Learnt from the odd-numbered squares alone, the even ones read right, and vice versa."""
+    for half in (0, 1):
+        learn = {s: v if s % 2 != half else "unknown" for s, v in START_POSITION.items()}
+        reading = read_squares(calibrate(photo, CORNERS, learn), photo)
+        misread = {s: reading[s] for s, v in START_POSITION.items() if learn[s] == "unknown"
+                   and reading[s] != v}  # fmt: skip
+        assert misread == {}
+
+
+def test_the_start_position_calibrates_and_reads_back(photo: np.ndarray) -> None:
+    calibration = calibrate(photo, CORNERS)
+    assert calibration.warnings == []
+    assert read_squares(calibration, photo) == START_POSITION
+    assert calibration.k1 < 0  # the wide-angle lens's barrel distortion is seen
+
+
+def test_a_smaller_copy_reads_the_same(photo: np.ndarray) -> None:
+    """The calibration scales to another resolution of the same camera."""
+    calibration = calibrate(photo, CORNERS)
+    small = cv2.resize(photo, (960, 540), interpolation=cv2.INTER_AREA)
+    assert read_squares(calibration, small) == START_POSITION

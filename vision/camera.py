@@ -1,0 +1,102 @@
+"""Where the camera stands over the board, from the board's four corners alone: for parallax.
+
+A piece has height, so in an oblique view its top is seen beyond its base, away from the camera.
+A pinhole camera with square pixels and its principal point at the picture's centre is assumed;
+its focal length follows from the board being a square (Zhang's two constraints on the plane's
+homography). Seen nearly straight down the focal length cannot be told, and does not matter:
+then a typical webcam's is taken, and parallax is small anyway.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.layout import BOARD_CORNERS
+
+_TYPICAL_FOCAL = 1.0  # focal length in picture widths (about a 53 degree field of view)
+_FOCAL_RANGE = (0.3, 6.0)  # picture widths: outside this an estimate is noise
+
+
+@dataclass(frozen=True)
+class CameraPose:
+    """The camera's centre over the board: its foot (x, y) and height, in squares."""
+
+    foot: tuple[float, float]
+    height: float
+
+    def lean(self, points: np.ndarray, height: float) -> np.ndarray:
+        """Where a point ``height`` squares above each board point (..., 2) is seen on the board."""
+        foot = np.array(self.foot)
+        return points + (points - foot) * (height / max(self.height - height, 1e-3))
+
+    def parallax(self, height: float) -> float:
+        """How far (squares) a point ``height`` above the board's centre is seen displaced."""
+        centre = np.array([[4.0, 4.0]])
+        return float(np.linalg.norm(self.lean(centre, height) - centre))
+
+    def to_json(self) -> dict[str, object]:
+        """The pose as plain numbers."""
+        return {"foot": [round(v, 3) for v in self.foot], "height": round(self.height, 3)}
+
+
+def _focal(board_to_image: np.ndarray, centre: tuple[float, float]) -> float | None:
+    g = board_to_image / board_to_image[2, 2]
+    a = g[0] - centre[0] * g[2]
+    b = g[1] - centre[1] * g[2]
+    c = g[2]
+    estimates = []
+    if abs(c[0] * c[1]) > 1e-12:
+        estimates.append(-(a[0] * a[1] + b[0] * b[1]) / (c[0] * c[1]))
+    if abs(c[0] ** 2 - c[1] ** 2) > 1e-12:
+        estimates.append((a[1] ** 2 + b[1] ** 2 - a[0] ** 2 - b[0] ** 2) / (c[0] ** 2 - c[1] ** 2))
+    focals = [float(np.sqrt(e)) for e in estimates if e > 0]
+    return float(np.exp(np.mean(np.log(focals)))) if focals else None
+
+
+def camera_pose(corners: np.ndarray, size: tuple[int, int]) -> CameraPose:
+    """The camera's pose from the playing area's corners (a1, h1, h8, a8) in a picture."""
+    width, height = size
+    centre = (width / 2, height / 2)
+    board_to_image = cv2.getPerspectiveTransform(BOARD_CORNERS, corners.astype(np.float32))
+    focal = _focal(board_to_image, centre)
+    low, high = (v * width for v in _FOCAL_RANGE)
+    if focal is None or not low <= focal <= high:
+        focal = _TYPICAL_FOCAL * width
+    intrinsics = np.array([[focal, 0, centre[0]], [0, focal, centre[1]], [0, 0, 1]])
+    columns = np.linalg.solve(intrinsics, board_to_image)
+    scale = 2 / (np.linalg.norm(columns[:, 0]) + np.linalg.norm(columns[:, 1]))
+    r1, r2, t = (columns[:, i] * scale for i in range(3))
+    if t[2] < 0:  # the board must lie in front of the camera
+        r1, r2, t = -r1, -r2, -t
+    rotation, _, vt = np.linalg.svd(np.stack([r1, r2, np.cross(r1, r2)], axis=1))
+    rotation = rotation @ vt
+    centre_on_board = -rotation.T @ t
+    return CameraPose(
+        foot=(float(centre_on_board[0]), float(centre_on_board[1])),
+        height=float(abs(centre_on_board[2])),
+    )
+
+
+def _radial(points: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, float]:
+    width, height = size
+    return np.asarray(points, dtype=np.float64) - [width / 2, height / 2], float(width)
+
+
+def distort(points: np.ndarray, k1: float, size: tuple[int, int]) -> np.ndarray:
+    """Where an ideal pinhole's picture points (..., 2) land through a lens with radial
+    distortion ``k1`` (negative: barrel), radius measured in picture widths from the centre."""
+    offset, scale = _radial(points, size)
+    factor = 1 + k1 * (offset**2).sum(axis=-1, keepdims=True) / scale**2
+    return offset * factor + [size[0] / 2, size[1] / 2]
+
+
+def undistort(points: np.ndarray, k1: float, size: tuple[int, int]) -> np.ndarray:
+    """Inverse of :func:`distort` (a fixed-point search: the distortion is mild near the board)."""
+    target, scale = _radial(points, size)
+    guess = target.copy()
+    for _ in range(30):
+        guess = target / (1 + k1 * (guess**2).sum(axis=-1, keepdims=True) / scale**2)
+    return guess + [size[0] / 2, size[1] / 2]

@@ -1,0 +1,210 @@
+"""Measure the reader on labelled real photos, calibrating only on pictures other than the one read.
+
+Labels follow ``/work/shared/photos/labels.json``: per photo the playing area's corners
+(``corners_a1_h1_h8_a8``) and each square ``empty|b|B|w|W|unknown``. Protocol (cross-validation):
+each photo is read with calibrations learnt from every *other* photo of the same board and set
+(same source repository, same board colours); a photo alone of its board is read in two halves,
+each with a calibration learnt from the other half of its squares only. Nothing is ever learnt
+from the square being read.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from vision.calibration import Calibration, CalibrationError, calibrate, load_image, read_squares
+from vision.corners import homography, warp
+from vision.layout import LAYOUT
+
+VALUES = ("empty", "b", "B", "w", "W")
+_SAME_BOARD = 0.85  # cosine of board colours above which two photos show one board and set
+
+
+#: The reading of a photo whose calibration was refused: every square counts as wrong.
+_REFUSED = dict.fromkeys(range(1, 33), "refused")
+
+
+class LabelError(ValueError):
+    """A labels file that cannot be used; the message names the photo and the field."""
+
+
+@dataclass
+class Photo:
+    """One labelled photo: its picture, the playing area's corners and the true squares."""
+
+    name: str
+    image: np.ndarray = field(repr=False)
+    corners: np.ndarray = field(repr=False)
+    truth: dict[int, str]
+    source: str
+
+    @property
+    def repository(self) -> str:
+        """The repository the photo comes from (photos of one repository may share a board)."""
+        return self.source.split("@")[0]
+
+
+@dataclass
+class Trial:
+    """One photo read with one calibration: ``learnt_from`` names the calibration picture."""
+
+    photo: str
+    learnt_from: str
+    truth: dict[int, str]
+    reading: dict[int, str]
+
+    def compared(self) -> list[tuple[int, str, str]]:
+        """(square, truth, reading) for every labelled square."""
+        return [(s, t, self.reading[s]) for s, t in self.truth.items() if t != "unknown"]
+
+
+def load_labels(path: str | Path, images: str | Path | None = None) -> list[Photo]:
+    """The photos a labels file names, from ``images`` (default: the labels' folder)."""
+    try:
+        data = json.loads(Path(path).read_text())
+        entries = data["photos"].items()
+    except FileNotFoundError:
+        raise LabelError(f"labels file {str(path)!r} does not exist") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise LabelError(f"cannot read labels {str(path)!r}: {error}") from None
+    except (KeyError, TypeError, AttributeError):
+        raise LabelError(f"labels {str(path)!r} have no 'photos' object") from None
+    folder = Path(images) if images is not None else Path(path).parent
+    photos = []
+    for name, entry in entries:
+        try:
+            corners = np.array(entry["corners_a1_h1_h8_a8"], dtype=np.float32).reshape(4, 2)
+            truth = {int(s): str(v) for s, v in entry["squares"].items()}
+        except (KeyError, TypeError, ValueError) as error:
+            raise LabelError(f"{name}: malformed label ({error})") from None
+        wrong = [f"{s}={v}" for s, v in truth.items() if v not in (*VALUES, "unknown")]
+        if sorted(truth) != list(range(1, 33)) or wrong:
+            raise LabelError(f"{name}: squares must be 1-32, each one of {VALUES} or unknown")
+        try:
+            image = load_image(folder / name)
+        except CalibrationError as error:
+            raise LabelError(str(error)) from None
+        photos.append(Photo(name, image, corners, truth, str(entry.get("source", name))))
+    return photos
+
+
+def board_colours(image: np.ndarray, corners: np.ndarray, truth: dict[int, str]) -> np.ndarray:
+    """Empty squares' and both sides' log colours against the light squares' (9 numbers)."""
+    logs = np.log1p(warp(image, homography(corners)).reshape(-1, 3).astype(np.float32))
+    squares = np.median(logs[LAYOUT.discs], axis=1) - np.median(logs[LAYOUT.light], axis=(0, 1))
+    kinds = [[s - 1 for s, v in truth.items() if v.lower() == k] for k in ("empty", "b", "w")]
+    return np.concatenate([np.median(squares[k], axis=0) if k else np.zeros(3) for k in kinds])
+
+
+def same_board(first: Photo, second: Photo) -> bool:
+    """Whether two photos show one board and set: same repository, alike colours (their
+    directions, not their sizes: a washed-out picture of a board has the same hues, weaker)."""
+    if first.repository != second.repository:
+        return False
+    one = board_colours(first.image, first.corners, first.truth)
+    two = board_colours(second.image, second.corners, second.truth)
+    cosine = float(one @ two / max(float(np.linalg.norm(one) * np.linalg.norm(two)), 1e-9))
+    return cosine > _SAME_BOARD
+
+
+def _calibrated(photo: Photo, truth: dict[int, str]) -> Calibration:
+    return calibrate(photo.image, photo.corners, truth)
+
+
+def trials(photos: list[Photo], self_only: bool = False) -> list[Trial]:
+    """Every photo read under the cross-validation protocol (or learnt from itself)."""
+    done = []
+    for photo in photos:
+        partners = (
+            [] if self_only else [p for p in photos if p is not photo and same_board(p, photo)]
+        )
+        for partner in partners:
+            try:
+                calibration = _calibrated(partner, partner.truth)
+            except CalibrationError as error:
+                print(f"  {photo.name}: calibration on {partner.name} refused: {error}")
+                done.append(Trial(photo.name, partner.name, photo.truth, _REFUSED))
+                continue
+            reading = read_squares(calibration.seen_at(photo.corners, photo.image), photo.image)
+            done.append(Trial(photo.name, partner.name, photo.truth, reading))
+        if partners:
+            continue
+        if self_only:
+            try:
+                reading = read_squares(_calibrated(photo, photo.truth), photo.image)
+            except CalibrationError as error:
+                print(f"  {photo.name}: calibration refused: {error}")
+                reading = _REFUSED
+            done.append(Trial(photo.name, "itself", photo.truth, reading))
+            continue
+        for half in (0, 1):
+            learn = {s: v if (s % 2) != half else "unknown" for s, v in photo.truth.items()}
+            test = {s: v for s, v in photo.truth.items() if learn[s] == "unknown"}
+            try:
+                calibration = _calibrated(photo, learn)
+            except CalibrationError as error:
+                print(f"  {photo.name}: calibration on half of its squares refused: {error}")
+                done.append(Trial(photo.name, "other half", test, _REFUSED))
+                continue
+            reading = read_squares(calibration, photo.image)
+            done.append(Trial(photo.name, "other half", test, reading))
+    return done
+
+
+def _cell(value: str) -> str:
+    return {"empty": "empty", "b": "b man", "B": "b king", "w": "w man", "W": "w king"}.get(
+        value, value
+    )
+
+
+def report(done: list[Trial]) -> list[str]:
+    """Lines: per photo and total squares right, the confusion table, the worst squares."""
+    lines = []
+    by_photo: dict[str, list[Trial]] = {}
+    for trial in done:
+        by_photo.setdefault(trial.photo, []).append(trial)
+    right_all = total_all = 0
+    confusion: Counter[tuple[str, str]] = Counter()
+    misses: Counter[tuple[str, int, str, str]] = Counter()
+    lines.append(f"{'photo':28} {'learnt from':>22} {'right':>9} {'%':>7}  colour+occupancy")
+    for name, photo_trials in by_photo.items():
+        right = total = right_colour = 0
+        for trial in photo_trials:
+            for square, truth, got in trial.compared():
+                confusion[truth, got] += 1
+                total += 1
+                right += truth == got
+                right_colour += truth.lower() == got.lower()
+                if truth != got:
+                    misses[name, square, truth, got] += 1
+        learnt = ", ".join(sorted({t.learnt_from for t in photo_trials}))
+        if len(learnt) > 22:
+            learnt = f"{len(photo_trials)} other photos"
+        lines.append(
+            f"{name:28} {learnt:>22} {right:>4}/{total:<4} {100 * right / max(total, 1):6.2f}"
+            f"  {100 * right_colour / max(total, 1):6.2f}"
+        )
+        right_all += right
+        total_all += total
+    colour_all = sum(n for (t, g), n in confusion.items() if t.lower() == g.lower())
+    lines.append(
+        f"{'total':28} {'':>22} {right_all:>4}/{total_all:<4} "
+        f"{100 * right_all / max(total_all, 1):6.2f}  {100 * colour_all / max(total_all, 1):6.2f}"
+    )
+    lines.append("")
+    lines.append("confusion (rows: label, columns: read)")
+    columns = (*VALUES, "refused") if any(g == "refused" for _, g in confusion) else VALUES
+    lines.append(" " * 8 + "".join(f"{_cell(v):>8}" for v in columns))
+    for truth in VALUES:
+        lines.append(f"{_cell(truth):8}" + "".join(f"{confusion[truth, v]:>8}" for v in columns))
+    if misses:
+        lines.append("")
+        lines.append("worst squares (photo square: label -> read, times)")
+        for (name, square, truth, got), count in misses.most_common(12):
+            lines.append(f"  {name} {square}: {truth} -> {got} x{count}")
+    return lines
