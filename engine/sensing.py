@@ -119,6 +119,15 @@ class Sensor(Protocol):
 
 
 @runtime_checkable
+class PositionLearner(Protocol):
+    """A sensor that learns from the positions the game recorded (a camera follows the light
+    from them, without a recalibration). ``confirm`` gets ``{square: "b"|"w"|"B"|"W"}`` after
+    each recorded move and says whether it learnt from it."""
+
+    def confirm(self, position: Mapping[int, str]) -> bool: ...
+
+
+@runtime_checkable
 class CueDisplay(Protocol):
     """Something that shows cues on the squares (LED chain, web board). ``show`` replaces the whole
     picture: cues are derived state, never patched incrementally."""

@@ -45,7 +45,14 @@ from engine.events import (
     Violation,
 )
 from engine.game import BLACK_WINS, WHITE_WINS, Game
-from engine.sensing import CueDisplay, LeverPress, LinkHealth, Sensor, SensorEvent
+from engine.sensing import (
+    CueDisplay,
+    LeverPress,
+    LinkHealth,
+    PositionLearner,
+    Sensor,
+    SensorEvent,
+)
 from engine.tracker import Tracker, TrackerConfig
 from poolboard import records
 from poolboard.config import Config
@@ -400,6 +407,18 @@ class Session:
         log.info("the store takes writes again: recording goes on")
         return True
 
+    def _teach_sensor(self) -> None:
+        """Show a sensor that learns from recorded positions (the camera) the game's position
+        after a move, so its colours follow the light (docs/vision.md)."""
+        if isinstance(self.sensor, PositionLearner):
+            board = self.game.board
+            position = {
+                square: piece.symbol
+                for square in board.occupied_squares()
+                if (piece := board.piece_at(square)) is not None
+            }
+            self.sensor.confirm(position)
+
     def _on_tracker_event(self, event: TrackerEvent) -> bool:
         if isinstance(event, MoveRecorded | MoveCorrected | MoveTakenBack) and self.game.is_over():
             log.info(
@@ -427,6 +446,7 @@ class Session:
                     self.game_id, ply, move, notation, self._clock_pair(), self.clock.to_dict()
                 )
                 log.info("game %d: move %d %s (%s)", self.game_id, ply, notation, side.value)
+                self._teach_sensor()
                 self._finish_if_over()
             case MoveCorrected(move=move, notation=notation, ply=ply):
                 self._violation = None
@@ -437,6 +457,7 @@ class Session:
                 )
                 self.store.add_event(self.game_id, "correction", event.to_json())
                 log.info("game %d: move %d corrected to %s", self.game_id, ply, notation)
+                self._teach_sensor()
                 self._finish_if_over()
             case MoveTakenBack(ply=ply, side=side):
                 self._violation = None

@@ -2,14 +2,19 @@
 
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import cv2
 
 from poolboard.config import Config, SensorConfig, StorageConfig
 from poolboard.service import build_session
+from poolboard.session import Session
 from vision.calibration import calibrate
+from vision.sensor import CameraSensor
+from vision.sources import ImageFiles
 from vision.synthetic import START, Style, View, render
 
 
@@ -40,3 +45,44 @@ def test_run_with_the_camera_records_the_move_it_sees(tmp_path: Path) -> None:
         stop.set()
         worker.join(timeout=5)
         session.close()
+
+
+class TaughtCamera(CameraSensor):
+    """The real camera sensor, keeping what the session taught it and whether it learnt."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.lessons: list[tuple[dict[int, str], bool]] = []
+
+    def confirm(self, position: Mapping[int, str]) -> bool:
+        learnt = super().confirm(position)
+        self.lessons.append((dict(position), learnt))
+        return learnt
+
+
+def test_the_camera_learns_from_each_recorded_position(tmp_path: Path) -> None:
+    """After a recorded move the session shows the camera the game's position, and the camera
+    learns its colours from the picture it read the move from (docs/vision.md)."""
+    view = View(brightness=1.2)  # the lamp turned up since calibration
+    calibration = calibrate(render(START, Style(), View()).image)
+    after = {**START, 11: "empty", 15: "b"}  # Black plays 11-15
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for index, position in enumerate([START, START, after, after]):
+        image = render(position, Style(), replace(view, seed=index)).image
+        cv2.imwrite(str(frames / f"{index:03}.png"), image)
+    camera = TaughtCamera(ImageFiles(sorted(frames.iterdir())), calibration)
+    session = Session(Config(storage=StorageConfig(path=str(tmp_path / "data"))), camera, [])
+    stop = threading.Event()
+    worker = threading.Thread(target=session.run, args=(stop,), daemon=True)
+    worker.start()
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not camera.lessons:
+            time.sleep(0.05)
+        assert session.store.game(session.game_id).moves[0].notation == "11-15"
+    finally:
+        stop.set()
+        worker.join(timeout=5)
+        session.close()
+    assert camera.lessons == [({s: k for s, k in after.items() if k != "empty"}, True)]
