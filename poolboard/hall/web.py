@@ -19,7 +19,6 @@ from fastapi import Body, Depends, FastAPI, HTTPException, Request, WebSocket
 from fastapi.responses import FileResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
-from starlette.websockets import WebSocketDisconnect
 
 from poolboard.config import RefereeConfig
 from poolboard.hall.broadcast import Broadcast
@@ -29,6 +28,7 @@ from poolboard.hall.table import ACTIONS
 from poolboard.web.app import _PAGE_HEADERS
 from poolboard.web.app import STATIC as BOARD_STATIC
 from poolboard.web.guard import RequestGuard, is_loopback
+from poolboard.web.hub import relay
 from poolboard.web.referee import basic_guard
 
 STATIC = Path(str(resources.files("poolboard.hall.static")))
@@ -139,17 +139,7 @@ class HallHub:
         try:
             for table in self.monitor.tables:
                 client.offer(table, await asyncio.to_thread(self._tile, table))
-            sender = asyncio.create_task(self._send(websocket, client))
-            receiver = asyncio.create_task(self._drain(websocket))
-            done, pending = await asyncio.wait(
-                {sender, receiver}, return_when=asyncio.FIRST_COMPLETED
-            )
-            for task in pending:
-                task.cancel()
-            for task in done:
-                task.result()
-        except (WebSocketDisconnect, ConnectionError):
-            pass
+            await relay(websocket, self._send(websocket, client))
         finally:
             self._clients.discard(client)
 
@@ -158,13 +148,6 @@ class HallHub:
         while (texts := await client.next()) is not None:
             await websocket.send_text("[" + ",".join(texts) + "]")
         await websocket.close(code=1001)
-
-    @staticmethod
-    async def _drain(websocket: WebSocket) -> None:
-        while True:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                return
 
 
 def _page(name: str) -> FileResponse:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -91,17 +91,7 @@ class Hub:
         self._clients.add(client)
         try:
             await asyncio.to_thread(self._offer_current, client)
-            sender = asyncio.create_task(self._send(websocket, client))
-            receiver = asyncio.create_task(self._drain(websocket))
-            done, pending = await asyncio.wait(
-                {sender, receiver}, return_when=asyncio.FIRST_COMPLETED
-            )
-            for task in pending:
-                task.cancel()
-            for task in done:
-                task.result()
-        except (WebSocketDisconnect, ConnectionError):
-            pass
+            await relay(websocket, self._send(websocket, client))
         finally:
             self._clients.discard(client)
 
@@ -120,10 +110,28 @@ class Hub:
             await websocket.send_text(text)
         await websocket.close(code=1001)  # going away: the server is stopping
 
-    @staticmethod
-    async def _drain(websocket: WebSocket) -> None:
-        """Read (and ignore) what the client sends, to notice when it leaves."""
-        while True:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                return
+
+async def relay(websocket: WebSocket, sender: Coroutine[Any, Any, None]) -> None:
+    """Run ``sender`` (which writes to ``websocket``) until it ends or the client leaves, reading
+    (and ignoring) what the client sends so that its leaving is noticed; a client that left
+    is not an error. Shared by the board's and the hall's spectators."""
+    sending = asyncio.create_task(sender)
+    receiving = asyncio.create_task(_drain(websocket))
+    try:
+        done, pending = await asyncio.wait(
+            {sending, receiving}, return_when=asyncio.FIRST_COMPLETED
+        )
+        for task in pending:
+            task.cancel()
+        for task in done:
+            task.result()
+    except (WebSocketDisconnect, ConnectionError):
+        pass
+
+
+async def _drain(websocket: WebSocket) -> None:
+    """Read (and ignore) what the client sends, to notice when it leaves."""
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
