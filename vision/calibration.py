@@ -39,6 +39,7 @@ from vision.colour import (
 )
 from vision.corners import (
     CornerError,
+    board_likeness,
     canvas_maps,
     check_quad,
     find_board_corners,
@@ -54,6 +55,7 @@ VERSION = 2
 METHODS = ("markers", "auto", "manual")
 SYMBOLS = ("empty", "b", "w", "B", "W", "unknown")
 _UNLIKE = 0.25  # colour distance from its kind's median beyond which a square is not learnt from
+_BOARD_LIKE = 0.25  # least checker-pattern likeness of a picture to read (boards: 0.5-0.95)
 _MAX_ODD = 0.15  # share of the known squares that may read wrong at calibration (then warned)
 
 
@@ -379,7 +381,13 @@ def read_squares(calibration: Calibration, image: np.ndarray) -> dict[int, str]:
     hand checks."""
     height, width = image.shape[:2]
     scaled = calibration.scaled_to((width, height))
-    kinds, _, _ = scaled.read(scaled.canvas(image))
+    canvas = scaled.canvas(image)
+    if board_likeness(canvas) < _BOARD_LIKE:
+        raise CalibrationError(
+            "the picture shows no checker board where the calibration puts it: is it the same "
+            "camera, looking at the board? recalibrate if it moved"
+        )
+    kinds, _, _ = scaled.read(canvas)
     return dict(zip(range(1, 33), kinds, strict=True))
 
 

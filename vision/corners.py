@@ -89,6 +89,19 @@ def lens_distortion(image: np.ndarray, corners: np.ndarray) -> float:
     return best if scores[best] > scores[0.0] + _K1_GAIN else 0.0
 
 
+def board_likeness(canvas: np.ndarray) -> float:
+    """How well a canonical image shows a checker pattern where the squares should be: the
+    best correlation, over the colour channels, of the pixels along the squares' edges with
+    the ideal light/dark pattern (a board: 0.5-0.95; not a board, or a moved one: near 0)."""
+    values = canvas.reshape(-1, 3)[_EDGE_BAND].astype(np.float32)
+    spread = values.std(axis=0)
+    scores = [
+        abs(float(np.corrcoef(values[:, c], _EDGE_PATTERN)[0, 1])) if spread[c] > 0 else 0.0
+        for c in range(3)
+    ]
+    return max(scores)
+
+
 def _edge_band() -> tuple[np.ndarray, np.ndarray]:
     """Canvas pixels within a fifth of a square of a square's edge, and +1 (light) / -1 (dark)."""
     ys, xs = np.mgrid[0:CANVAS_PX, 0:CANVAS_PX]

@@ -25,7 +25,8 @@ VALUES = ("empty", "b", "B", "w", "W")
 _SAME_BOARD = 0.85  # cosine of board colours above which two photos show one board and set
 
 
-#: The reading of a photo whose calibration was refused: every square counts as wrong.
+#: The reading of a photo whose calibration was refused, or that its calibration could not
+#: read: every square counts as wrong.
 _REFUSED = dict.fromkeys(range(1, 33), "refused")
 
 
@@ -130,7 +131,11 @@ def trials(photos: list[Photo], self_only: bool = False) -> list[Trial]:
                 print(f"  {photo.name}: calibration on {partner.name} refused: {error}")
                 done.append(Trial(photo.name, partner.name, photo.truth, _REFUSED))
                 continue
-            reading = read_squares(calibration.seen_at(photo.corners, photo.image), photo.image)
+            try:
+                reading = read_squares(calibration.seen_at(photo.corners, photo.image), photo.image)
+            except CalibrationError as error:
+                print(f"  {photo.name}: not read with {partner.name}'s calibration: {error}")
+                reading = _REFUSED
             done.append(Trial(photo.name, partner.name, photo.truth, reading))
         if partners:
             continue
@@ -151,7 +156,11 @@ def trials(photos: list[Photo], self_only: bool = False) -> list[Trial]:
                 print(f"  {photo.name}: calibration on half of its squares refused: {error}")
                 done.append(Trial(photo.name, "other half", test, _REFUSED))
                 continue
-            reading = read_squares(calibration, photo.image)
+            try:
+                reading = read_squares(calibration, photo.image)
+            except CalibrationError as error:
+                print(f"  {photo.name}: not read: {error}")
+                reading = _REFUSED
             done.append(Trial(photo.name, "other half", test, reading))
     return done
 

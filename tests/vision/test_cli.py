@@ -126,3 +126,14 @@ def test_calibrate_from_a_mid_game_position_given_as_fen(tmp_path, view: View) -
     assert "warning" not in done.stdout
     done = poolboard("calibrate", str(picture), "--out", str(cal), "--fen", "W:W99:B1")
     assert done.returncode == 2 and "position" in done.stderr
+
+
+def test_reading_a_picture_that_is_not_the_board_says_so(tmp_path, view: View) -> None:
+    start, noise = tmp_path / "start.png", tmp_path / "noise.png"
+    cv2.imwrite(str(start), render(START, Style(), view).image)
+    cv2.imwrite(str(noise), np.random.default_rng(0).integers(0, 255, (480, 640, 3), np.uint8))
+    cal = tmp_path / "cal.json"
+    assert poolboard("calibrate", str(start), "--out", str(cal)).returncode == 0
+    done = poolboard("read", str(noise), "--calibration", str(cal))
+    assert done.returncode == 2 and "shows no checker board" in done.stderr
+    assert "Traceback" not in done.stderr
