@@ -469,9 +469,9 @@ class EventStore:
             if game.confirmed_by is None or pairing is None:
                 continue
             black, white = pairing.colours(game.number)
-            outcome = {
-                "1-0": {white: "win", black: "loss"},
-                "0-1": {black: "win", white: "loss"},
+            outcome = {  # checkers order: the first score is Black's (docs/rules.md, PDN)
+                "1-0": {black: "win", white: "loss"},
+                "0-1": {white: "win", black: "loss"},
                 "1/2-1/2": {black: "draw", white: "draw"},
             }[game.result]
             for name, how in outcome.items():

@@ -73,12 +73,13 @@ def test_scores_colours_and_tie_breaks(event) -> None:
     pairing = event.pairing(1, "t1")
     assert pairing.colours(1) == ("Ann", "Bob") and pairing.colours(2) == ("Bob", "Ann")
     # t1: Ann (Black) wins game 1, Bob (Black) and Ann draw game 2.
-    assert event.report_result(1, "t1", 7, "0-1", "no moves").number == 1
+    # Results in checkers order: "1-0" is a win for Black, the side that moves first.
+    assert event.report_result(1, "t1", 7, "1-0", "no moves").number == 1
     assert event.report_result(1, "t1", 8, "1/2-1/2", "agreed").number == 2
-    assert event.report_result(1, "t1", 9, "1-0", "") is None  # the match has its two games
-    assert event.report_result(1, "t1", 7, "0-1", "no moves") is None  # a duplicate
-    corrected = event.report_result(1, "t1", 8, "1-0", "the referee corrected a move")
-    assert (corrected.number, corrected.result) == (2, "1-0")  # replaces the unconfirmed one
+    assert event.report_result(1, "t1", 9, "0-1", "") is None  # the match has its two games
+    assert event.report_result(1, "t1", 7, "1-0", "no moves") is None  # a duplicate
+    corrected = event.report_result(1, "t1", 8, "0-1", "the referee corrected a move")
+    assert (corrected.number, corrected.result) == (2, "0-1")  # replaces the unconfirmed one
     event.report_result(1, "t1", 8, "1/2-1/2", "agreed")
     # t2: two draws.
     event.report_result(1, "t2", 3, "1/2-1/2", "")

@@ -50,7 +50,7 @@ def test_a_whole_round(hall, tables) -> None:
     for move in ("11-15", "23-19", "8-11"):
         t1.play(move)
     hall.wait(lambda: hall.tile("t1")["plies"] == 3, "t1's moves at the hall")
-    t1.referee("result", {"result": "0-1", "reason": "White resigned"})
+    t1.referee("result", {"result": "1-0", "reason": "White resigned"})  # Black won
     assert hall.director("tables/t1/next-game").json() == {"ok": True}
     hall.wait(lambda: hall.tile("t1")["game"] == 2, "t1's second game")
     assert (hall.tile("t1")["black"], hall.tile("t1")["white"]) == ("Bob", "Ann")
@@ -74,19 +74,19 @@ def test_a_whole_round(hall, tables) -> None:
     hall.wait(lambda: hall.tile("t2")["online"], "t2 back online")
     assert not [a for a in hall.get("/api/director/alerts", auth=True) if a["kind"] == "offline"]
     t2.play("22-18")
-    t2.referee("result", {"result": "1-0", "reason": "Black resigned"})
+    t2.referee("result", {"result": "0-1", "reason": "Black resigned"})  # White won
     hall.director("tables/t2/next-game").raise_for_status()
-    hall.director("tables/t2/result", {"result": "1-0", "reason": "flag"}).raise_for_status()
+    hall.director("tables/t2/result", {"result": "0-1", "reason": "flag"}).raise_for_status()
 
     # The director confirms the four results; the standings follow R-TRN-3.
     results = hall.wait(
         lambda: len(hall.get("/api/results")) == 4 and hall.get("/api/results"), "four results"
     )
     assert [(r["table"], r["number"], r["result"]) for r in results] == [
-        ("t1", 1, "0-1"),
+        ("t1", 1, "1-0"),
         ("t1", 2, "1/2-1/2"),
-        ("t2", 1, "1-0"),
-        ("t2", 2, "1-0"),
+        ("t2", 1, "0-1"),
+        ("t2", 2, "0-1"),
     ]
     assert all(line["points"] == 0 for line in hall.get("/api/standings")["standings"])
     for r in results:
