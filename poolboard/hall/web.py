@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Body, Depends, FastAPI, HTTPException, Request, WebSocket
-from fastapi.responses import FileResponse, PlainTextResponse
+from fastapi.responses import HTMLResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -150,8 +150,23 @@ class HallHub:
         await websocket.close(code=1001)
 
 
-def _page(name: str) -> FileResponse:
-    return FileResponse(STATIC / name, media_type="text/html", headers=_PAGE_HEADERS)
+_TITLES = {"hall": "the hall", "standings": "standings", "table": "table", "director": "director"}
+
+
+def _compose(page: str) -> str:
+    """One hall page: the frame every page shares (head, header, navigation) around the page's
+    own ``<main>`` from ``<page>.main.html``."""
+    frame = (STATIC / "frame.html").read_text(encoding="utf-8")
+    main = (STATIC / f"{page}.main.html").read_text(encoding="utf-8")
+    filled = frame.replace("{title}", _TITLES[page]).replace("{page}", page)
+    return filled.replace("{main}", main)
+
+
+_PAGES = {page: _compose(page) for page in _TITLES}
+
+
+def _page(page: str) -> HTMLResponse:
+    return HTMLResponse(_PAGES[page], headers=_PAGE_HEADERS)
 
 
 def _event_errors(action: Callable[[], Any]) -> Any:
@@ -202,25 +217,25 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
     # -- pages ---------------------------------------------------------------------------------
 
     @app.get("/", include_in_schema=False)
-    def hall_page() -> FileResponse:
-        return _page("hall.html")
+    def hall_page() -> HTMLResponse:
+        return _page("hall")
 
     @app.get("/big", include_in_schema=False)
-    def big_screen() -> FileResponse:
-        return _page("hall.html")
+    def big_screen() -> HTMLResponse:
+        return _page("hall")
 
     @app.get("/standings", include_in_schema=False)
-    def standings_page() -> FileResponse:
-        return _page("standings.html")
+    def standings_page() -> HTMLResponse:
+        return _page("standings")
 
     @app.get("/table/{table}", include_in_schema=False)
-    def table_page(table: str) -> FileResponse:
+    def table_page(table: str) -> HTMLResponse:
         known(table)
-        return _page("table.html")
+        return _page("table")
 
     @app.get("/director", include_in_schema=False)
-    def director_page(_: director) -> FileResponse:
-        return _page("director.html")
+    def director_page(_: director) -> HTMLResponse:
+        return _page("director")
 
     @app.websocket("/ws")
     async def live(websocket: WebSocket) -> None:
