@@ -14,9 +14,10 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from engine.color import Color
 from engine.pdn import write_games
-from poolboard.session import RefereeError, Session
+from poolboard.session import Session
 from poolboard.storage import StorageError, StoredGame
 from poolboard.web.qr import qr_svg
+from poolboard.web.referee import apply_action
 
 _Text = Annotated[str, Field(min_length=1, max_length=100)]
 
@@ -83,14 +84,6 @@ class ConsoleClosed(Exception):
     :func:`no_password_page`."""
 
 
-def _apply(action: Callable[[], None]) -> dict[str, Any]:
-    try:
-        action()
-    except RefereeError as error:
-        raise HTTPException(422, str(error)) from None
-    return {"ok": True}
-
-
 def lan_address() -> str | None:
     """This machine's address on the local network (the route a packet out would take; none
     is sent), or ``None`` without a network."""
@@ -137,28 +130,28 @@ def director_router(session: Session, login: Callable[..., str], served_on: str)
             raise HTTPException(
                 422, "nothing to set: give event, site, round, black, white or time_control"
             )
-        return _apply(lambda: session.set_details(name, changes))
+        return apply_action(lambda: session.set_details(name, changes))
 
     @router.post("/referee/void")
     def void(name: actor, body: Void) -> dict[str, Any]:
         """Strike the last moves from the record (misrecorded); audited."""
-        return _apply(lambda: session.void_moves(name, body.plies))
+        return apply_action(lambda: session.void_moves(name, body.plies))
 
     @router.post("/referee/end")
     def end(name: actor, body: Ending) -> dict[str, Any]:
         """End the game: a resignation, an agreed draw, a referee's decision or draw."""
         side = None if body.side is None else Color(body.side)
-        return _apply(lambda: session.end_game(name, body.how, side, body.reason))
+        return apply_action(lambda: session.end_game(name, body.how, side, body.reason))
 
     @router.post("/referee/extend-match")
     def extend(name: actor, body: Extension) -> dict[str, Any]:
         """Give the match more games (an even number)."""
-        return _apply(lambda: session.extend_match(name, body.games))
+        return apply_action(lambda: session.extend_match(name, body.games))
 
     @router.post("/referee/new-match")
     def new_match(name: actor) -> dict[str, Any]:
         """Start game 1 of a new match (after a result), with a fresh clock."""
-        return _apply(lambda: session.next_game(name, new_match=True))
+        return apply_action(lambda: session.next_game(name, new_match=True))
 
     @router.get(
         "/games.pdn",

@@ -132,7 +132,7 @@ def _unauthorized(detail: str, realm: str) -> HTTPException:
     )
 
 
-def _apply(action: Callable[[], None]) -> dict[str, Any]:
+def apply_action(action: Callable[[], None]) -> dict[str, Any]:
     """Run a session action; its RefereeError becomes a 422 with the session's message."""
     try:
         action()
@@ -155,49 +155,49 @@ def referee_router(session: Session, login: Callable[..., str]) -> APIRouter:
     @router.post("/pause")
     def pause(name: actor) -> dict[str, Any]:
         """Stop both clocks."""
-        return _apply(lambda: session.pause_clock(name))
+        return apply_action(lambda: session.pause_clock(name))
 
     @router.post("/resume")
     def resume(name: actor) -> dict[str, Any]:
         """Restart the clock of the side to move."""
-        return _apply(lambda: session.resume_clock(name))
+        return apply_action(lambda: session.resume_clock(name))
 
     @router.post("/adjust-clock")
     def adjust_clock(name: actor, body: ClockAdjustment) -> dict[str, Any]:
         """Add time to a side's clock (negative seconds take time)."""
-        return _apply(lambda: session.adjust_clock(name, body.color, float(body.seconds)))
+        return apply_action(lambda: session.adjust_clock(name, body.color, float(body.seconds)))
 
     @router.post("/correct-move")
     def correct_move(name: actor, body: MoveCorrection) -> dict[str, Any]:
         """Replace a recorded move; later moves are kept while they stay legal."""
-        return _apply(lambda: session.correct_move(name, body.ply, body.move))
+        return apply_action(lambda: session.correct_move(name, body.ply, body.move))
 
     @router.post("/position")
     def set_position(name: actor, body: Position) -> dict[str, Any]:
         """Start a new game from a position (a problem, an adjourned game)."""
-        return _apply(lambda: session.set_position(name, body.fen))
+        return apply_action(lambda: session.set_position(name, body.fen))
 
     @router.post("/count")
     def invoke_count(name: actor, body: SideBody) -> dict[str, Any]:
         """``side`` (the weaker side) calls the stronger-side count (R-DRW-4)."""
-        return _apply(lambda: session.invoke_count(name, body.color))
+        return apply_action(lambda: session.invoke_count(name, body.color))
 
     @router.post("/penalty")
     def penalty(name: actor, body: Penalty) -> dict[str, Any]:
         """Record a caution, or a forfeit that ends the game (R-TCH-2, R-ILL-1, R-END-3)."""
-        return _apply(
+        return apply_action(
             lambda: session.penalty(name, body.color, body.rule, body.severity, body.note)
         )
 
     @router.post("/result")
     def declare_result(name: actor, body: Result) -> dict[str, Any]:
         """End the game with a result and its reason."""
-        return _apply(lambda: session.declare_result(name, body.result, body.reason))
+        return apply_action(lambda: session.declare_result(name, body.result, body.reason))
 
     @router.post("/next-game")
     def next_game(name: actor) -> dict[str, Any]:
         """Start the next game of a match; the players change colours (R-TRN-2)."""
-        return _apply(lambda: session.next_game(name))
+        return apply_action(lambda: session.next_game(name))
 
     @router.get("/audit")
     def audit(name: actor) -> list[dict[str, Any]]:
