@@ -85,6 +85,8 @@ class Engine:
 
     def handle(self, line: str) -> bool:
         """Act on one input line; ``False`` once the engine should exit."""
+        if line.split()[:1] == ["position"]:
+            self.game = None  # a refused position line leaves none to search
         try:
             command = parse_command(line)
             match command:
@@ -99,7 +101,6 @@ class Engine:
                     self.output.send("readyok")
                 case Position():
                     self._refuse_while_busy("position")
-                    self.game = None  # a rejected position leaves none to search
                     self.game = game_from(command, self.profile)
                 case SetOption():
                     self._refuse_while_busy("setoption")
