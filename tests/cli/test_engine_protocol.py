@@ -241,3 +241,14 @@ def test_quit_exits_with_status_0() -> None:
         assert client.stderr() == ""
     finally:
         client.quit()
+
+
+def test_forced_wins_and_losses_are_scored_in_moves(engine: EngineClient) -> None:
+    # Two Black kings against a White man on 21 that cannot escape.
+    engine.send("position B:W21:BK6,K15")
+    infos, best = engine.search("go depth 12")
+    assert best.score is not None and best.score.kind == "win" and best.score.value >= 1
+    assert infos[-1].score == best.score
+    engine.send("position W:W22:BK6,K15")  # White to move, two moves, both lose
+    _, best = engine.search("go depth 12")
+    assert best.score is not None and best.score.kind == "loss" and best.score.value >= 1
