@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from engine.color import Color
 from engine.evaluation import WIN
-from engine.game import Game, GameOverError
+from engine.game import Game
 from engine.pdn.model import GameRecord
 from engine.profiles import DEFAULT_PROFILE, RulesProfile, profile
 from engine.search import WIN_THRESHOLD, Limits, Root, Searcher
@@ -112,12 +112,14 @@ def analyse(
     outcomes = [game.outcome()]
     notes = []
     for ply, node in enumerate(record.moves, 1):
-        try:
-            game.push(node.move)
-        except GameOverError as error:
-            notes.append(f"before ply {ply}: {error}; the counts restart there")
+        ended = game.outcome()
+        if ended is not None:
+            notes.append(
+                f"the game was over before ply {ply} ({ended.result}, {ended.reason}) under "
+                f"{rules.name} rules, but the record plays on: the counts restart there"
+            )
             game = Game(game.board.fen(), rules)
-            game.push(node.move)
+        game.push(node.move)
         roots.append(Root.from_game(game))
         outcomes.append(game.outcome())
 

@@ -9,6 +9,7 @@ from engine.analysis import BLUNDER_NAG, analyse, annotate, evaluation_text
 from engine.color import Color
 from engine.evaluation import WIN
 from engine.pdn import GameRecord, read_game, write_game
+from engine.profiles import profile
 from engine.search import Limits
 
 
@@ -59,3 +60,19 @@ def test_an_annotated_game_reads_back_with_its_marks_and_remarks() -> None:
     assert back.moves[0].comment.startswith("hoping for 5-1; eval +0.")
     assert back.moves[1].clock == 61.5 and back.moves[1].comment.startswith("eval ")
     assert back.result == "1/2-1/2"
+
+
+def test_a_record_played_on_past_its_end_is_analysed_on_with_a_note() -> None:
+    # Under casual rules the third repetition draws at once (R-DRW-1); this record plays on.
+    record = GameRecord()
+    record.setup("W:WK1:BK32")
+    for text in ["1-5", "32-28", "5-1", "28-32", "1-5", "32-28", "5-1", "28-32", "1-5", "32-28"]:
+        record.add_move_text(text)
+    analysis = analyse(record, Limits(depth=3), profile("casual"))
+    assert analysis.notes == [
+        "the game was over before ply 9 (1/2-1/2, draw: repetition: this position has occurred "
+        "3 of 3 times (R-DRW-1)) under casual rules, but the record plays on: the counts "
+        "restart there"
+    ]
+    assert len(analysis.verdicts) == 10
+    assert analyse(record, Limits(depth=3), profile("apca")).notes == []
