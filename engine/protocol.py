@@ -151,7 +151,7 @@ def _parse_go(args: list[str]) -> Go:
             raise ProtocolError(f"go: {word} given twice")
         low, high = ranges[word]
         value = next(words, None)
-        if value is None or not value.isdigit() or not low <= int(value) <= high:
+        if value is None or not _whole(value, high) or not low <= int(value) <= high:
             got = "nothing" if value is None else quoted(value)
             raise ProtocolError(f"go: {word} must be a whole number {low}-{high}, got {got}")
         bounds[word] = int(value)
@@ -164,6 +164,11 @@ def _parse_go(args: list[str]) -> Go:
         level=bounds.get("level"),
         infinite=infinite,
     )
+
+
+def _whole(text: str, high: int) -> bool:
+    """Whether ``text`` is ASCII digits, short enough to be read as a number at most ``high``."""
+    return text.isascii() and text.isdigit() and len(text) <= len(str(high))
 
 
 def _parse_setoption(args: list[str]) -> SetOption:
