@@ -252,3 +252,11 @@ def test_forced_wins_and_losses_are_scored_in_moves(engine: EngineClient) -> Non
     engine.send("position W:W22:BK6,K15")  # White to move, two moves, both lose
     _, best = engine.search("go depth 12")
     assert best.score is not None and best.score.kind == "loss" and best.score.value >= 1
+
+
+def test_crlf_lines_blank_lines_and_tabs_are_read(engine: EngineClient) -> None:
+    engine.send("")
+    engine.send("position\tstartpos  moves 11-15\r")
+    infos, best = engine.search("go depth 2\r")
+    assert infos and best.move is not None
+    assert play_line(None, ["11-15", best.move]).turn.letter == "B"
