@@ -61,7 +61,7 @@ def summary(index: int, record: GameRecord) -> str:
     )
 
 
-def _read_text(path: str) -> str:
+def read_text(path: str) -> str:
     """The file's text: UTF-8 (a BOM allowed), else Latin-1 as older checkers programs wrote."""
     if path == "-":
         data = sys.stdin.buffer.read()
@@ -76,7 +76,7 @@ def _read_text(path: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        text = _read_text(args.file)
+        text = read_text(args.file)
     except OSError as error:
         print(f"poolboard pdn: cannot read {args.file}: {error.strerror or error}", file=sys.stderr)
         return 2
