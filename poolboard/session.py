@@ -831,6 +831,8 @@ class Session:
         elif expected is not None:
             status = "execute"
             text = f"play {self.game.board.notation(expected)} on the board"
+        elif not self.tracker.started:
+            status, text = "setup", "set up the position on the board"
         elif self._opponent_to_move():
             status, text = "thinking", opponent.waiting_text
         else:
