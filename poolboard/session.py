@@ -829,14 +829,13 @@ class Session:
         if self.game.is_over():
             status, text = "idle", ""
         elif expected is not None:
-            status = "execute"
-            text = f"play {self.game.board.notation(expected)} on the board"
+            status, text = "execute", f"plays {self.game.board.notation(expected)}"
         elif not self.tracker.started:
             status, text = "setup", "set up the position on the board"
         elif self._opponent_to_move():
             status, text = "thinking", opponent.waiting_text
         else:
-            status, text = "waiting", "your move"
+            status, text = "waiting", f"waiting for {opponent.side.opponent.value.capitalize()}"
         move = None if expected is None else self.game.board.notation(expected)
         return {**opponent.describe(), "status": status, "text": text, "move": move}
 
