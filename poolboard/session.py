@@ -711,9 +711,13 @@ class Session:
                         self._on_tracker_event(event)
             except StorageError as error:
                 self._not_stored(error)
-                self._opponent_told = None  # asked again: the answer is not kept
+                if self.tracker.expected is not None:  # the commit itself failed: not shown
+                    for event in self.tracker.expect(None, self.now()):
+                        self._on_tracker_event(event)
+                # Asked again with the next change: at the latest when the store takes writes
+                # again (the clock is saved every CLOCK_SAVE_SECONDS meanwhile).
+                self._opponent_told = None
                 self._announce()
-                self._follow_up()
                 return False
             log.info("game %d: the opponent plays %s", self.game_id, data["move"])
             self._announce()

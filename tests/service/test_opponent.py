@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.board import Board
 from engine.color import Color
 from engine.cues import CueKind, Cues
 from poolboard.config import (
@@ -18,6 +19,7 @@ from poolboard.config import (
     StorageConfig,
     load_config,
 )
+from poolboard.opponents import Answer, Opponent, Position
 from poolboard.opponents.computer import ComputerOpponent
 from poolboard.session import RefereeError, Session
 from poolboard.simulated_board import SimulatedBoard
@@ -42,32 +44,26 @@ class Leds:
         return sorted(square for square, shown in self.shown if shown is kind)
 
 
-class ComputerTable(Table):
-    """A table whose session plays the computer, its cues going to :class:`Leds`."""
+class OpponentTable(Table):
+    """A table whose session plays ``opponent``, its cues going to :class:`Leds`."""
 
-    def __init__(self, tmp_path: Path, level: int, side: str, **sections: object) -> None:
+    def __init__(self, folder: Path, player: Opponent, **sections: object) -> None:
         self.time = FakeTime()
-        opponent = OpponentConfig(kind="engine", side=side, level=level)
-        self.config = Config(
-            storage=StorageConfig(path=str(tmp_path)), opponent=opponent, **sections
-        )
+        storage = StorageConfig(path=str(folder))
+        self.config = Config(storage=storage, **sections)  # type: ignore[arg-type]
         self.board = SimulatedBoard(now=self.time)
         self.leds = Leds()
-        self.session = Session(
-            self.config,
-            self.board,
-            [self.leds],
-            now=self.time,
-            opponent=ComputerOpponent(Color(side), level, seed=7),
-        )
+        self.session = Session(self.config, self.board, [self.leds], now=self.time, opponent=player)
         self.occupied = set(self.session.game.board.occupied_squares())
 
 
 def against_computer(
     tmp_path: Path, level: int = 1, side: str = "white", **sections
-) -> ComputerTable:
+) -> OpponentTable:
+    """A table against the computer (casual rules unless ``rules`` says otherwise)."""
     sections.setdefault("rules", CASUAL)
-    return ComputerTable(tmp_path, level, side, **sections)
+    sections["opponent"] = OpponentConfig(kind="engine", side=side, level=level)
+    return OpponentTable(tmp_path, ComputerOpponent(Color(side), level, seed=7), **sections)
 
 
 def wait_for(predicate, seconds: float = 10.0) -> None:
@@ -265,3 +261,65 @@ def test_the_config_names_the_computer(tmp_path: Path) -> None:
     path = tmp_path / "board.toml"
     path.write_text('[opponent]\nkind = "engine"\nside = "black"\nlevel = 3\n')
     assert load_config(path).opponent == OpponentConfig(kind="engine", side="black", level=3)
+
+
+class ScriptedOpponent(Opponent):
+    """An opponent whose answers the test gives: the interface as a remote board uses it."""
+
+    kind = "scripted"
+
+    def __init__(self, side: Color) -> None:
+        super().__init__(side)
+        self.positions: list[Position] = []
+        self.answer: Answer | None = None
+
+    def update(self, position: Position, answer: Answer) -> None:
+        self.positions.append(position)
+        self.answer = answer
+
+
+def test_the_opponent_interface_drops_stale_and_illegal_answers(tmp_path: Path) -> None:
+    opponent = ScriptedOpponent(Color.WHITE)
+    table = OpponentTable(tmp_path, opponent)
+    table.set_up()
+    table.move(11, 15)
+    asked = opponent.positions[-1]
+    assert asked.to_move and asked.side is Color.WHITE and asked.chosen is None
+    assert [m.path for m in asked.game.board.move_stack] == [(11, 15)]
+    board = asked.game.board
+    assert opponent.answer(asked.serial - 1, board.parse_move("22-18")) is False  # stale
+    assert opponent.answer(asked.serial, Board().parse_move("11-15")) is False  # not legal here
+    assert opponent.answer(asked.serial, board.parse_move("22-18")) is True
+    assert opponent.answer(asked.serial, board.parse_move("22-17")) is False  # once only
+    told = opponent.positions[-1]
+    assert told.serial > asked.serial and not told.to_move
+    assert told.chosen == board.parse_move("22-18")
+    table.move(22, 18)
+    assert table.session.state()["moves"] == ["11-15", "22-18"]
+    assert not opponent.positions[-1].to_move and opponent.positions[-1].chosen is None
+    table.session.close()
+
+
+def test_an_answer_that_cannot_be_stored_is_not_cued_and_is_asked_again(tiny_disk) -> None:
+    opponent = ScriptedOpponent(Color.WHITE)
+    table = OpponentTable(tiny_disk.folder, opponent, clock=ClockConfig(time_control="600"))
+    session = table.session
+    table.set_up()
+    table.move(11, 15)
+    asked = opponent.positions[-1]
+    reply = asked.game.board.parse_move("22-18")
+    tiny_disk.fill()
+    assert opponent.answer(asked.serial, reply) is False
+    state = session.state()
+    assert "NOT RECORDED" in state["faults"][-1]["message"]
+    assert "play-from" not in state["cues"].values()
+    assert state["opponent"]["status"] == "thinking"  # waiting for an answer still
+    assert opponent.positions[-1] is asked  # not asked again while the disk is full
+    tiny_disk.free()
+    table.settle(3.0)  # the clock is saved again: the store takes writes
+    again = opponent.positions[-1]
+    assert again.serial > asked.serial and again.to_move
+    assert opponent.answer(asked.serial, reply) is False
+    assert opponent.answer(again.serial, reply) is True
+    assert session.state()["cues"] == {"18": "play-to", "22": "play-from"}
+    session.close()
