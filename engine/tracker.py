@@ -423,7 +423,8 @@ class Tracker:
         at = next((p for p in self._patterns if self._is_at(p, occupied)), None)
         on_way = [p for p in self._patterns if p is not at and self._is_on_way(p, occupied)]
         if at is not None:
-            if not on_way or lever or self._held(t, self.config.settle):
+            going_on = bool(on_way) or self._other_move_on_way(at, occupied)
+            if not going_on or lever or self._held(t, self.config.settle):
                 self._record(t, at)
                 return self._view_at_rest(t)
             self._finished = at
@@ -447,6 +448,16 @@ class Tracker:
                 "incomplete jump: the capture was left unfinished",
             )
         return self._view_off_path(t, occupied, lever)
+
+    def _other_move_on_way(self, at: MovePattern, occupied: int) -> bool:
+        """With an expected move: whether the hand may still be going on to another legal
+        move (a king sliding past the square it should stop on), so the settle window applies
+        as it would to any move."""
+        if self._expected is None:
+            return False
+        return any(
+            p.move != at.move and self._is_on_way(p, occupied) for p in move_patterns(self.board)
+        )
 
     def _is_previous_position(self, occupied: int) -> bool:
         return self._last is not None and self._shows(self._last.before, occupied)
