@@ -10,12 +10,23 @@ import pytest
 
 from poolboard.config import OpponentConfig, RulesConfig
 from tests.web.conftest import CHROMIUM, Live
-from tests.web.test_pages import SHOTS, TIMEOUT, shoot, tap, wait_moves
+from tests.web.test_pages import TIMEOUT, shoot, tap, wait_moves
 from tests.web.test_screens import wait_text
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"
 )
+
+
+def shoot_lit(page, cue: str, name: str) -> None:
+    """A screenshot taken while the blinking ``cue`` is in its lit half (1 Hz, half on)."""
+    page.wait_for_function(
+        "cue => [...document.querySelectorAll(`#board .cue[data-cue='${cue}']`)]"
+        ".every(c => getComputedStyle(c).opacity === '1')",
+        arg=cue,
+        timeout=TIMEOUT,
+    )
+    shoot(page, name)
 
 
 @pytest.fixture
@@ -62,7 +73,7 @@ def test_the_pages_show_the_computer_thinking_its_move_and_a_hint(
     assert spectator.inner_text("#opponent-line") == f"poolboard level 9 (White): plays {move}"
     assert f"play {move} on the board" in spectator.inner_text("#state-line")
     spectator.wait_for_selector(".player.black.running", timeout=TIMEOUT)  # it has chosen
-    shoot(spectator, "opponent-move")
+    shoot_lit(spectator, "play-from", "opponent-move")
     tap(board, start)
     tap(board, end)
     wait_moves(spectator, ["11-15", move])
@@ -78,9 +89,7 @@ def test_the_pages_show_the_computer_thinking_its_move_and_a_hint(
         timeout=TIMEOUT
     )
     assert f"hint: {hint}" in spectator.inner_text("#opponent-line")
-    shoot(board, "opponent-hint")
-    if SHOTS:
-        spectator.screenshot(path=str(Path(SHOTS) / "opponent-hint-spectator.png"))
+    shoot_lit(board, "hint-from", "opponent-hint")
     context.close()
 
 
