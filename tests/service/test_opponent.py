@@ -1,6 +1,7 @@
 """Playing the computer on the board: its move is cued on the LEDs, executed by the player's
 hand, recorded only when the board shows exactly it; hints, takebacks, the clock, restarts."""
 
+import dataclasses
 import random
 import time
 from pathlib import Path
@@ -23,6 +24,7 @@ from poolboard.opponents import Answer, Opponent, Position
 from poolboard.opponents.computer import ComputerOpponent
 from poolboard.session import RefereeError, Session
 from poolboard.simulated_board import SimulatedBoard
+from poolboard.simulator import HumanSimulator
 from tests.service.conftest import FakeTime, Table
 
 CASUAL = RulesConfig(profile="casual")
@@ -135,6 +137,42 @@ def test_a_whole_game_against_the_computer_played_from_the_leds(tmp_path: Path) 
     assert stored.result == session.game.result
     assert stored.headers["White"] == "poolboard level 1"
     # No move of the computer was flagged against anyone.
+    assert not [e for _, kind, e in session.store.events(session.game_id) if kind == "violation"]
+    session.close()
+
+
+def test_a_game_against_the_computer_with_human_hands_bounces_and_slides(tmp_path: Path) -> None:
+    """Both sides' moves made as :class:`HumanSimulator` hands make them (switch bounce, kings
+    slid, a piece set down before the other is lifted, captured pieces off in any order); the
+    computer's move is taken from the LEDs alone."""
+    table = against_computer(tmp_path, level=2, clock=ClockConfig(time_control="3600"))
+    session, rng = table.session, random.Random(23)
+    table.set_up()
+    played = []
+    for _ in range(200):
+        if session.game.is_over():
+            break
+        board = session.game.board.copy()
+        if board.turn is Color.BLACK:
+            move = rng.choice(board.generate_legal_moves())
+        else:
+            wait_for(lambda: status(table) == "execute")
+            start, end, removes = read_the_leds(table)
+            (move,) = [
+                m
+                for m in board.generate_legal_moves()
+                if (m.path[0], m.path[-1], sorted(m.captures)) == (start, end, removes)
+            ]
+        base = table.time.now
+        for event in HumanSimulator(rng).play(board, [move]):
+            table.time.now = base + event.t
+            table.board._events.put(dataclasses.replace(event, t=base + event.t))
+            session.process(table.board.read(0))
+        table.settle(1.0)
+        played.append(move)
+        assert session.game.board.move_stack == played
+    assert session.game.is_over(), "no result in 200 plies"
+    assert session.store.game(session.game_id).result == session.game.result
     assert not [e for _, kind, e in session.store.events(session.game_id) if kind == "violation"]
     session.close()
 
