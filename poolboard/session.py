@@ -1113,7 +1113,8 @@ class Session:
             same_clock = details["time_control"] == self.details["time_control"]
             clock: Clock | None = None
             if not new_match and same_clock and self.clock.state is not ClockState.READY:
-                self.clock.new_game(swap_sides=True)  # each player keeps their own match time
+                # Each player keeps their own match time, on the colour they now play.
+                self.clock.new_game(swap_sides=self.opponent is None)
                 clock = self.clock
             if new_match:
                 self.game_number, self.match_games = 1, 2

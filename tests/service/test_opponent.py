@@ -361,3 +361,22 @@ def test_an_answer_that_cannot_be_stored_is_not_cued_and_is_asked_again(tiny_dis
     assert opponent.answer(again.serial, reply) is True
     assert session.state()["cues"] == {"18": "play-to", "22": "play-from"}
     session.close()
+
+
+def test_the_next_game_keeps_the_computer_on_its_side_with_its_own_match_time(
+    tmp_path: Path,
+) -> None:
+    table = against_computer(tmp_path, clock=ClockConfig(time_control="match:600"))
+    session = table.session
+    table.set_up()
+    table.settle(10.0)  # Black (the player) thinks ten seconds
+    table.move(11, 15)
+    wait_for(lambda: status(table) == "execute")
+    session.end_game("referee", "resign", Color.BLACK)
+    black, white = session.clock.remaining(Color.BLACK), session.clock.remaining(Color.WHITE)
+    assert black < white
+    session.next_game("referee")
+    assert session.headers["White"] == "poolboard level 1" and session.headers["Black"] == "?"
+    assert session.clock.remaining(Color.BLACK) == pytest.approx(black)  # still the player's
+    assert session.clock.remaining(Color.WHITE) == pytest.approx(white)
+    session.close()
