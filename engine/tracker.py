@@ -888,9 +888,9 @@ class Tracker:
         for square in self._debouncer.faulty:
             layers.append({square: CueKind.ERROR})
         if self._expected is not None:
-            layers.append(_move_cues(self._expected, occupied, _PLAY_CUES))
+            layers.append(_move_cues(self._expected, occupied, _PLAY_CUES, remove=True))
         elif self._hint is not None:
-            layers.append(_move_cues(self._hint, occupied, _HINT_CUES))
+            layers.append(_move_cues(self._hint, occupied, _HINT_CUES, remove=False))
         stack = self.board.move_stack
         if stack and occupied == self.board.occupied and self._expected is None:
             last = stack[-1]
@@ -929,11 +929,11 @@ _HINT_CUES = (CueKind.HINT_FROM, CueKind.HINT_TO, CueKind.HINT_TO)
 
 
 def _move_cues(
-    move: Move, occupied: int, kinds: tuple[CueKind, CueKind, CueKind]
+    move: Move, occupied: int, kinds: tuple[CueKind, CueKind, CueKind], *, remove: bool
 ) -> dict[int, CueKind]:
     """Light ``move`` as far as the board has not done it yet: its start while the piece is
-    still there, its landings and end until the piece stands on the end and, for a move to
-    make (not a hint), each captured piece still to take off (R-CAP-4)."""
+    still there, its landings and end until the piece stands on the end and, with ``remove``,
+    each captured piece still to take off (R-CAP-4)."""
     start, landing, end = kinds
     cues: dict[int, CueKind] = {}
     first, last = move.path[0], move.path[-1]
@@ -943,7 +943,7 @@ def _move_cues(
         cues[last] = end
         if occupied & BITS[first]:
             cues[first] = start
-    if kinds is _PLAY_CUES:
+    if remove:
         cues.update({s: CueKind.REMOVE for s in move.captures if occupied & BITS[s]})
     return cues
 
