@@ -7,10 +7,15 @@ full disk) the game goes back to what is stored, the failure is shown as a fault
 cued back to the stored position. After a crash the unfinished game is resumed from the store:
 the tracker waits until the stored position stands on the board again (cueing what to restore),
 and the clock, saved with every move, restarts then without charging the outage.
+
+An opponent off the board (``[opponent]``: the computer; docs/opponents.md) is told the game after
+every change and answers with a move through :meth:`Session.opponent_moved`, which is stored (so
+a restart re-shows it) and cued for the player here to execute on the board.
 """
 
 from __future__ import annotations
 
+import copy
 import logging
 import threading
 import time
@@ -56,6 +61,8 @@ from engine.sensing import (
 from engine.tracker import Tracker, TrackerConfig
 from poolboard import records
 from poolboard.config import Config
+from poolboard.opponents import Opponent, Position, make_opponent
+from poolboard.opponents.computer import HINT_LEVEL, Thinker
 from poolboard.sensor_log import GameMarker
 from poolboard.sensor_log_files import RotatingSensorLog
 from poolboard.storage import DamagedGame, DataFolderLock, GameStore, StorageError, StoredGame
@@ -72,6 +79,9 @@ ENDINGS = ("resign", "agree-draw", "referee-win", "referee-draw")
 
 Listener = Callable[[dict[str, Any]], None]
 log = logging.getLogger("poolboard.session")
+
+#: Two presses of the same lever within this many seconds ask for a hint (docs/opponents.md).
+DOUBLE_PRESS_SECONDS = 0.8
 
 #: While a clock runs its state is saved this often, so a crash refunds at most this much of the
 #: running side's thinking time (the outage itself is never charged).
@@ -123,7 +133,10 @@ class Session:
         store: GameStore | None = None,
         now: Callable[[], float] = time.monotonic,
         folder_lock: DataFolderLock | None = None,
+        opponent: Opponent | None = None,
     ) -> None:
+        """``opponent``: who plays the other side off the board; by default the one
+        ``config.opponent`` names (none: two players at the board)."""
         self.config = config
         self.folder_lock = folder_lock
         self.sensor = sensor
@@ -165,7 +178,20 @@ class Session:
         self.game: Game
         self.tracker: Tracker
         self.clock: Clock
-        self._open_game()
+        self.opponent = opponent if opponent is not None else make_opponent(config.opponent)
+        self._opponent_serial = 0
+        self._opponent_told: tuple[Any, ...] | None = None
+        self._hinter: Thinker | None = None
+        self._hint_serial = 0
+        self._hint_for: tuple[Any, ...] | None = None  # the position a hint is being sought for
+        self._lever_pressed: dict[Color, float] = {}
+        try:
+            self._open_game()
+        except BaseException:
+            if self.opponent is not None:
+                self.opponent.close()
+            raise
+        self._follow_up()
 
     # -- games ---------------------------------------------------------------------------------
 
@@ -190,7 +216,9 @@ class Session:
 
     def _headers(self) -> dict[str, str]:
         """The PDN tags of a new game from :attr:`details` (docs/service.md, "Records")."""
-        details = self.details
+        details = dict(self.details)
+        if self.opponent is not None and not _known(details[self.opponent.side.value]):
+            details[self.opponent.side.value] = self.opponent.player_name()
         control, _ = records.pdn_time_control(TimeControl.from_string(details["time_control"]))
         return {
             "Event": details["event"],
@@ -214,7 +242,10 @@ class Session:
         self.sensor_log.write(GameMarker(now, self.game_id, self.game.board.fen(), resuming))
         previous = getattr(self, "tracker", None)
         board_now = None if previous is None else previous.settled_snapshot(now)
-        self.tracker = Tracker(self.game.board, self._tracker_config(), resuming=resuming)
+        opponent = None if self.opponent is None else self.opponent.side
+        self.tracker = Tracker(
+            self.game.board, self._tracker_config(), resuming=resuming, opponent=opponent
+        )
         self._tracker_state = None
         if board_now is not None:
             for event in self.tracker.feed(board_now):
@@ -249,6 +280,7 @@ class Session:
             except ClockError as error:
                 log.error("game %d: its saved clock is damaged (%s): a new clock", stored.id, error)
         self._replace_tracker(resuming=True)
+        self._expect_stored_opponent_move()
         self._score_match()
         self._finish_if_over()  # a crash between the last move and its result
 
@@ -319,6 +351,7 @@ class Session:
                 changed |= self._stored_again()
         if changed:
             self._announce()
+            self._follow_up()
 
     def _handle(self, event: SensorEvent | None) -> bool:
         changed = False
@@ -330,6 +363,11 @@ class Session:
                 changed |= self._on_tracker_event(tracker_event)
             if isinstance(event, LeverPress) and self.config.clock.switch_on == "lever":
                 changed |= self._switch_clock(event.side)
+            elif isinstance(event, LeverPress) and self._double_press(event):
+                refused = self._ask_hint("lever")
+                if refused is not None:
+                    log.info("no hint for %s's double press: %s", event.side.value, refused)
+                changed = True
         else:
             for tracker_event in self.tracker.advance(self.now()):
                 changed |= self._on_tracker_event(tracker_event)
@@ -595,6 +633,216 @@ class Session:
         for display in self.displays:
             display.show(cues)
 
+    # -- the opponent off the board -------------------------------------------------------------
+
+    def _follow_up(self) -> None:
+        """After a change is stored and announced: tell the opponent, drop a stale hint search."""
+        self._tell_opponent()
+        if self._hint_for is not None and self._hint_for != self._position_key():
+            self._hint_for = None
+            if self._hinter is not None:
+                self._hinter.cancel()
+
+    def _opponent_to_move(self) -> bool:
+        """Whether the opponent must choose a move now: its turn in a running game whose
+        position stands on the board, and no move of its own already waiting to be executed."""
+        return (
+            self.opponent is not None
+            and not self.game.is_over()
+            and self.tracker.started
+            and self.game.board.turn is self.opponent.side
+            and self.tracker.expected is None
+        )
+
+    def _tell_opponent(self) -> None:
+        """Send the opponent the game if it changed since it was last told (a new serial
+        supersedes, and so cancels, whatever it was doing). Called with the lock held."""
+        if self.opponent is None:
+            return
+        board = self.game.board
+        told = (
+            self.game_id,
+            tuple(board.move_stack),
+            self.game.result,
+            self._opponent_to_move(),
+            self.tracker.expected,
+        )
+        if told == self._opponent_told:
+            return
+        self._opponent_told = told
+        self._opponent_serial += 1
+        position = Position(
+            serial=self._opponent_serial,
+            game_id=self.game_id,
+            game=copy.deepcopy(self.game),
+            side=self.opponent.side,
+            to_move=self._opponent_to_move(),
+            chosen=self.tracker.expected,
+            clock=self.clock.to_dict(),
+        )
+        self.opponent.update(position, self.opponent_moved)
+
+    def opponent_moved(self, serial: int, move: Move) -> bool:
+        """The opponent's answer to update ``serial``: its move, stored (an ``opponent-move``
+        event, so a restart shows it again), its clock stopped (the player here runs while
+        executing it: docs/opponents.md) and cued on the board. Any thread. ``False``: the
+        position changed meanwhile, or the move is not legal (logged), or it could not be
+        stored (the opponent is asked again)."""
+        with self.lock:
+            if serial != self._opponent_serial or not self._opponent_to_move():
+                return False
+            assert self.opponent is not None
+            board = self.game.board
+            if move not in board.generate_legal_moves():
+                log.error("game %d: the opponent's move %s is not legal", self.game_id, move.path)
+                return False
+            data = {
+                "ply": len(board.move_stack) + 1,
+                "fen": board.fen(),
+                "move": board.notation(move),
+                "path": list(move.path),
+            }
+            try:
+                with self._stored_together():
+                    self.store.add_event(self.game_id, "opponent-move", data)
+                    self._switch_clock(self.opponent.side)
+                    self.store.save_clock(self.game_id, self.clock.to_dict())
+                    for event in self.tracker.expect(move, self.now()):
+                        self._on_tracker_event(event)
+            except StorageError as error:
+                self._not_stored(error)
+                if self.tracker.expected is not None:  # the commit itself failed: not shown
+                    for event in self.tracker.expect(None, self.now()):
+                        self._on_tracker_event(event)
+                # Asked again with the next change: at the latest when the store takes writes
+                # again (the clock is saved every CLOCK_SAVE_SECONDS meanwhile).
+                self._opponent_told = None
+                self._announce()
+                return False
+            log.info("game %d: the opponent plays %s", self.game_id, data["move"])
+            self._announce()
+            self._follow_up()
+            return True
+
+    def _expect_stored_opponent_move(self) -> None:
+        """After a restart: the opponent's move chosen for this very position and not yet
+        executed on the board is cued again (not thought about again)."""
+        if self.opponent is None or self.game.is_over():
+            return
+        board = self.game.board
+        if board.turn is not self.opponent.side:
+            return
+        ply, fen = len(board.move_stack) + 1, board.fen()
+        for _, kind, data in reversed(self.store.events(self.game_id)):
+            if kind != "opponent-move" or data.get("ply") != ply or data.get("fen") != fen:
+                continue
+            path = tuple(data.get("path", ()))
+            move = next((m for m in board.generate_legal_moves() if m.path == path), None)
+            if move is not None:
+                for event in self.tracker.expect(move, self.now()):
+                    self._on_tracker_event(event)
+            return
+
+    # -- hints -----------------------------------------------------------------------------------
+
+    def _position_key(self) -> tuple[Any, ...]:
+        return (self.game_id, tuple(self.game.board.move_stack))
+
+    def _double_press(self, press: LeverPress) -> bool:
+        """Whether ``press`` is the second of two quick presses of the same lever by the side to
+        move (with the clock switched on moves, the lever is free for this)."""
+        before = self._lever_pressed.get(press.side)
+        self._lever_pressed[press.side] = press.t
+        double = before is not None and press.t - before <= DOUBLE_PRESS_SECONDS
+        if double:
+            del self._lever_pressed[press.side]
+        return double and press.side is self.game.board.turn
+
+    @property
+    def hints_allowed(self) -> bool:
+        """Hints are given in casual play and against the computer, never in a tournament
+        game between two people."""
+        engine = self.opponent is not None and self.opponent.kind == "engine"
+        return engine or self.config.rules.profile == "casual"
+
+    def request_hint(self, actor: str) -> None:
+        """Look for a good move for the side to move and light it on the board (hint cues)
+        once found; ``RefereeError`` says why no hint can be given now."""
+        with self.lock:
+            refused = self._ask_hint(actor)
+            if refused is not None:
+                raise RefereeError(refused)
+            self._announce()
+
+    def _ask_hint(self, actor: str) -> str | None:
+        """Start the hint search; returns why not, if it cannot be given."""
+        if self.game.is_over():
+            return f"the game is over ({self.game.result})"
+        if not self.hints_allowed:
+            return (
+                "hints are for casual play and games against the computer, not for a "
+                f"{self.config.rules.profile} game between two players"
+            )
+        if not self.tracker.started:
+            return "set up the position first"
+        if self.opponent is not None and self.game.board.turn is self.opponent.side:
+            return "it is the opponent's move"
+        if self.tracker.hint is not None or self._hint_for == self._position_key():
+            return None  # shown or being sought already
+        if self._hinter is None:
+            self._hinter = Thinker("hint")
+        self._hint_serial += 1
+        self._hint_for = self._position_key()
+        log.info("game %d: %s asks for a hint", self.game_id, actor)
+        game = copy.deepcopy(self.game)
+        self._hinter.think(self._hint_serial, self.game_id, game, HINT_LEVEL, self._hint_found)
+        return None
+
+    def _hint_found(self, serial: int, move: Move) -> None:
+        """The hint search's answer: lit on the board if the position is still the same."""
+        with self.lock:
+            if serial != self._hint_serial or self._hint_for != self._position_key():
+                return
+            self._hint_for = None
+            data = {
+                "ply": len(self.game.board.move_stack) + 1,
+                "move": self.game.board.notation(move),
+            }
+            try:
+                with self._stored_together():
+                    self.store.add_event(self.game_id, "hint", data)
+                    for event in self.tracker.show_hint(move, self.now()):
+                        self._on_tracker_event(event)
+            except StorageError as error:
+                self._not_stored(error)
+            self._announce()
+
+    def _hint_json(self) -> dict[str, Any] | None:
+        hint = self.tracker.hint
+        if hint is not None:
+            return {"status": "shown", "move": self.game.board.notation(hint)}
+        if self._hint_for is not None and self._hint_for == self._position_key():
+            return {"status": "thinking", "move": None}
+        return None
+
+    def _opponent_json(self) -> dict[str, Any] | None:
+        opponent = self.opponent
+        if opponent is None:
+            return None
+        expected = self.tracker.expected
+        if self.game.is_over():
+            status, text = "idle", ""
+        elif expected is not None:
+            status, text = "execute", f"plays {self.game.board.notation(expected)}"
+        elif not self.tracker.started:
+            status, text = "setup", "set up the position on the board"
+        elif self._opponent_to_move():
+            status, text = "thinking", opponent.waiting_text
+        else:
+            status, text = "waiting", f"waiting for {opponent.side.opponent.value.capitalize()}"
+        move = None if expected is None else self.game.board.notation(expected)
+        return {**opponent.describe(), "status": status, "text": text, "move": move}
+
     # -- the referee ---------------------------------------------------------------------------
     # Every action is checked, applied and written to the audit log in one transaction, then
     # announced. Bad input raises RefereeError (a ValueError) whose message says what was wrong.
@@ -610,6 +858,7 @@ class Session:
             except StorageError as error:
                 raise RefereeError(f"not done, as it could not be stored: {error}") from None
             self._announce()
+            self._follow_up()
 
     def _audited(self, actor: str, action: str, data: dict[str, Any]) -> None:
         self.store.audit(self.game_id, actor, action, data)
@@ -857,13 +1106,15 @@ class Session:
                     "or start a new match"
                 )
             details = dict(self.details)
-            if not new_match:
+            if not new_match and self.opponent is None:
+                # An opponent off the board keeps its side ([opponent] side): no swap.
                 details["black"], details["white"] = details["white"], details["black"]
             details.update(self.pending)
             same_clock = details["time_control"] == self.details["time_control"]
             clock: Clock | None = None
             if not new_match and same_clock and self.clock.state is not ClockState.READY:
-                self.clock.new_game(swap_sides=True)  # each player keeps their own match time
+                # Each player keeps their own match time, on the colour they now play.
+                self.clock.new_game(swap_sides=self.opponent is None)
                 clock = self.clock
             if new_match:
                 self.game_number, self.match_games = 1, 2
@@ -957,6 +1208,9 @@ class Session:
             if self.link is None
             else {"connected": self.link.connected, "detail": self.link.detail},
             "rules": self.config.rules.profile,
+            "opponent": self._opponent_json(),
+            "hint": self._hint_json(),
+            "hints": self.hints_allowed,
         }
 
     def _clock_json(self) -> dict[str, Any]:
@@ -972,7 +1226,12 @@ class Session:
         }
 
     def close(self) -> None:
-        """Release the sensor, the displays, the log, the store and the data folder."""
+        """Stop the opponent; release the sensor, the displays, the log, the store and the data
+        folder."""
+        if self.opponent is not None:
+            self.opponent.close()
+        if self._hinter is not None:
+            self._hinter.close()
         self.sensor.close()
         for display in self.displays:
             display.close()
