@@ -24,6 +24,11 @@ class CueKind(enum.Enum):
     CONTINUE_JUMP = "continue-jump"  # where the capturing piece can jump on (R-CAP-3)
     REMOVE = "remove"  # a captured piece still to take off (R-CAP-4)
     CROWN = "crown"  # a new king waiting to be crowned (R-PRO-1)
+    PLAY_FROM = "play-from"  # the opponent's chosen move: lift the piece here
+    PLAY_PATH = "play-path"  # the opponent's capture lands here on its way
+    PLAY_TO = "play-to"  # the opponent's chosen move: put the piece down here
+    HINT_FROM = "hint-from"  # a hint: the piece to move
+    HINT_TO = "hint-to"  # a hint: where it goes (its landings and end)
     CONFIRM = "confirm"  # brief acknowledgement that a move was recorded
     MOVE_FROM = "move-from"  # the last move's start square
     MOVE_TO = "move-to"  # the last move's end square
@@ -62,6 +67,11 @@ CUE_STYLES: Mapping[CueKind, CueStyle] = {
     CueKind.CONTINUE_JUMP: CueStyle((0, 120, 255), Blink.SLOW),
     CueKind.REMOVE: CueStyle((255, 200, 0), Blink.SLOW),
     CueKind.CROWN: CueStyle((160, 0, 255), Blink.SLOW),
+    CueKind.PLAY_FROM: CueStyle((0, 255, 255), Blink.SLOW),
+    CueKind.PLAY_PATH: CueStyle((0, 80, 80), Blink.SOLID),
+    CueKind.PLAY_TO: CueStyle((0, 255, 255), Blink.SOLID),
+    CueKind.HINT_FROM: CueStyle((255, 60, 140), Blink.SLOW),
+    CueKind.HINT_TO: CueStyle((255, 60, 140), Blink.SOLID),
     CueKind.MOVE_FROM: CueStyle((0, 60, 0), Blink.SOLID),
     CueKind.MOVE_TO: CueStyle((0, 160, 0), Blink.SOLID),
     CueKind.CONFIRM: CueStyle((0, 255, 0), Blink.SOLID),

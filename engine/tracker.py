@@ -10,6 +10,11 @@ shows the wrong colour, the set-up is checked piece by piece, and a king seen on
 square is its crowning. The recorded game only ever advances by legal moves. docs/tracker.md
 explains every situation and cue.
 
+A move chosen off the board (the computer, a far board: :meth:`Tracker.expect`) is cued square by
+square and is the only move the tracker then records; any other board is cued to restore, naming
+the move to make, and breaks no rule (the hand executing it plays for the opponent). A hint
+(:meth:`Tracker.show_hint`) lights a suggested move until the next move.
+
 >>> from engine.sensing import Snapshot
 >>> tracker = Tracker(config=TrackerConfig(debounce=0))
 >>> _ = tracker.feed(Snapshot(0.0, Board().occupied_squares()))
@@ -24,7 +29,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
-from engine.board import Board
+from engine.board import Board, Move
 from engine.color import Color
 from engine.cues import CueKind, Cues
 from engine.debounce import Debouncer
@@ -106,11 +111,17 @@ class Tracker:
         config: TrackerConfig | None = None,
         *,
         resuming: bool = False,
+        opponent: Color | None = None,
     ) -> None:
         """``resuming``: the game was under way before a restart, so a board already showing a
-        legal move from the position (made while the service was down) starts play at once."""
+        legal move from the position (made while the service was down) starts play at once.
+        ``opponent``: the side played off the board (its moves come through :meth:`expect`);
+        a casual takeback then goes back to the last position with the player here to move."""
         self.config = config or TrackerConfig()
         self.resuming = resuming
+        self.opponent = opponent
+        self._expected: Move | None = None  # the opponent's move to execute (expect)
+        self._hint: Move | None = None  # a suggested move to light (show_hint)
         self.board = board.copy() if board is not None else Board()
         self.started = False
         self._debouncer = Debouncer(hold=self.config.debounce)
@@ -200,6 +211,52 @@ class Tracker:
         if colours is None or colours.black | colours.white != self._occupied:
             return Snapshot(t, frozenset(squares_of(self._occupied)))
         return Snapshot.from_pieces(t, colours.symbols())
+
+    @property
+    def expected(self) -> Move | None:
+        """The opponent's move the board must show next, if one is waiting (:meth:`expect`)."""
+        return self._expected
+
+    @property
+    def hint(self) -> Move | None:
+        """The suggested move being lit, if any (:meth:`show_hint`)."""
+        return self._hint
+
+    def expect(self, move: Move | None, t: float) -> list[TrackerEvent]:
+        """Wait for ``move`` (a legal move of the side to move, chosen off the board): its
+        squares are cued and only it is recorded, once the board shows exactly it (with the
+        usual debounce and settle); ``None`` goes back to any legal move. ``ValueError`` for a
+        move that is not legal here."""
+        self._expected = self._legal(move)
+        self._patterns = self._current_patterns()
+        self._hint = None
+        self._touched = None
+        return self._look_again(t)
+
+    def show_hint(self, move: Move | None, t: float) -> list[TrackerEvent]:
+        """Light ``move`` (legal for the side to move) as a hint until the next move is
+        recorded or taken back; ``None`` puts the hint out. ``ValueError`` if not legal."""
+        self._hint = self._legal(move)
+        return self._look_again(t)
+
+    def _legal(self, move: Move | None) -> Move | None:
+        if move is not None and move not in self.board.generate_legal_moves():
+            raise ValueError(f"{move.path}: not a legal move in this position")
+        return move
+
+    def _look_again(self, t: float) -> list[TrackerEvent]:
+        """Re-judge the board after the tracker's own state changed (no sensor event)."""
+        self._advance_to(t)
+        if self._has_reading:
+            self._evaluate(max(t, self._now))
+        return self._drain()
+
+    def _current_patterns(self) -> list[MovePattern]:
+        """The moves the board may show next: every legal move, or only the expected one."""
+        patterns = move_patterns(self.board)
+        if self._expected is None:
+            return patterns
+        return [p for p in patterns if p.move == self._expected]
 
     @property
     def cues(self) -> Cues:
@@ -355,7 +412,8 @@ class Tracker:
         expected = self.board.occupied
         if self._shows(self.board, occupied):
             return self._view_at_rest(t)
-        self._follow_touch(occupied)
+        if self._expected is None:
+            self._follow_touch(occupied)
         at = next((p for p in self._patterns if self._is_at(p, occupied)), None)
         on_way = [p for p in self._patterns if p is not at and self._is_on_way(p, occupied)]
         if at is not None:
@@ -410,6 +468,9 @@ class Tracker:
         side = self.board.turn.value.capitalize()
         if self._crown is not None:
             return _View(TrackerState.CROWNING, f"crown the new king on {self._crown}")
+        if self._expected is not None:
+            notation = self.board.notation(self._expected)
+            return _View(TrackerState.TO_MOVE, f"{side} to move: play {notation} on the board")
         return _View(TrackerState.TO_MOVE, f"{side} to move")
 
     def _view_on_way(
@@ -466,6 +527,8 @@ class Tracker:
             return _View(
                 TrackerState.MOVING, "move in progress", wake=[self._since + self.config.settle]
             )
+        if self._expected is not None:
+            return self._view_not_expected(occupied)
         wrong = self._wrong_pieces(self.board) & occupied
         replace = self._replace_parts(wrong)
         looks_like = next((p for p in self._patterns if p.is_at(occupied)), None)
@@ -512,6 +575,22 @@ class Tracker:
             self._suspect_stuck_square(t, occupied)
         return view
 
+    def _view_not_expected(self, occupied: int) -> _View:
+        """The board shows neither the expected move nor the way to it: restore, then play it.
+        No rule is broken (the hand plays for the opponent), so nothing is reported."""
+        assert self._expected is not None
+        expected = self.board.occupied
+        notation = self.board.notation(self._expected)
+        other = next((p for p in move_patterns(self.board) if self._is_at(p, occupied)), None)
+        wrong = self._wrong_pieces(self.board) & occupied
+        cues = _restore_cues(expected, occupied)
+        cues.update({square: CueKind.WRONG_PIECE for square in squares_of(wrong)})
+        detail = _restore_detail(expected, occupied, "restore", self._replace_parts(wrong))
+        if other is not None:
+            played = self.board.notation(other.move)
+            detail = f"{played} is not the move to make: {detail}"
+        return _View(TrackerState.RESTORE, f"{detail}; then play {notation}", cues)
+
     def _view_correction(self, t: float, occupied: int, lever: bool) -> _View | None:
         last = self._last
         assert last is not None
@@ -521,9 +600,10 @@ class Tracker:
             if self._takeback_due(t, occupied):
                 return self._view_at_rest(t)
             if self.config.takeback:
-                return _View(
-                    TrackerState.MOVING, "taking back?", wake=[self._since + self.config.settle]
-                )
+                detail = "taking back?"
+                if self.board.turn is not self.opponent and self.opponent is not None:
+                    detail = "taking back? put back your own move too"
+                return _View(TrackerState.MOVING, detail, wake=[self._since + self.config.settle])
             last.correctable = False
             return None
         going_on = [
@@ -551,6 +631,7 @@ class Tracker:
         before = self.board.copy(stack=False)
         self._last = _LastMove(before, self._patterns, pattern)
         self.board.push(move)
+        self._expected = None
         self._patterns = move_patterns(self.board)
         self._after_move(t, move.crowns, move.path[-1])
         self._emit(MoveRecorded(t, move, notation, side, len(self.board.move_stack)))
@@ -576,6 +657,7 @@ class Tracker:
         notation = self.board.notation(pattern.move)
         self.board.push(pattern.move)
         last.pattern = pattern
+        self._expected = None
         self._patterns = move_patterns(self.board)
         self._after_move(t, pattern.move.crowns, pattern.move.path[-1])
         self._emit(
@@ -592,6 +674,7 @@ class Tracker:
 
     def _after_move(self, t: float, crowns: bool, end: int) -> None:
         self._touched = None
+        self._hint = None
         self._adjusting = False
         self._unplayable_lifted.clear()
         self._violation = None
@@ -599,24 +682,37 @@ class Tracker:
         self._confirm_until = t + self.config.confirm
 
     def _takeback_due(self, t: float, occupied: int) -> bool:
-        """Casual play: the previous position stood still for the settle window: undo."""
+        """Casual play: the previous position stood still for the settle window: undo. Against
+        an opponent off the board, the position before the player's own last move: undo both
+        that move and the opponent's reply (or the player's move alone, if no reply yet)."""
         if (
             not self.config.takeback
             or not self.board.move_stack
             or not self._held(t, self.config.settle)
         ):
             return False
-        move = self.board.pop()
-        if not self._shows(self.board, occupied):
-            self.board.push(move)
+        plies = 1
+        if self.opponent is not None and self.board.turn is not self.opponent:
+            plies = 2  # the opponent's reply is on the board: it goes back with the move
+        if len(self.board.move_stack) < plies:
             return False
-        side = self.board.turn
-        notation = self.board.notation(move)
+        undone = [self.board.pop() for _ in range(plies)]
+        if not self._shows(self.board, occupied):
+            for move in reversed(undone):
+                self.board.push(move)
+            return False
+        replay = self.board.copy()
+        for move in reversed(undone):
+            replay.push(move)
+        self._expected = None
         self._patterns = move_patterns(self.board)
         self._last = None
-        self._after_move(t, False, move.path[0])
+        self._after_move(t, False, undone[-1].path[0])
         self._confirm_until = -math.inf
-        self._emit(MoveTakenBack(t, move, notation, side, len(self.board.move_stack) + 1))
+        for move in undone:
+            replay.pop()
+            notation, side = replay.notation(move), replay.turn
+            self._emit(MoveTakenBack(t, move, notation, side, len(replay.move_stack) + 1))
         return True
 
     def _follow_crowning(self, occupied: int) -> None:
@@ -684,7 +780,10 @@ class Tracker:
         severity: Severity | None = None,
         referee: bool = False,
     ) -> None:
-        """Report a violation once per board state; repeated illegal moves flag a forfeit."""
+        """Report a violation once per board state; repeated illegal moves flag a forfeit.
+        While an opponent's move is being executed nothing is reported: the cues guide it."""
+        if self._expected is not None:
+            return
         if occupied is not None:
             if (occupied, rule) in self._raised:
                 return
@@ -744,8 +843,12 @@ class Tracker:
             layers.append({square: CueKind.CROWN for square in squares_of(uncrowned)})
         for square in self._debouncer.faulty:
             layers.append({square: CueKind.ERROR})
+        if self._expected is not None:
+            layers.append(_move_cues(self._expected, occupied, _PLAY_CUES))
+        elif self._hint is not None:
+            layers.append(_move_cues(self._hint, occupied, _HINT_CUES))
         stack = self.board.move_stack
-        if stack and occupied == self.board.occupied:
+        if stack and occupied == self.board.occupied and self._expected is None:
             last = stack[-1]
             if t < self._confirm_until:
                 view.wake.append(self._confirm_until)
@@ -774,6 +877,31 @@ class Tracker:
 
 #: Rules whose breach is an illegal move in the sense of R-ILL-1 (repeated: grounds to forfeit).
 _ILLEGAL = frozenset({"R-ILL-1", "R-CAP-1", "R-CAP-3"})
+
+
+#: The cues of a move to make: its start, its landings on the way, its end.
+_PLAY_CUES = (CueKind.PLAY_FROM, CueKind.PLAY_PATH, CueKind.PLAY_TO)
+_HINT_CUES = (CueKind.HINT_FROM, CueKind.HINT_TO, CueKind.HINT_TO)
+
+
+def _move_cues(
+    move: Move, occupied: int, kinds: tuple[CueKind, CueKind, CueKind]
+) -> dict[int, CueKind]:
+    """Light ``move`` as far as the board has not done it yet: its start while the piece is
+    still there, its landings and end until the piece stands on the end and, for a move to
+    make (not a hint), each captured piece still to take off (R-CAP-4)."""
+    start, landing, end = kinds
+    cues: dict[int, CueKind] = {}
+    first, last = move.path[0], move.path[-1]
+    arrived = first != last and bool(occupied & BITS[last]) and not occupied & BITS[first]
+    if not arrived:
+        cues.update({square: landing for square in move.path[1:-1]})
+        cues[last] = end
+        if occupied & BITS[first]:
+            cues[first] = start
+    if kinds is _PLAY_CUES:
+        cues.update({s: CueKind.REMOVE for s in move.captures if occupied & BITS[s]})
+    return cues
 
 
 def _restore_cues(target: int, occupied: int) -> dict[int, CueKind]:

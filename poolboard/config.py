@@ -21,6 +21,8 @@ from poolboard.hall.link import HallLinkConfig, check_hall_link
 
 SENSORS = ("simulated", "serial", "gpio", "camera")
 LED_KINDS = ("none", "serial", "spi")
+#: Who plays the other side (docs/opponents.md): nobody (two players at the board) or the engine.
+OPPONENT_KINDS = ("none", "engine")
 
 
 class ConfigError(ValueError):
@@ -119,6 +121,16 @@ class TrackerTimings:
 
 
 @dataclass(frozen=True)
+class OpponentConfig:
+    """Who plays the other side off the board (docs/opponents.md): ``kind`` none or engine,
+    the ``side`` it plays and, for the engine, its ``level`` 1-10 (engine/levels.py)."""
+
+    kind: str = "none"
+    side: str = "white"
+    level: int = 5
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole configuration; every section has working defaults (the demo's)."""
 
@@ -132,6 +144,7 @@ class Config:
     referee: RefereeConfig = field(default_factory=RefereeConfig)
     tracker: TrackerTimings = field(default_factory=TrackerTimings)
     hall: HallLinkConfig = field(default_factory=HallLinkConfig)  # docs/hall.md
+    opponent: OpponentConfig = field(default_factory=OpponentConfig)  # docs/opponents.md
 
 
 def load_config(path: str | Path | None, *, require_sensor: bool = False) -> Config:
@@ -258,6 +271,15 @@ def _check(config: Config, name: str) -> None:
             fail(f"referee] {key}", "cannot hold a line break, tab or control character")
     if (hall_problem := check_hall_link(config.hall)) is not None:
         fail(f"hall] {hall_problem[0]}", hall_problem[1])
+    opponent = config.opponent
+    if opponent.kind not in OPPONENT_KINDS:
+        fail(
+            "opponent] kind", f"expected one of {', '.join(OPPONENT_KINDS)}, got {opponent.kind!r}"
+        )
+    if opponent.side not in ("black", "white"):
+        fail("opponent] side", f"expected black or white, got {opponent.side!r}")
+    if not 1 <= opponent.level <= 10:
+        fail("opponent] level", f"expected a level 1-10, got {opponent.level}")
     timings = config.tracker
     for key in ("debounce", "settle", "incomplete_jump"):
         if not 0.0 <= getattr(timings, key) <= 30.0:

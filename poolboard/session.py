@@ -7,10 +7,15 @@ full disk) the game goes back to what is stored, the failure is shown as a fault
 cued back to the stored position. After a crash the unfinished game is resumed from the store:
 the tracker waits until the stored position stands on the board again (cueing what to restore),
 and the clock, saved with every move, restarts then without charging the outage.
+
+An opponent off the board (``[opponent]``: the computer; docs/opponents.md) is told the game after
+every change and answers with a move through :meth:`Session.opponent_moved`, which is stored (so
+a restart re-shows it) and cued for the player here to execute on the board.
 """
 
 from __future__ import annotations
 
+import copy
 import logging
 import threading
 import time
@@ -56,6 +61,7 @@ from engine.sensing import (
 from engine.tracker import Tracker, TrackerConfig
 from poolboard import records
 from poolboard.config import Config
+from poolboard.opponents import Opponent, Position, make_opponent
 from poolboard.sensor_log import GameMarker
 from poolboard.sensor_log_files import RotatingSensorLog
 from poolboard.storage import DamagedGame, DataFolderLock, GameStore, StorageError, StoredGame
@@ -123,7 +129,10 @@ class Session:
         store: GameStore | None = None,
         now: Callable[[], float] = time.monotonic,
         folder_lock: DataFolderLock | None = None,
+        opponent: Opponent | None = None,
     ) -> None:
+        """``opponent``: who plays the other side off the board; by default the one
+        ``config.opponent`` names (none: two players at the board)."""
         self.config = config
         self.folder_lock = folder_lock
         self.sensor = sensor
@@ -165,7 +174,16 @@ class Session:
         self.game: Game
         self.tracker: Tracker
         self.clock: Clock
-        self._open_game()
+        self.opponent = opponent if opponent is not None else make_opponent(config.opponent)
+        self._opponent_serial = 0
+        self._opponent_told: tuple[Any, ...] | None = None
+        try:
+            self._open_game()
+        except BaseException:
+            if self.opponent is not None:
+                self.opponent.close()
+            raise
+        self._tell_opponent()
 
     # -- games ---------------------------------------------------------------------------------
 
@@ -214,7 +232,10 @@ class Session:
         self.sensor_log.write(GameMarker(now, self.game_id, self.game.board.fen(), resuming))
         previous = getattr(self, "tracker", None)
         board_now = None if previous is None else previous.settled_snapshot(now)
-        self.tracker = Tracker(self.game.board, self._tracker_config(), resuming=resuming)
+        opponent = None if self.opponent is None else self.opponent.side
+        self.tracker = Tracker(
+            self.game.board, self._tracker_config(), resuming=resuming, opponent=opponent
+        )
         self._tracker_state = None
         if board_now is not None:
             for event in self.tracker.feed(board_now):
@@ -249,6 +270,7 @@ class Session:
             except ClockError as error:
                 log.error("game %d: its saved clock is damaged (%s): a new clock", stored.id, error)
         self._replace_tracker(resuming=True)
+        self._expect_stored_opponent_move()
         self._score_match()
         self._finish_if_over()  # a crash between the last move and its result
 
@@ -319,6 +341,7 @@ class Session:
                 changed |= self._stored_again()
         if changed:
             self._announce()
+            self._tell_opponent()
 
     def _handle(self, event: SensorEvent | None) -> bool:
         changed = False
@@ -595,6 +618,121 @@ class Session:
         for display in self.displays:
             display.show(cues)
 
+    # -- the opponent off the board -------------------------------------------------------------
+
+    def _opponent_to_move(self) -> bool:
+        """Whether the opponent must choose a move now: its turn in a running game whose
+        position stands on the board, and no move of its own already waiting to be executed."""
+        return (
+            self.opponent is not None
+            and not self.game.is_over()
+            and self.tracker.started
+            and self.game.board.turn is self.opponent.side
+            and self.tracker.expected is None
+        )
+
+    def _tell_opponent(self) -> None:
+        """Send the opponent the game if it changed since it was last told (a new serial
+        supersedes, and so cancels, whatever it was doing). Called with the lock held."""
+        if self.opponent is None:
+            return
+        board = self.game.board
+        told = (
+            self.game_id,
+            tuple(board.move_stack),
+            self.game.result,
+            self._opponent_to_move(),
+            self.tracker.expected,
+        )
+        if told == self._opponent_told:
+            return
+        self._opponent_told = told
+        self._opponent_serial += 1
+        position = Position(
+            serial=self._opponent_serial,
+            game_id=self.game_id,
+            game=copy.deepcopy(self.game),
+            side=self.opponent.side,
+            to_move=self._opponent_to_move(),
+            chosen=self.tracker.expected,
+            clock=self.clock.to_dict(),
+        )
+        self.opponent.update(position, self.opponent_moved)
+
+    def opponent_moved(self, serial: int, move: Move) -> bool:
+        """The opponent's answer to update ``serial``: its move, stored (an ``opponent-move``
+        event, so a restart shows it again), its clock stopped (the player here runs while
+        executing it: docs/opponents.md) and cued on the board. Any thread. ``False``: the
+        position changed meanwhile, or the move is not legal (logged), or it could not be
+        stored (the opponent is asked again)."""
+        with self.lock:
+            if serial != self._opponent_serial or not self._opponent_to_move():
+                return False
+            assert self.opponent is not None
+            board = self.game.board
+            if move not in board.generate_legal_moves():
+                log.error("game %d: the opponent's move %s is not legal", self.game_id, move.path)
+                return False
+            data = {
+                "ply": len(board.move_stack) + 1,
+                "fen": board.fen(),
+                "move": board.notation(move),
+                "path": list(move.path),
+            }
+            try:
+                with self._stored_together():
+                    self.store.add_event(self.game_id, "opponent-move", data)
+                    self._switch_clock(self.opponent.side)
+                    self.store.save_clock(self.game_id, self.clock.to_dict())
+                    for event in self.tracker.expect(move, self.now()):
+                        self._on_tracker_event(event)
+            except StorageError as error:
+                self._not_stored(error)
+                self._opponent_told = None  # asked again: the answer is not kept
+                self._announce()
+                self._tell_opponent()
+                return False
+            log.info("game %d: the opponent plays %s", self.game_id, data["move"])
+            self._announce()
+            self._tell_opponent()
+            return True
+
+    def _expect_stored_opponent_move(self) -> None:
+        """After a restart: the opponent's move chosen for this very position and not yet
+        executed on the board is cued again (not thought about again)."""
+        if self.opponent is None or self.game.is_over():
+            return
+        board = self.game.board
+        if board.turn is not self.opponent.side:
+            return
+        ply, fen = len(board.move_stack) + 1, board.fen()
+        for _, kind, data in reversed(self.store.events(self.game_id)):
+            if kind != "opponent-move" or data.get("ply") != ply or data.get("fen") != fen:
+                continue
+            path = tuple(data.get("path", ()))
+            move = next((m for m in board.generate_legal_moves() if m.path == path), None)
+            if move is not None:
+                for event in self.tracker.expect(move, self.now()):
+                    self._on_tracker_event(event)
+            return
+
+    def _opponent_json(self) -> dict[str, Any] | None:
+        opponent = self.opponent
+        if opponent is None:
+            return None
+        expected = self.tracker.expected
+        if self.game.is_over():
+            status, text = "idle", ""
+        elif expected is not None:
+            status = "execute"
+            text = f"play {self.game.board.notation(expected)} on the board"
+        elif self._opponent_to_move():
+            status, text = "thinking", opponent.waiting_text
+        else:
+            status, text = "waiting", "your move"
+        move = None if expected is None else self.game.board.notation(expected)
+        return {**opponent.describe(), "status": status, "text": text, "move": move}
+
     # -- the referee ---------------------------------------------------------------------------
     # Every action is checked, applied and written to the audit log in one transaction, then
     # announced. Bad input raises RefereeError (a ValueError) whose message says what was wrong.
@@ -610,6 +748,7 @@ class Session:
             except StorageError as error:
                 raise RefereeError(f"not done, as it could not be stored: {error}") from None
             self._announce()
+            self._tell_opponent()
 
     def _audited(self, actor: str, action: str, data: dict[str, Any]) -> None:
         self.store.audit(self.game_id, actor, action, data)
@@ -957,6 +1096,7 @@ class Session:
             if self.link is None
             else {"connected": self.link.connected, "detail": self.link.detail},
             "rules": self.config.rules.profile,
+            "opponent": self._opponent_json(),
         }
 
     def _clock_json(self) -> dict[str, Any]:
@@ -972,7 +1112,10 @@ class Session:
         }
 
     def close(self) -> None:
-        """Release the sensor, the displays, the log, the store and the data folder."""
+        """Stop the opponent; release the sensor, the displays, the log, the store and the data
+        folder."""
+        if self.opponent is not None:
+            self.opponent.close()
         self.sensor.close()
         for display in self.displays:
             display.close()

@@ -1,0 +1,99 @@
+"""The opponent interface: a player who is not at the board (the computer, a board far away).
+
+The session owns the game; an :class:`Opponent` only chooses moves for its side. The session calls
+:meth:`Opponent.update` with a :class:`Position` after every stored change to the game (a move
+recorded, corrected or taken back, moves voided, a new game or position, a result, a resumed game)
+and once at start; each update has a new ``serial`` and supersedes every earlier one. When
+``position.to_move`` is true the opponent must choose a move for ``position.game`` and answer,
+from any thread and at any later time, with ``answer(position.serial, move)``:
+:meth:`poolboard.session.Session.opponent_moved`. The session takes its lock, drops the answer
+if its serial is no longer current (the position changed meanwhile: thinking was cancelled),
+checks that the move is legal, stores it, stops the opponent's clock and cues the move on the
+board (docs/opponents.md); the tracker records it once the board shows exactly that move.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from engine.board import Move
+from engine.color import Color
+from engine.game import Game
+
+#: How an opponent answers: ``answer(serial, move)``; returns whether the session took the move.
+Answer = Callable[[int, Move], bool]
+
+
+@dataclass(frozen=True)
+class Position:
+    """What the session tells its opponent after each change (all of it; a private copy).
+
+    ``serial``: this update's number, to be quoted in the answer. ``game``: the game with its
+    whole move stack from ``game.start_fen`` (compare with the last update to see what
+    changed: a new move, a takeback, a correction, a new game when ``game_id`` changed).
+    ``to_move``: choose a move now (the opponent's side to move, the game running, the position
+    standing on the board and no move of the opponent's already waiting). ``chosen``: the
+    opponent's move already taken and cued on the board, not yet executed there (after a
+    restart it is re-shown, not asked again). ``clock``: :meth:`engine.clock.Clock.to_dict`.
+    """
+
+    serial: int
+    game_id: int
+    game: Game
+    side: Color
+    to_move: bool
+    chosen: Move | None
+    clock: dict[str, Any]
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has a result (stop thinking; the next update may be a new game)."""
+        return self.game.is_over()
+
+
+class Opponent(ABC):
+    """One side of the game played off the board; the session executes its moves on the board.
+
+    What an implementation must do (the engine in :mod:`poolboard.opponents.computer`; a remote
+    board through the hall's broker):
+
+    - :meth:`update` returns at once (it is called with the session's lock held, from the
+      session's loop or a web thread): any work (a search, network I/O) happens on the
+      opponent's own thread. It must not block on the session.
+    - Answer only positions with ``to_move``, at most once per serial, with a legal move of
+      ``position.game`` (``answer`` returns ``False`` for a stale serial or a move the session
+      refused: the opponent must then wait for the next update, never retry the same serial).
+    - A newer update cancels the work for the older one (a takeback, a referee's correction, a
+      new game, a result): stop it promptly; an answer that arrives late is dropped anyway.
+    - The session is the authority for the game, its record and its clock; an opponent keeps
+      no game state it cannot rebuild from the next :class:`Position` (after a crash the session
+      starts a new opponent and sends the resumed game; ``chosen`` says a move already made).
+    - A remote opponent sends our moves to the far board from successive updates (diff
+      ``game`` against the previous one) and answers with the far player's move; its
+      :attr:`waiting_text` says whom the page is waiting for.
+    - :meth:`close` stops its thread (and connections); it is called once, when the session
+      closes or replaces it, and no update follows.
+    """
+
+    #: The ``[opponent] kind`` that selects this opponent.
+    kind: ClassVar[str]
+    #: What the pages say while the session waits for this opponent's move.
+    waiting_text: ClassVar[str] = "thinking…"
+
+    def __init__(self, side: Color) -> None:
+        self.side = side
+
+    @abstractmethod
+    def update(self, position: Position, answer: Answer) -> None:
+        """Take the game as it now stands; if ``position.to_move``, choose a move and call
+        ``answer(position.serial, move)`` later, from any thread. Returns at once."""
+
+    def describe(self) -> dict[str, Any]:
+        """What the pages show about this opponent (JSON-ready): its kind, side and more."""
+        return {"kind": self.kind, "side": self.side.value}
+
+    def close(self) -> None:  # noqa: B027 - an opponent without a thread needs no closing
+        """Stop thinking or listening for good; no update follows."""

@@ -1,0 +1,155 @@
+"""The computer as an opponent: the engine (engine/search.py) at a level, on its own thread.
+
+A :class:`Thinker` runs one search at a time on a worker thread and hands the move to a
+callback; a newer request or :meth:`Thinker.cancel` stops the current search within a few
+hundred nodes (the searcher polls ``stop``). :class:`ComputerOpponent` plays a side with it;
+the session's hints (docs/opponents.md) use one too.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from engine.board import Move
+from engine.color import Color
+from engine.game import Game
+from engine.levels import LEVELS, Level
+from engine.search import Root, Searcher
+from poolboard.opponents.base import Answer, Opponent, Position
+
+log = logging.getLogger("poolboard.opponents")
+
+
+@dataclass(frozen=True)
+class _Job:
+    serial: int
+    game_id: int
+    game: Game
+    level: Level
+    done: Callable[[int, Move], object]
+
+
+class Thinker:
+    """A worker thread that searches one position at a time; the latest request wins."""
+
+    def __init__(self, name: str, seed: int | None = None) -> None:
+        self._seed = random.randrange(1 << 30) if seed is None else seed
+        self._searcher: Searcher | None = None
+        self._game_id: int | None = None
+        self._wake = threading.Condition()
+        self._job: _Job | None = None  # waiting to start
+        self._running: _Job | None = None  # being searched
+        self._closed = False
+        self._thread = threading.Thread(target=self._work, name=name, daemon=True)
+        self._thread.start()
+
+    def think(
+        self,
+        serial: int,
+        game_id: int,
+        game: Game,
+        level: Level,
+        done: Callable[[int, Move], object],
+    ) -> None:
+        """Search ``game``'s position at ``level``, then call ``done(serial, move)`` from the
+        worker thread; cancels any search still going. Returns at once."""
+        with self._wake:
+            self._job = _Job(serial, game_id, game, level, done)
+            self._wake.notify()
+
+    def cancel(self) -> None:
+        """Drop the waiting request and stop the running search; no answer follows for them."""
+        with self._wake:
+            self._job = None
+            self._running = None
+
+    @property
+    def busy(self) -> bool:
+        """Whether a search is waiting or running."""
+        with self._wake:
+            return self._job is not None or self._running is not None
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Stop searching for good and wait (up to ``timeout`` seconds) for the thread."""
+        with self._wake:
+            self._closed = True
+            self._job = self._running = None
+            self._wake.notify()
+        self._thread.join(timeout)
+
+    def _work(self) -> None:
+        while True:
+            with self._wake:
+                while self._job is None and not self._closed:
+                    self._wake.wait()
+                if self._closed:
+                    return
+                job, self._job = self._job, None
+                self._running = job
+            assert job is not None
+            move = self._search(job)
+            with self._wake:
+                current = self._running is job
+                self._running = None
+            if current and move is not None:
+                try:
+                    job.done(job.serial, move)
+                except Exception:  # the session logs its own failures; the thread goes on
+                    log.exception("the answer to search %d failed", job.serial)
+
+    def _search(self, job: _Job) -> Move | None:
+        level = job.level
+        if self._searcher is None or self._searcher.noise != level.noise:
+            self._searcher = Searcher(noise=level.noise, seed=self._seed)
+            self._game_id = job.game_id
+        elif self._game_id != job.game_id:
+            self._searcher.new_game()  # nothing learnt in one game misleads the next
+            self._game_id = job.game_id
+
+        def stopped() -> bool:
+            with self._wake:
+                return self._running is not job or self._job is not None or self._closed
+
+        result = self._searcher.search(Root.from_game(job.game), level.limits(), stop=stopped)
+        return None if stopped() else result.best
+
+
+class ComputerOpponent(Opponent):
+    """The engine playing ``side`` at ``level`` (1-10, engine/levels.py)."""
+
+    kind: ClassVar[str] = "engine"
+    waiting_text: ClassVar[str] = "thinking…"
+
+    def __init__(self, side: Color, level: int, *, seed: int | None = None) -> None:
+        super().__init__(side)
+        if level not in LEVELS:
+            raise ValueError(f"level {level}: expected 1-10")
+        self.level = level
+        self._thinker = Thinker(f"computer-{side.value}", seed)
+
+    def update(self, position: Position, answer: Answer) -> None:
+        """Think about ``position`` if it is the computer's move; otherwise stop thinking."""
+        if position.to_move:
+            self._thinker.think(
+                position.serial, position.game_id, position.game, LEVELS[self.level], answer
+            )
+        else:
+            self._thinker.cancel()
+
+    @property
+    def thinking(self) -> bool:
+        """Whether a search is under way."""
+        return self._thinker.busy
+
+    def describe(self) -> dict[str, Any]:
+        """Kind, side and level, for the pages."""
+        return {**super().describe(), "level": self.level}
+
+    def close(self) -> None:
+        """Stop thinking and end the worker thread."""
+        self._thinker.close()
