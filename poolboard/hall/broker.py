@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from poolboard.hall import topics
-from poolboard.opponents import remote_protocol
+from poolboard import remote_protocol
 
 log = logging.getLogger("poolboard.hall.broker")
 

@@ -24,9 +24,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from engine.board import Board, Move
 from engine.color import Color
-from poolboard.opponents import remote_protocol as protocol
-from poolboard.opponents.remote_protocol import Invite, ProtocolError
-from poolboard.opponents.remote_settings import RemoteLinkConfig
+from poolboard import remote_protocol as protocol
+from poolboard.remote_protocol import Invite, ProtocolError
+from poolboard.remote_settings import RemoteLinkConfig
 
 log = logging.getLogger("poolboard.remote")
 
@@ -74,6 +74,7 @@ class RemoteLink:
         self,
         link: RemoteLinkConfig,
         terms: GameTerms,
+        side: Color,
         *,
         on_move: Callable[[PeerMove], None] = lambda _: None,
         on_clock: Callable[[ClockReading], None] = lambda _: None,
@@ -83,7 +84,7 @@ class RemoteLink:
         self.terms = terms
         self.invite = Invite.parse(link.invite)
         self.board_name = link.user
-        self.side = Color(link.side)
+        self.side = side  # the side this board's player plays
         self.on_move, self.on_clock, self.on_problem = on_move, on_clock, on_problem
         self.boot = secrets.token_hex(6)
         self.peer: str | None = None  # the other board's name, once it has said something valid

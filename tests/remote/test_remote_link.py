@@ -10,10 +10,11 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from engine.board import Board
-from poolboard.opponents import remote_protocol as protocol
+from engine.color import Color
+from poolboard import remote_protocol as protocol
 from poolboard.opponents.remote import ClockReading, GameTerms, PeerMove, RemoteLink
-from poolboard.opponents.remote_protocol import Invite
-from poolboard.opponents.remote_settings import RemoteLinkConfig
+from poolboard.remote_protocol import Invite
+from poolboard.remote_settings import RemoteLinkConfig
 from tests.hall.conftest import TABLES, needs_mosquitto
 
 pytestmark = needs_mosquitto
@@ -38,11 +39,11 @@ class Board_:
             keepalive=2,
             invite=str(invite),
             role=role,
-            side=side,
         )
         self.link = RemoteLink(
             config,
             TERMS,
+            Color(side),
             on_move=lambda move: self._note(self.offered, move),
             on_clock=lambda reading: self._note(self.clocks, reading),
             on_problem=lambda text: self._note(self.problems, text),

@@ -9,12 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from poolboard.opponents.remote_protocol import ROLES, Invite, check_board_name
+from poolboard.remote_protocol import ROLES, Invite, check_board_name
 
 
 @dataclass(frozen=True)
 class RemoteLinkConfig:
-    """Where the broker is, who this board is on it, which game and which side it plays."""
+    """Where the broker is, who this board is on it, and which game; the side the other board
+    plays is ``[opponent] side``."""
 
     broker: str = ""  # host name or address; empty: no remote game
     port: int = 1883
@@ -25,7 +26,6 @@ class RemoteLinkConfig:
     keepalive: int = 10  # seconds
     invite: str = ""  # the game's invite code, the same on both boards (<game>-<secret>)
     role: str = "guest"  # "host": the inviting board, the one clock authority; or "guest"
-    side: str = "black"  # the side this board's player plays; the other board plays the other
 
     @property
     def enabled(self) -> bool:
@@ -46,8 +46,6 @@ def check_remote_link(link: RemoteLinkConfig) -> tuple[str, str] | None:
         return ("user" if "board name" in str(error) else "invite"), str(error)
     if link.role not in ROLES:
         return "role", f"expected host or guest, got {link.role!r}"
-    if link.side not in ("black", "white"):
-        return "side", f"expected black or white, got {link.side!r}"
     if not 1 <= link.port <= 65535:
         return "port", f"expected an integer 1-65535, got {link.port}"
     if not 2 <= link.keepalive <= 600:

@@ -1,0 +1,153 @@
+"""``[opponent] kind = "remote"``: the other side is played on a board far away (docs/remote.md).
+
+The session tells this opponent the game after every change; it mirrors this board's record to
+the other board through :class:`~poolboard.opponents.remote.RemoteLink` and answers with the far
+player's move, which the session cues here for this board's player to execute. The host (the
+inviting board) publishes its clock; the guest follows it through ``follow_clock``.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from engine.board import Board
+from engine.clock import Clock, ClockError
+from engine.color import Color
+from poolboard.opponents.base import Answer, Opponent, Position
+from poolboard.opponents.remote import ClockReading, GameTerms, PeerMove, RemoteLink
+from poolboard.remote_settings import RemoteLinkConfig
+
+log = logging.getLogger("poolboard.remote")
+
+
+def clock_reading(position: Position) -> ClockReading | None:
+    """The clock of ``position`` as the host publishes it: ms left per side after the plies the
+    clock has been switched for (the moves recorded, and the far move already taken)."""
+    try:
+        clock = Clock.from_dict(position.clock, time.monotonic)
+    except ClockError:
+        return None
+    plies = len(position.game.board.move_stack) + (position.chosen is not None)
+    running = clock.running
+    return ClockReading(
+        ply=plies,
+        black_ms=round(clock.remaining(Color.BLACK) * 1000),
+        white_ms=round(clock.remaining(Color.WHITE) * 1000),
+        running=None if running is None else running.value,
+        state=clock.state.value,
+    )
+
+
+class RemoteOpponent(Opponent):
+    """The far board's player: its moves come over the link, this board's go to it."""
+
+    kind: ClassVar[str] = "remote"
+    waiting_text: ClassVar[str] = "waiting for the other board's move…"
+
+    def __init__(self, side: Color, link: RemoteLinkConfig) -> None:
+        super().__init__(side)
+        self.settings = link
+        self.link: RemoteLink | None = None  # made at the first update, from the game's terms
+        #: The guest follows the host's clock with this (the session's ``follow_clock``).
+        self.follow_clock: Callable[[ClockReading], bool] | None = None
+        self._latest: tuple[Position, Answer] | None = None
+        self._answered = 0  # the serial last answered
+        self._wake = threading.Condition()
+        self._closed = False
+        self._worker = threading.Thread(target=self._work, name="remote-opponent", daemon=True)
+        self._worker.start()
+
+    def update(self, position: Position, answer: Answer) -> None:
+        """Send this board's record (and, on the host, its clock); answer when the far move is
+        in. Returns at once: publishing only queues at paho."""
+        game = position.game
+        if self.link is None:
+            terms = GameTerms(game.start_fen, str(position.clock.get("control")), game.profile.name)
+            self.link = RemoteLink(
+                self.settings,
+                terms,
+                self.side.opponent,
+                on_move=self._on_move,
+                on_clock=self._on_clock,
+                on_problem=lambda text: log.error("remote: %s", text),
+            )
+            self._mirror(position)
+            self.link.start()
+        else:
+            self._mirror(position)
+        if self.settings.role == "host" and (reading := clock_reading(position)) is not None:
+            self.link.publish_clock(reading)
+        with self._wake:
+            self._latest = (position, answer)
+            self._wake.notify()
+
+    def _mirror(self, position: Position) -> None:
+        assert self.link is not None
+        replay = Board(position.game.start_fen)
+        moves = []
+        for move in position.game.board.move_stack:
+            moves.append(replay.notation(move))
+            replay.push(move)
+        outcome = position.game.outcome()
+        result, reason = (None, None) if outcome is None else (outcome.result, outcome.reason)
+        self.link.update(moves, result, reason)
+
+    def _on_move(self, _: PeerMove) -> None:
+        with self._wake:
+            self._wake.notify()
+
+    def _on_clock(self, reading: ClockReading) -> None:
+        if self.follow_clock is not None:
+            self.follow_clock(reading)
+
+    def _work(self) -> None:
+        """Answer the newest position that asks for a move once the far move for it is in (on
+        this thread: the session's answer takes its lock)."""
+        while True:
+            with self._wake:
+                while not self._closed and not self._due():
+                    self._wake.wait(timeout=1.0)
+                if self._closed:
+                    return
+                assert self._latest is not None and self.link is not None
+                position, answer = self._latest
+                far = self.link.pending
+                self._answered = position.serial
+            if far is not None and not answer(position.serial, far.move):
+                log.warning("remote: the session did not take ply %d %s", far.ply, far.notation)
+
+    def _due(self) -> bool:
+        if self._latest is None or self.link is None:
+            return False
+        position, _ = self._latest
+        far = self.link.pending
+        return (
+            position.to_move
+            and position.serial != self._answered
+            and far is not None
+            and far.ply == len(position.game.board.move_stack) + 1
+        )
+
+    def describe(self) -> dict[str, Any]:
+        """The kind and side, and the link: this board's role, the game, the other board."""
+        link = self.link
+        return {
+            **super().describe(),
+            "role": self.settings.role,
+            "connected": link is not None and link.connected.is_set(),
+            "peer": None if link is None else link.peer,
+            "acknowledged": 0 if link is None else link.peer_plies,
+        }
+
+    def close(self) -> None:
+        """Stop answering and disconnect."""
+        with self._wake:
+            self._closed = True
+            self._wake.notify()
+        self._worker.join(timeout=5)
+        if self.link is not None:
+            self.link.stop()
