@@ -34,6 +34,10 @@ log = logging.getLogger("poolboard.remote")
 MAX_QUEUED = 2000
 
 
+class Duplicate(ProtocolError):
+    """A move this board has already (QoS 1 delivers at least once; moves are re-sent)."""
+
+
 @dataclass(frozen=True)
 class GameTerms:
     """What both boards must agree on before a move counts: where the game starts, its time
@@ -210,8 +214,18 @@ class RemoteLink:
         """Who makes ply ``ply`` (1-based) of the game."""
         return self._first if ply % 2 else self._first.opponent
 
+    def load(self, moves: list[str], result: str | None = None, reason: str | None = None) -> None:
+        """This board's record as stored, before ``start`` (a resumed game): sent as the
+        record on connecting; its moves the other board has not acknowledged are re-sent then."""
+        self.update(moves, result, reason, send=False)
+
     def update(
-        self, moves: list[str], result: str | None = None, reason: str | None = None
+        self,
+        moves: list[str],
+        result: str | None = None,
+        reason: str | None = None,
+        *,
+        send: bool = True,
     ) -> None:
         """This board's record changed (``moves`` in PDN from the start, the result if over):
         send this board's new moves and the record (the acknowledgement of the other's)."""
@@ -230,7 +244,7 @@ class RemoteLink:
             self._result = None if result is None else (result, reason or "")
             if self.pending is not None and self.pending.ply <= len(self._moves):
                 self.pending = None  # executed (or replaced) on this board
-            for ply in new:
+            for ply in new if send else ():
                 if self.side_of(ply) is self.side:
                     self._send_move(ply)
             self._publish(protocol.RECORD, self._record())
@@ -291,6 +305,8 @@ class RemoteLink:
                     self._take_record(data, calls)
                 else:
                     self._take_clock(data, calls)
+        except Duplicate as error:  # QoS 1 and re-sending after a reconnect: expected
+            log.info("remote: ignored a message on %s: %s", name, error)
         except ProtocolError as error:
             log.warning("remote: ignored a message on %s: %s", name, error)
         return calls
@@ -343,7 +359,7 @@ class RemoteLink:
         recorded = len(self._moves)
         if ply <= recorded:
             self._compare(ply, notation, fen, calls)
-            raise ProtocolError(f"duplicate of ply {ply} ({notation}), recorded already")
+            raise Duplicate(f"duplicate of ply {ply} ({notation}), recorded already")
         if ply > recorded + 1:
             raise ProtocolError(
                 f"ply {ply} came before ply {recorded + 1}: ignored (the record brings it in order)"
@@ -414,7 +430,7 @@ class RemoteLink:
         shown = self.pending
         if shown is not None and (shown.ply, shown.notation, shown.fen) == (ply, notation, fen):
             if duplicate_is_news:
-                raise ProtocolError(f"duplicate of ply {ply} ({notation}), shown already")
+                raise Duplicate(f"duplicate of ply {ply} ({notation}), shown already")
             return
         try:
             move = self._board.parse_move(notation)

@@ -75,26 +75,28 @@ class RemoteOpponent(Opponent):
                 on_clock=self._on_clock,
                 on_problem=lambda text: log.error("remote: %s", text),
             )
-            self._mirror(position)
+            self.link.load(*self._record(position))
             self.link.start()
         else:
-            self._mirror(position)
+            self.link.update(*self._record(position))
         if self.settings.role == "host" and (reading := clock_reading(position)) is not None:
             self.link.publish_clock(reading)
         with self._wake:
             self._latest = (position, answer)
             self._wake.notify()
 
-    def _mirror(self, position: Position) -> None:
-        assert self.link is not None
+    @staticmethod
+    def _record(position: Position) -> tuple[list[str], str | None, str | None]:
+        """The game's moves in PDN, its result and the reason."""
         replay = Board(position.game.start_fen)
         moves = []
         for move in position.game.board.move_stack:
             moves.append(replay.notation(move))
             replay.push(move)
         outcome = position.game.outcome()
-        result, reason = (None, None) if outcome is None else (outcome.result, outcome.reason)
-        self.link.update(moves, result, reason)
+        if outcome is None:
+            return moves, None, None
+        return moves, outcome.result, outcome.reason
 
     def _on_move(self, _: PeerMove) -> None:
         with self._wake:

@@ -115,7 +115,7 @@ def test_the_hosts_clock_reaches_the_guest(pair) -> None:
 
 def test_garbage_duplicates_and_out_of_order_are_ignored_with_one_line(pair, broker, caplog):
     host, guest = pair
-    caplog.set_level(logging.WARNING, logger="poolboard.remote")
+    caplog.set_level(logging.INFO, logger="poolboard.remote")
     host.play("11-15")
     guest.wait(lambda: guest.offered, "ply 1 reaching the guest")
     guest.play("11-15")
@@ -229,7 +229,7 @@ def test_a_board_that_restarts_gets_the_move_it_missed(pair, broker) -> None:
     guest.wait(lambda: guest.offered, "ply 1")
     guest.link.stop()  # the guest's service goes away before its player executes ply 1
     again = Board_(broker.port, "t2", "guest", "white")
-    again.link.update([])  # its store has no move yet
+    again.link.load([])  # its store has no move yet
     again.start()
     again.wait(lambda: again.offered, "ply 1 from the host's retained record")
     assert again.offered[0].notation == "11-15"
@@ -247,7 +247,7 @@ def test_a_restarted_board_resends_what_was_not_acknowledged(pair, broker) -> No
     guest.play("11-15")
     guest.play("23-19")  # the host is away: the move waits in the guest's retained record
     again = Board_(broker.port, "t1", "host", "black")
-    again.link.update(["11-15"])  # the host's store, as it resumed
+    again.link.load(["11-15"])  # the host's store, as it resumed
     again.start()
     again.wait(lambda: again.offered, "ply 2 for the restarted host")
     assert again.offered[0].notation == "23-19"

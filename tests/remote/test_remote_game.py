@@ -1,0 +1,125 @@
+"""Two ``poolboard run`` services, each on its simulated board, play a remote game over a real
+Mosquitto (docs/remote.md): each player's hand executes, on its own board, the move cued from
+the other board. Mid-game the broker is killed (SIGKILL) with a move made while it is away, and
+later the guest's service is killed with the host's move on its way; both come back, the game
+goes on, and at the end both stores hold the same game and the clocks agree."""
+
+import random
+import re
+import subprocess
+import sys
+import time
+
+from engine.board import Board
+from poolboard.remote_protocol import Invite
+from tests.hall.conftest import TABLES, TableProcess, needs_mosquitto
+
+pytestmark = needs_mosquitto
+
+PLIES = 14
+
+
+def scripted_game(seed: int = 15) -> list[str]:
+    """A legal game of PLIES plies (captures included when they come), fixed by ``seed``."""
+    board, moves, chooser = Board(), [], random.Random(seed)
+    for _ in range(PLIES):
+        move = chooser.choice(board.generate_legal_moves())
+        moves.append(board.notation(move))
+        board.push(move)
+    return moves
+
+
+def remote_config(invite: Invite, role: str, far_side: str) -> str:
+    """The sections that make a board play ``invite``'s game (appended after its [hall])."""
+    return (
+        f'\n[opponent]\nkind = "remote"\nside = "{far_side}"\n'
+        f'[remote]\nbroker = "127.0.0.1"\nport = {{port}}\nuser = "{{user}}"\n'
+        f'password = "{{password}}"\ninvite = "{invite}"\nrole = "{role}"\nkeepalive = 2\n'
+    )
+
+
+def start_board(tmp_path, name: str, port: int, sections: str) -> TableProcess:
+    extra = sections.format(port=port, user=name, password=TABLES[name])
+    return TableProcess(tmp_path, name, port, extra, black="Ann", white="Bob")
+
+
+def state(board: TableProcess) -> dict:
+    return board.http.get("/api/state").json()
+
+
+def wait_for(check, what: str, timeout: float = 15.0):
+    deadline = time.monotonic() + timeout
+    while not (value := check()):
+        assert time.monotonic() < deadline, f"{what} did not happen"
+        time.sleep(0.05)
+    return value
+
+
+def execute_cued(board: TableProcess, text: str) -> None:
+    """The player at ``board`` sees the far move cued and makes it on the board."""
+    opponent = wait_for(
+        lambda: (o := state(board)["opponent"]) and o["status"] == "execute" and o,
+        f"{board.name}: the far move {text} cued",
+    )
+    assert opponent["move"] == text
+    assert state(board)["cues"], "the move is shown with LED cues"
+    board.play(text)
+
+
+def pdn_moves(board: TableProcess) -> tuple[str, str]:
+    """The game as ``poolboard export`` writes it: its tags and moves, clock comments aside."""
+    done = subprocess.run(
+        [sys.executable, "-m", "poolboard.cli", "export", "--config", str(board.config)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    text = re.sub(r"\{[^}]*\}", "", done.stdout)
+    tags = "\n".join(
+        line for line in text.splitlines() if re.match(r'\[(Black|White|Result) "', line)
+    )
+    movetext = " ".join(line for line in text.splitlines() if not line.startswith("["))
+    return tags, " ".join(movetext.split())
+
+
+def test_a_remote_game_survives_a_broker_kill_and_a_service_kill(tmp_path, broker) -> None:
+    invite = Invite.new()
+    host = start_board(tmp_path, "t1", broker.port, remote_config(invite, "host", "white"))
+    guest = start_board(tmp_path, "t2", broker.port, remote_config(invite, "guest", "black"))
+    try:
+        script = scripted_game()
+        for ply, text in enumerate(script, start=1):
+            mover, far = (host, guest) if ply % 2 else (guest, host)
+            if ply == 5:  # the link drops: the broker dies, a move is made while it is away
+                broker.process.kill()
+                broker.process.wait()
+                mover.play(text)
+                time.sleep(1.0)
+                broker.start()
+            elif ply == 9:  # the guest's service dies; the host moves meanwhile
+                guest.kill()
+                mover.play(text)
+                guest.start()
+                position = Board(state(guest)["fen"])
+                assert len(state(guest)["moves"]) == ply - 1, "the guest resumed its game"
+                guest.show(position.occupied_squares())
+            else:
+                mover.play(text)
+            execute_cued(far, text)
+        for board in (host, guest):
+            assert state(board)["moves"] == script
+        host_tags, host_moves = pdn_moves(host)
+        guest_tags, guest_moves = pdn_moves(guest)
+        assert host_moves == guest_moves and host_tags == guest_tags
+        assert '[Black "Ann"]' in host_tags and host_moves.startswith(f"1. {script[0]}")
+        # The clock: the guest follows the host's; the side not running agrees to the ms.
+        wait_for(lambda: state(guest)["opponent"]["acknowledged"] == PLIES, "the last ack")
+        time.sleep(0.3)
+        host_clock, guest_clock = state(host)["clock"], state(guest)["clock"]
+        assert host_clock["running"] == guest_clock["running"] == "black"
+        assert abs(host_clock["white"] - guest_clock["white"]) < 0.01
+        assert abs(host_clock["black"] - guest_clock["black"]) < 1.0
+        assert state(host)["opponent"]["connected"] and state(guest)["opponent"]["connected"]
+    finally:
+        for board in (host, guest):
+            board.stop()
