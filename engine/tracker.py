@@ -122,6 +122,7 @@ class Tracker:
         self.opponent = opponent
         self._expected: Move | None = None  # the opponent's move to execute (expect)
         self._hint: Move | None = None  # a suggested move to light (show_hint)
+        self._taking_back = False  # the opponent's reply is back: the player's move follows
         self.board = board.copy() if board is not None else Board()
         self.started = False
         self._debouncer = Debouncer(hold=self.config.debounce)
@@ -412,6 +413,11 @@ class Tracker:
         expected = self.board.occupied
         if self._shows(self.board, occupied):
             return self._view_at_rest(t)
+        if self._taking_back and self._between_takeback(occupied):
+            if self._takeback_due(t, occupied):
+                return self._view_at_rest(t)
+            return self._view_taking_back()
+        self._taking_back = False
         if self._expected is None:
             self._follow_touch(occupied)
         at = next((p for p in self._patterns if self._is_at(p, occupied)), None)
@@ -461,6 +467,7 @@ class Tracker:
             self._caution_touch(t)
         self._violation = None
         self._finished = None
+        self._taking_back = False
         self._raised.clear()
         self._adjusting = False
         self._rearranging = False
@@ -521,6 +528,8 @@ class Tracker:
             return _View(TrackerState.CROWNING, f"crowning the new king on {self._crown}")
         if self._takeback_due(t, occupied):
             return self._view_at_rest(t)
+        if self.config.takeback and self._is_previous_position(occupied):
+            return self._view_taking_back()
         if not (lever or self._held(t, self.config.settle)):
             # Hands pass through such boards (a sensor that sees the arrival before the
             # departure, a piece set down and moved on): no cue and no verdict yet.
@@ -591,6 +600,36 @@ class Tracker:
             detail = f"{played} is not the move to make: {detail}"
         return _View(TrackerState.RESTORE, f"{detail}; then play {notation}", cues)
 
+    def _view_taking_back(self) -> _View:
+        """The previous position stands (casual): a takeback, once it has stood the settle
+        window; against an opponent, once the player's own move is back too."""
+        detail = "taking back?"
+        if self._takes_back_two():
+            detail = "taking back? put back your own move too"
+            self._taking_back = True
+        return _View(TrackerState.MOVING, detail, wake=[self._since + self.config.settle])
+
+    def _takes_back_two(self) -> bool:
+        """Whether a takeback undoes two moves: the opponent's reply with the player's move."""
+        return (
+            self.opponent is not None
+            and self.board.turn is not self.opponent
+            and len(self.board.move_stack) >= 2
+        )
+
+    def _between_takeback(self, occupied: int) -> bool:
+        """Whether the board is on its way from the position before the opponent's reply to
+        the one before the player's move (their piece in the hand): such a board may look
+        like a capture (the reply offered a piece) but is the takeback going on."""
+        reply = self.board.pop()
+        before_reply = self.board.occupied
+        own = self.board.pop()
+        before_own = self.board.occupied
+        self.board.push(own)
+        self.board.push(reply)
+        agree = ~(before_reply ^ before_own)
+        return (occupied & agree) == (before_reply & agree)
+
     def _view_correction(self, t: float, occupied: int, lever: bool) -> _View | None:
         last = self._last
         assert last is not None
@@ -600,10 +639,7 @@ class Tracker:
             if self._takeback_due(t, occupied):
                 return self._view_at_rest(t)
             if self.config.takeback:
-                detail = "taking back?"
-                if self.board.turn is not self.opponent and self.opponent is not None:
-                    detail = "taking back? put back your own move too"
-                return _View(TrackerState.MOVING, detail, wake=[self._since + self.config.settle])
+                return self._view_taking_back()
             last.correctable = False
             return None
         going_on = [
@@ -675,6 +711,7 @@ class Tracker:
     def _after_move(self, t: float, crowns: bool, end: int) -> None:
         self._touched = None
         self._hint = None
+        self._taking_back = False
         self._adjusting = False
         self._unplayable_lifted.clear()
         self._violation = None
@@ -691,11 +728,7 @@ class Tracker:
             or not self._held(t, self.config.settle)
         ):
             return False
-        plies = 1
-        if self.opponent is not None and self.board.turn is not self.opponent:
-            plies = 2  # the opponent's reply is on the board: it goes back with the move
-        if len(self.board.move_stack) < plies:
-            return False
+        plies = 2 if self._takes_back_two() else 1
         undone = [self.board.pop() for _ in range(plies)]
         if not self._shows(self.board, occupied):
             for move in reversed(undone):

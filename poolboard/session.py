@@ -62,6 +62,7 @@ from engine.tracker import Tracker, TrackerConfig
 from poolboard import records
 from poolboard.config import Config
 from poolboard.opponents import Opponent, Position, make_opponent
+from poolboard.opponents.computer import HINT_LEVEL, Thinker
 from poolboard.opponents.remote import ClockReading
 from poolboard.opponents.remote_opponent import RemoteOpponent
 from poolboard.sensor_log import GameMarker
@@ -80,6 +81,9 @@ ENDINGS = ("resign", "agree-draw", "referee-win", "referee-draw")
 
 Listener = Callable[[dict[str, Any]], None]
 log = logging.getLogger("poolboard.session")
+
+#: Two presses of the same lever within this many seconds ask for a hint (docs/opponents.md).
+DOUBLE_PRESS_SECONDS = 0.8
 
 #: While a clock runs its state is saved this often, so a crash refunds at most this much of the
 #: running side's thinking time (the outage itself is never charged).
@@ -183,13 +187,17 @@ class Session:
             opponent.follow_clock = self.follow_host_clock
         self._opponent_serial = 0
         self._opponent_told: tuple[Any, ...] | None = None
+        self._hinter: Thinker | None = None
+        self._hint_serial = 0
+        self._hint_for: tuple[Any, ...] | None = None  # the position a hint is being sought for
+        self._lever_pressed: dict[Color, float] = {}
         try:
             self._open_game()
         except BaseException:
             if self.opponent is not None:
                 self.opponent.close()
             raise
-        self._tell_opponent()
+        self._follow_up()
 
     # -- games ---------------------------------------------------------------------------------
 
@@ -214,7 +222,9 @@ class Session:
 
     def _headers(self) -> dict[str, str]:
         """The PDN tags of a new game from :attr:`details` (docs/service.md, "Records")."""
-        details = self.details
+        details = dict(self.details)
+        if self.opponent is not None and not _known(details[self.opponent.side.value]):
+            details[self.opponent.side.value] = self.opponent.player_name()
         control, _ = records.pdn_time_control(TimeControl.from_string(details["time_control"]))
         return {
             "Event": details["event"],
@@ -347,7 +357,7 @@ class Session:
                 changed |= self._stored_again()
         if changed:
             self._announce()
-            self._tell_opponent()
+            self._follow_up()
 
     def _handle(self, event: SensorEvent | None) -> bool:
         changed = False
@@ -359,6 +369,11 @@ class Session:
                 changed |= self._on_tracker_event(tracker_event)
             if isinstance(event, LeverPress) and self.config.clock.switch_on == "lever":
                 changed |= self._switch_clock(event.side)
+            elif isinstance(event, LeverPress) and self._double_press(event):
+                refused = self._ask_hint("lever")
+                if refused is not None:
+                    log.info("no hint for %s's double press: %s", event.side.value, refused)
+                changed = True
         else:
             for tracker_event in self.tracker.advance(self.now()):
                 changed |= self._on_tracker_event(tracker_event)
@@ -626,6 +641,14 @@ class Session:
 
     # -- the opponent off the board -------------------------------------------------------------
 
+    def _follow_up(self) -> None:
+        """After a change is stored and announced: tell the opponent, drop a stale hint search."""
+        self._tell_opponent()
+        if self._hint_for is not None and self._hint_for != self._position_key():
+            self._hint_for = None
+            if self._hinter is not None:
+                self._hinter.cancel()
+
     def _opponent_to_move(self) -> bool:
         """Whether the opponent must choose a move now: its turn in a running game whose
         position stands on the board, and no move of its own already waiting to be executed."""
@@ -696,11 +719,11 @@ class Session:
                 self._not_stored(error)
                 self._opponent_told = None  # asked again: the answer is not kept
                 self._announce()
-                self._tell_opponent()
+                self._follow_up()
                 return False
             log.info("game %d: the opponent plays %s", self.game_id, data["move"])
             self._announce()
-            self._tell_opponent()
+            self._follow_up()
             return True
 
     def _expect_stored_opponent_move(self) -> None:
@@ -749,6 +772,88 @@ class Session:
             self._announce()
             return True
 
+    # -- hints -----------------------------------------------------------------------------------
+
+    def _position_key(self) -> tuple[Any, ...]:
+        return (self.game_id, tuple(self.game.board.move_stack))
+
+    def _double_press(self, press: LeverPress) -> bool:
+        """Whether ``press`` is the second of two quick presses of the same lever by the side to
+        move (with the clock switched on moves, the lever is free for this)."""
+        before = self._lever_pressed.get(press.side)
+        self._lever_pressed[press.side] = press.t
+        double = before is not None and press.t - before <= DOUBLE_PRESS_SECONDS
+        if double:
+            del self._lever_pressed[press.side]
+        return double and press.side is self.game.board.turn
+
+    @property
+    def hints_allowed(self) -> bool:
+        """Hints are given in casual play and against the computer, never in a tournament
+        game between two people."""
+        engine = self.opponent is not None and self.opponent.kind == "engine"
+        return engine or self.config.rules.profile == "casual"
+
+    def request_hint(self, actor: str) -> None:
+        """Look for a good move for the side to move and light it on the board (hint cues)
+        once found; ``RefereeError`` says why no hint can be given now."""
+        with self.lock:
+            refused = self._ask_hint(actor)
+            if refused is not None:
+                raise RefereeError(refused)
+            self._announce()
+
+    def _ask_hint(self, actor: str) -> str | None:
+        """Start the hint search; returns why not, if it cannot be given."""
+        if self.game.is_over():
+            return f"the game is over ({self.game.result})"
+        if not self.hints_allowed:
+            return (
+                "hints are for casual play and games against the computer, not for a "
+                f"{self.config.rules.profile} game between two players"
+            )
+        if not self.tracker.started:
+            return "set up the position first"
+        if self.opponent is not None and self.game.board.turn is self.opponent.side:
+            return "it is the opponent's move"
+        if self.tracker.hint is not None or self._hint_for == self._position_key():
+            return None  # shown or being sought already
+        if self._hinter is None:
+            self._hinter = Thinker("hint")
+        self._hint_serial += 1
+        self._hint_for = self._position_key()
+        log.info("game %d: %s asks for a hint", self.game_id, actor)
+        game = copy.deepcopy(self.game)
+        self._hinter.think(self._hint_serial, self.game_id, game, HINT_LEVEL, self._hint_found)
+        return None
+
+    def _hint_found(self, serial: int, move: Move) -> None:
+        """The hint search's answer: lit on the board if the position is still the same."""
+        with self.lock:
+            if serial != self._hint_serial or self._hint_for != self._position_key():
+                return
+            self._hint_for = None
+            data = {
+                "ply": len(self.game.board.move_stack) + 1,
+                "move": self.game.board.notation(move),
+            }
+            try:
+                with self._stored_together():
+                    self.store.add_event(self.game_id, "hint", data)
+                    for event in self.tracker.show_hint(move, self.now()):
+                        self._on_tracker_event(event)
+            except StorageError as error:
+                self._not_stored(error)
+            self._announce()
+
+    def _hint_json(self) -> dict[str, Any] | None:
+        hint = self.tracker.hint
+        if hint is not None:
+            return {"status": "shown", "move": self.game.board.notation(hint)}
+        if self._hint_for is not None and self._hint_for == self._position_key():
+            return {"status": "thinking", "move": None}
+        return None
+
     def _opponent_json(self) -> dict[str, Any] | None:
         opponent = self.opponent
         if opponent is None:
@@ -759,6 +864,8 @@ class Session:
         elif expected is not None:
             status = "execute"
             text = f"play {self.game.board.notation(expected)} on the board"
+        elif not self.tracker.started:
+            status, text = "setup", "set up the position on the board"
         elif self._opponent_to_move():
             status, text = "thinking", opponent.waiting_text
         else:
@@ -781,7 +888,7 @@ class Session:
             except StorageError as error:
                 raise RefereeError(f"not done, as it could not be stored: {error}") from None
             self._announce()
-            self._tell_opponent()
+            self._follow_up()
 
     def _audited(self, actor: str, action: str, data: dict[str, Any]) -> None:
         self.store.audit(self.game_id, actor, action, data)
@@ -1029,7 +1136,8 @@ class Session:
                     "or start a new match"
                 )
             details = dict(self.details)
-            if not new_match:
+            if not new_match and self.opponent is None:
+                # An opponent off the board keeps its side ([opponent] side): no swap.
                 details["black"], details["white"] = details["white"], details["black"]
             details.update(self.pending)
             same_clock = details["time_control"] == self.details["time_control"]
@@ -1130,6 +1238,8 @@ class Session:
             else {"connected": self.link.connected, "detail": self.link.detail},
             "rules": self.config.rules.profile,
             "opponent": self._opponent_json(),
+            "hint": self._hint_json(),
+            "hints": self.hints_allowed,
         }
 
     def _clock_json(self) -> dict[str, Any]:
@@ -1149,6 +1259,8 @@ class Session:
         folder."""
         if self.opponent is not None:
             self.opponent.close()
+        if self._hinter is not None:
+            self._hinter.close()
         self.sensor.close()
         for display in self.displays:
             display.close()

@@ -1,5 +1,6 @@
 """``poolboard demo``: the whole system on the simulated board, with the web UI; no hardware,
-no config. It prints the address it serves on."""
+no config. It prints the address it serves on. ``--opponent engine``: play the computer on the
+virtual board (docs/opponents.md)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,18 @@ import socket
 import sys
 from pathlib import Path
 
+from engine.profiles import PROFILES
 from poolboard.autoplay import AutoPlayer
-from poolboard.config import Config, RefereeConfig, StorageConfig, WebConfig, default_data_dir
+from poolboard.config import (
+    OPPONENT_KINDS,
+    Config,
+    OpponentConfig,
+    RefereeConfig,
+    RulesConfig,
+    StorageConfig,
+    WebConfig,
+    default_data_dir,
+)
 from poolboard.service import build_session, serve
 from poolboard.simulated_board import SimulatedBoard
 from poolboard.storage import StorageError
@@ -49,6 +60,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--speed", type=_speed, default=1.0, help="autoplay speed, above 0 up to 100 (default 1)"
     )
     parser.add_argument("--seed", type=int, default=None, help="autoplay random seed")
+    parser.add_argument(
+        "--opponent",
+        choices=OPPONENT_KINDS,
+        default="none",
+        help="engine: play the computer on the virtual board (default none: both sides here)",
+    )
+    parser.add_argument(
+        "--level", type=_level, default=5, help="the computer's level, 1-10 (default 5)"
+    )
+    parser.add_argument(
+        "--side",
+        choices=("black", "white"),
+        default="white",
+        help="the side the computer plays (default white; Black moves first)",
+    )
+    parser.add_argument(
+        "--rules",
+        choices=tuple(PROFILES),
+        default=None,
+        help="rule profile (default casual against the computer, so takebacks work; else apca)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -58,6 +90,12 @@ def _host(text: str) -> str:
             "empty; 0.0.0.0 (or ::) serves every interface, 127.0.0.1 this machine only"
         )
     return text
+
+
+def _level(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 10:
+        raise argparse.ArgumentTypeError(f"expected a level 1-10, got {text!r}")
+    return int(text)
 
 
 def _port(text: str) -> int:
@@ -91,11 +129,20 @@ def _port_free(host: str, port: int) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    if args.autoplay and args.opponent != "none":
+        print(
+            "poolboard demo: --autoplay plays both sides itself: leave out --opponent",
+            file=sys.stderr,
+        )
+        return 2
+    rules = args.rules or ("casual" if args.opponent != "none" else "apca")
     port = args.port if args.port == 0 or _port_free(args.host, args.port) else 0
     config = Config(
         storage=StorageConfig(path=str(demo_data_dir())),
         web=WebConfig(host=args.host, port=port),
         referee=RefereeConfig(password=DEMO_REFEREE_PASSWORD),
+        rules=RulesConfig(profile=rules),
+        opponent=OpponentConfig(kind=args.opponent, side=args.side, level=args.level),
     )
     try:
         session = build_session(config)
@@ -112,6 +159,12 @@ def run(args: argparse.Namespace) -> int:
         f"games kept in {config.storage.directory}",
         flush=True,
     )
+    if args.opponent == "engine":
+        print(
+            f"poolboard demo: the computer (level {args.level}) plays {args.side}, {rules} "
+            "rules: play on the virtual board at /board",
+            flush=True,
+        )
     try:
         return serve(
             session, web=True, announce=lambda text: print(text, flush=True), helpers=helpers

@@ -92,8 +92,12 @@ class Opponent(ABC):
         ``answer(position.serial, move)`` later, from any thread. Returns at once."""
 
     def describe(self) -> dict[str, Any]:
-        """What the pages show about this opponent (JSON-ready): its kind, side and more."""
-        return {"kind": self.kind, "side": self.side.value}
+        """What the pages show about this opponent (JSON-ready): its kind, side, name, more."""
+        return {"kind": self.kind, "side": self.side.value, "name": self.player_name()}
+
+    def player_name(self) -> str:
+        """The name for the game's PDN tag of its side, when the config gives none."""
+        return self.kind
 
     def close(self) -> None:  # noqa: B027 - an opponent without a thread needs no closing
         """Stop thinking or listening for good; no update follows."""

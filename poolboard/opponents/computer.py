@@ -24,6 +24,9 @@ from poolboard.opponents.base import Answer, Opponent, Position
 
 log = logging.getLogger("poolboard.opponents")
 
+#: How hard a hint looks: level 7 (depth 8, at most 1 s, no noise).
+HINT_LEVEL = LEVELS[7]
+
 
 @dataclass(frozen=True)
 class _Job:
@@ -145,6 +148,10 @@ class ComputerOpponent(Opponent):
     def thinking(self) -> bool:
         """Whether a search is under way."""
         return self._thinker.busy
+
+    def player_name(self) -> str:
+        """``poolboard level N``: the engine and its level, as the PDN tag."""
+        return f"poolboard level {self.level}"
 
     def describe(self) -> dict[str, Any]:
         """Kind, side and level, for the pages."""

@@ -134,6 +134,11 @@ class RemoteOpponent(Opponent):
             and far.ply == len(position.game.board.move_stack) + 1
         )
 
+    def player_name(self) -> str:
+        """Unknown (``?``) unless ``[game]`` names the far player: both boards then write the
+        same tags (docs/remote.md)."""
+        return "?"
+
     def describe(self) -> dict[str, Any]:
         """The kind and side, and the link: this board's role, the game, the other board."""
         link = self.link

@@ -13,7 +13,7 @@ from starlette.convertors import Convertor, register_url_convertor
 
 from engine.cues import CUE_STYLES, CueKind
 from engine.pdn.writer import write_game
-from poolboard.session import Session
+from poolboard.session import RefereeError, Session
 from poolboard.simulated_board import SimulatedBoard
 from poolboard.storage import DamagedGame, StorageError, StoredGame
 from poolboard.web.models import BoardSnapshot, SideBody
@@ -181,6 +181,16 @@ def api_router(session: Session, board_login: Callable[..., str] | None = None) 
         """A player presses their clock lever on the simulated board."""
         simulated().press_lever(body.color)
         return {"lever": body.side}
+
+    @router.post("/hint", dependencies=board_access)
+    def hint() -> dict[str, bool]:
+        """Ask for a hint for the side to move: found by the engine, then lit on the board
+        with the hint cues (docs/opponents.md); 409 says why no hint can be given now."""
+        try:
+            session.request_hint("web")
+        except RefereeError as error:
+            raise HTTPException(409, str(error)) from None
+        return {"ok": True}
 
     @router.post("/adjust", dependencies=board_access)
     def adjust(body: SideBody) -> dict[str, str]:

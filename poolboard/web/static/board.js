@@ -1,8 +1,8 @@
 // The virtual board (/board): the simulated sensor. Every change of occupancy is sent as a whole
 // snapshot (POST /api/board), exactly what a reed board reports, so the real tracker does the rest.
 import {
-  BoardView, ClockModel, connect, cueStyles, formatClock, parseFen, players, renderMoves,
-  showConnection, sideLine, stateLine, storeFlip, storedFlip, violationText,
+  BoardView, ClockModel, askHint, connect, cueStyles, formatClock, parseFen, players, renderMoves,
+  showConnection, showOpponent, sideLine, stateLine, storeFlip, storedFlip, violationText,
 } from "/static/poolboard.js";
 
 const view = new BoardView(document.getElementById("board"), { flipped: storedFlip("flip-board") });
@@ -179,6 +179,10 @@ for (const button of document.querySelectorAll("[data-adjust]")) {
     send("/api/adjust", { side: button.dataset.adjust });
   });
 }
+document.getElementById("hint").addEventListener("click", async () => {
+  const refused = await askHint();
+  say(refused || "looking for a hint…", refused ? "error" : "ok");
+});
 document.getElementById("flip").addEventListener("click", () => {
   view.setFlipped(!view.flipped);
   storeFlip("flip-board", view.flipped);
@@ -215,6 +219,7 @@ connect((next) => {
     box.classList.toggle("to-move", state.turn === side && !state.result);
   }
   document.getElementById("state-line").textContent = stateLine(state);
+  showOpponent(state, document.getElementById("opponent-line"), document.getElementById("hint"));
   // The reason a move was refused, until the position is restored.
   if (state.violation) {
     say(`refused: ${violationText(state.violation)}`, "error");

@@ -310,7 +310,46 @@ export function stateLine(state) {
   return `set up the position on the board (${turn})`;
 }
 
-/** A violation as one line naming its rule once. */
+/** What the opponent off the board and a hint are doing now, or "" (docs/opponents.md). */
+export function opponentLine(state) {
+  const parts = [];
+  const opponent = state.opponent;
+  if (opponent && !state.result && opponent.status !== "idle") {
+    const side = opponent.side === "white" ? "White" : "Black";
+    parts.push(`${opponent.name} (${side}): ${opponent.text}`);
+  }
+  if (state.hint?.status === "thinking") parts.push("hint: looking for a good move…");
+  else if (state.hint?.status === "shown") parts.push(`hint: ${state.hint.move} (lit on the board)`);
+  return parts.join(" · ");
+}
+
+/** Ask for a hint (POST /api/hint); resolves to "" or the reason none can be given. */
+export async function askHint() {
+  try {
+    const response = await fetch("/api/hint", {
+      method: "POST",
+      // X-Poolboard: without it the server refuses a change (poolboard/web/guard.py, CSRF).
+      headers: { "X-Poolboard": "1" },
+    });
+    if (response.ok) return "";
+    const detail = (await response.json()).detail;
+    return typeof detail === "string" ? detail : `refused (${response.status})`;
+  } catch (error) {
+    return `not sent: ${error}`;
+  }
+}
+
+/** Show the opponent line and the hint button as ``state`` has them. */
+export function showOpponent(state, line, button) {
+  const text = opponentLine(state);
+  line.textContent = text;
+  line.hidden = !text;
+  button.hidden = !state.hints || Boolean(state.result);
+  const computerToMove = state.opponent && state.turn === state.opponent.side;
+  button.disabled = Boolean(computerToMove) || state.hint !== null;
+}
+
+/** A violation as one line naming its rule once.
 export function violationText(violation) {
   const { rule, message } = violation;
   return rule && !message.includes(rule) ? `${rule}: ${message}` : message;

@@ -1,7 +1,8 @@
 // The spectator page (/ and /big): the live board, clocks, moves, counts, the match and result.
 import {
-  BoardView, ClockModel, connect, cueStyles, formatClock, matchLine, parseFen, players,
-  renderMoves, showConnection, sideLine, stateLine, storeFlip, storedFlip, violationText,
+  BoardView, ClockModel, askHint, connect, cueStyles, formatClock, matchLine, parseFen, players,
+  renderMoves, showConnection, showOpponent, sideLine, stateLine, storeFlip, storedFlip,
+  violationText,
 } from "/static/poolboard.js";
 
 const big = location.pathname === "/big" || new URLSearchParams(location.search).get("big") === "1";
@@ -51,6 +52,7 @@ function show() {
   document.getElementById("clock-note").textContent =
     `time control ${control}${forMatch ? " s a side for the whole match" : ""}${paused ? " · paused by the referee" : ""}`;
   document.getElementById("state-line").textContent = stateLine(state);
+  showOpponent(state, document.getElementById("opponent-line"), document.getElementById("hint"));
   document.getElementById("paused").hidden = !paused || Boolean(state.result);
   const over = document.getElementById("game-over");
   over.hidden = !state.result;
@@ -78,6 +80,11 @@ function show() {
   tickClocks();
 }
 
+document.getElementById("hint").addEventListener("click", async () => {
+  const message = document.getElementById("hint-message");
+  message.textContent = await askHint();
+  message.className = "message error";
+});
 document.getElementById("flip").addEventListener("click", () => {
   view.setFlipped(!view.flipped);
   storeFlip("flip-spectator", view.flipped);

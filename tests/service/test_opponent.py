@@ -1,0 +1,267 @@
+"""Playing the computer on the board: its move is cued on the LEDs, executed by the player's
+hand, recorded only when the board shows exactly it; hints, takebacks, the clock, restarts."""
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.color import Color
+from engine.cues import CueKind, Cues
+from poolboard.config import (
+    ClockConfig,
+    Config,
+    ConfigError,
+    OpponentConfig,
+    RulesConfig,
+    StorageConfig,
+    load_config,
+)
+from poolboard.opponents.computer import ComputerOpponent
+from poolboard.session import RefereeError, Session
+from poolboard.simulated_board import SimulatedBoard
+from tests.service.conftest import FakeTime, Table
+
+CASUAL = RulesConfig(profile="casual")
+
+
+class Leds:
+    """The cues as an LED chain receives them (the session's CueDisplay)."""
+
+    def __init__(self) -> None:
+        self.shown = Cues.none()
+
+    def show(self, cues: Cues) -> None:
+        self.shown = cues
+
+    def close(self) -> None:
+        pass
+
+    def squares(self, kind: CueKind) -> list[int]:
+        return sorted(square for square, shown in self.shown if shown is kind)
+
+
+class ComputerTable(Table):
+    """A table whose session plays the computer, its cues going to :class:`Leds`."""
+
+    def __init__(self, tmp_path: Path, level: int, side: str, **sections: object) -> None:
+        self.time = FakeTime()
+        opponent = OpponentConfig(kind="engine", side=side, level=level)
+        self.config = Config(
+            storage=StorageConfig(path=str(tmp_path)), opponent=opponent, **sections
+        )
+        self.board = SimulatedBoard(now=self.time)
+        self.leds = Leds()
+        self.session = Session(
+            self.config,
+            self.board,
+            [self.leds],
+            now=self.time,
+            opponent=ComputerOpponent(Color(side), level, seed=7),
+        )
+        self.occupied = set(self.session.game.board.occupied_squares())
+
+
+def against_computer(
+    tmp_path: Path, level: int = 1, side: str = "white", **sections
+) -> ComputerTable:
+    sections.setdefault("rules", CASUAL)
+    return ComputerTable(tmp_path, level, side, **sections)
+
+
+def wait_for(predicate, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+def status(table: Table) -> str:
+    return table.session.state()["opponent"]["status"]
+
+
+def read_the_leds(table: Table) -> tuple[int, int, list[int]]:
+    """The computer's move as the LEDs show it: lift here, put down there, take these off."""
+    leds = table.leds
+    (start,) = leds.squares(CueKind.PLAY_FROM)
+    ends = leds.squares(CueKind.PLAY_TO)
+    return start, ends[0] if ends else start, leds.squares(CueKind.REMOVE)
+
+
+def test_a_whole_game_against_the_computer_played_from_the_leds(tmp_path: Path) -> None:
+    table = against_computer(tmp_path, clock=ClockConfig(time_control="3600"))
+    session, rng = table.session, random.Random(15)
+    table.set_up()
+    wrong_tries = 0
+    for _ in range(300):
+        if session.game.is_over():
+            break
+        board = session.game.board
+        if board.turn is Color.BLACK:  # the player here: any legal move, by hand
+            move = rng.choice(board.generate_legal_moves())
+            table.move(move.from_square, move.to_square, *move.captures)
+            continue
+        wait_for(lambda: status(table) == "execute")
+        assert session.clock.running is Color.BLACK  # the computer's clock stopped at its choice
+        white_left = session.clock.remaining(Color.WHITE)
+        start, end, removes = read_the_leds(table)
+        expected = session.tracker.expected
+        assert (start, end, removes) == (
+            expected.path[0],
+            expected.path[-1],
+            sorted(expected.captures),
+        )
+        others = [m for m in board.generate_legal_moves() if m != expected]
+        before = set(table.occupied)
+        if others and rng.random() < 0.3:  # the hand plays a wrong move first
+            wrong_tries += 1
+            wrong = rng.choice(others)
+            table.move(wrong.from_square, wrong.to_square, *wrong.captures)
+            state = session.state()
+            assert len(state["moves"]) == len(board.move_stack)  # nothing recorded
+            assert state["state"]["name"] == "restore"
+            assert state["state"]["detail"].endswith(f"then play {board.notation(expected)}")
+            assert state["violation"] is None  # the hand breaks no rule for the computer
+            assert table.leds.squares(CueKind.RESTORE_FILL) or table.leds.squares(
+                CueKind.RESTORE_CLEAR
+            )
+            table.show(before)  # put it back, as the cues ask
+            table.settle()
+            assert read_the_leds(table) == (start, end, removes)
+        table.move(start, end, *removes)
+        assert session.tracker.expected is None
+        assert session.clock.remaining(Color.WHITE) == pytest.approx(white_left)
+    assert session.game.is_over(), "no result in 300 plies"
+    assert wrong_tries >= 3
+    stored = session.store.game(session.game_id)
+    assert [m.move for m in stored.moves] == session.game.board.move_stack
+    assert stored.result == session.game.result
+    assert stored.headers["White"] == "poolboard level 1"
+    # No move of the computer was flagged against anyone.
+    assert not [e for _, kind, e in session.store.events(session.game_id) if kind == "violation"]
+    session.close()
+
+
+def test_the_computer_s_clock_runs_while_it_thinks_and_a_takeback_cancels_it(
+    tmp_path: Path,
+) -> None:
+    table = against_computer(tmp_path, level=10, clock=ClockConfig(time_control="600"))
+    session = table.session
+    table.set_up()
+    table.move(11, 15)
+    assert status(table) == "thinking"
+    assert session.state()["opponent"]["text"] == "thinking…"
+    assert session.clock.running is Color.WHITE
+    white = session.clock.remaining(Color.WHITE)
+    table.settle(30.0)  # thirty seconds of thought on the computer's clock
+    assert session.clock.remaining(Color.WHITE) == pytest.approx(white - 30.0, abs=0.01)
+    # The player takes the move back (casual): the thinking stops at once, nothing is played.
+    table.move(15, 11)
+    table.settle()
+    assert session.state()["moves"] == []
+    assert status(table) == "waiting"
+    wait_for(lambda: not session.opponent.thinking, 2.0)
+    time.sleep(0.2)
+    assert session.tracker.expected is None and session.state()["moves"] == []
+    session.close()
+
+
+def test_a_new_position_cancels_the_thinking_and_the_computer_opens_as_black(
+    tmp_path: Path,
+) -> None:
+    table = against_computer(tmp_path, level=10, side="black")
+    session = table.session
+    table.set_up()
+    assert status(table) == "thinking"  # Black moves first: the computer opens
+    session.set_position("referee", "B:W18,22:B6,9")
+    assert status(table) == "setup"  # nothing to think about until the position stands
+    wait_for(lambda: not session.opponent.thinking, 2.0)
+    table.set_up()
+    assert status(table) == "thinking"
+    wait_for(lambda: session.opponent.thinking, 2.0)
+    session.close()
+
+
+def test_casual_takeback_undoes_the_computer_s_reply_with_the_player_s_move(tmp_path: Path) -> None:
+    table = against_computer(tmp_path)
+    session = table.session
+    table.set_up()
+    table.move(11, 15)
+    wait_for(lambda: status(table) == "execute")
+    start, end, removes = read_the_leds(table)
+    table.move(start, end, *removes)
+    assert len(session.state()["moves"]) == 2
+    table.move(end, start)  # the computer's piece back first ("put back your own move too")
+    assert "put back your own move too" in session.state()["state"]["detail"]
+    assert len(session.state()["moves"]) == 2
+    table.move(15, 11)
+    state = session.state()
+    assert state["moves"] == [] and state["turn"] == "black"
+    assert state["opponent"]["status"] == "waiting"
+    assert session.store.game(session.game_id).moves == []
+    session.close()
+
+
+def test_a_hint_on_request_and_on_a_double_press_of_the_lever(tmp_path: Path) -> None:
+    table = against_computer(tmp_path, rules=RulesConfig(profile="apca"))
+    session = table.session
+    table.set_up()
+    session.request_hint("web")
+    wait_for(
+        lambda: session.state()["hint"] is not None and session.state()["hint"]["status"] == "shown"
+    )
+    hint = session.tracker.hint
+    assert table.leds.squares(CueKind.HINT_FROM) == [hint.path[0]]
+    assert hint.path[-1] in table.leds.squares(CueKind.HINT_TO)
+    table.move(hint.path[0], hint.path[-1], *hint.captures)
+    assert session.state()["hint"] is None and not table.leds.squares(CueKind.HINT_FROM)
+    wait_for(lambda: status(table) == "execute")
+    with pytest.raises(RefereeError, match="opponent's move"):
+        session.request_hint("web")
+    start, end, removes = read_the_leds(table)
+    table.move(start, end, *removes)
+    # Black presses the lever twice: a hint (the clock switches on moves, not the lever).
+    table.board.press_lever(Color.BLACK)
+    session.process(table.board.read(0))
+    table.time.now += 0.3
+    table.board.press_lever(Color.BLACK)
+    session.process(table.board.read(0))
+    wait_for(lambda: session.tracker.hint is not None)
+    assert table.leds.squares(CueKind.HINT_FROM)
+    hints = [e for _, kind, e in session.store.events(session.game_id) if kind == "hint"]
+    assert [h["ply"] for h in hints] == [1, 3]
+    session.close()
+
+
+def test_no_hint_in_a_tournament_game_between_two_players(make_table) -> None:
+    table = make_table()
+    table.set_up()
+    with pytest.raises(RefereeError, match="not for a apca game between two players"):
+        table.session.request_hint("web")
+    assert table.session.state()["hints"] is False
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('kind = "chess"', "[opponent] kind: expected one of none, engine, got 'chess'"),
+        ('kind = "engine"\nside = "red"', "[opponent] side: expected black or white, got 'red'"),
+        ('kind = "engine"\nlevel = 11', "[opponent] level: expected a level 1-10, got 11"),
+        ('kind = "engine"\nlevel = 0', "[opponent] level: expected a level 1-10, got 0"),
+        ('level = "5"', "[opponent] level: expected an integer, got '5'"),
+        ("colour = 1", "[opponent] colour: unknown key; expected one of kind, side, level"),
+    ],
+)
+def test_opponent_config_errors_name_the_key(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "board.toml"
+    path.write_text(f"[opponent]\n{text}\n")
+    with pytest.raises(ConfigError) as error:
+        load_config(path)
+    assert str(error.value) == f"{path}: {message}"
+
+
+def test_the_config_names_the_computer(tmp_path: Path) -> None:
+    path = tmp_path / "board.toml"
+    path.write_text('[opponent]\nkind = "engine"\nside = "black"\nlevel = 3\n')
+    assert load_config(path).opponent == OpponentConfig(kind="engine", side="black", level=3)
