@@ -444,6 +444,7 @@ class RemoteLink:
                 f"here to {after.fen()}"
             )
         self.pending = PeerMove(ply, notation, move, fen)
+        self._problems_said.clear()  # the boards agree again: a new problem is news
         log.info("remote: the other board played ply %d %s", ply, notation)
         peer_move = self.pending
         calls.append(lambda: self.on_move(peer_move))

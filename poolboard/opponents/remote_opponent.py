@@ -55,6 +55,8 @@ class RemoteOpponent(Opponent):
         #: The guest follows the host's clock with this (the session's ``follow_clock``).
         self.follow_clock: Callable[[ClockReading], bool] | None = None
         self._latest: tuple[Position, Answer] | None = None
+        #: What the players must know about the link (the boards disagree), for the pages.
+        self.problem: str | None = None
         self._answered = 0  # the serial last answered
         self._wake = threading.Condition()
         self._closed = False
@@ -73,7 +75,7 @@ class RemoteOpponent(Opponent):
                 self.side.opponent,
                 on_move=self._on_move,
                 on_clock=self._on_clock,
-                on_problem=lambda text: log.error("remote: %s", text),
+                on_problem=self._on_problem,
             )
             self.link.load(*self._record(position))
             self.link.start()
@@ -99,8 +101,12 @@ class RemoteOpponent(Opponent):
         return moves, outcome.result, outcome.reason
 
     def _on_move(self, _: PeerMove) -> None:
+        self.problem = None  # the boards agree again
         with self._wake:
             self._wake.notify()
+
+    def _on_problem(self, text: str) -> None:
+        self.problem = text  # logged by the link; shown with the opponent on the pages
 
     def _on_clock(self, reading: ClockReading) -> None:
         if self.follow_clock is not None:
@@ -148,6 +154,7 @@ class RemoteOpponent(Opponent):
             "connected": link is not None and link.connected.is_set(),
             "peer": None if link is None else link.peer,
             "acknowledged": 0 if link is None else link.peer_plies,
+            "problem": self.problem,
         }
 
     def close(self) -> None:
