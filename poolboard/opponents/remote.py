@@ -229,6 +229,7 @@ class RemoteLink:
     ) -> None:
         """This board's record changed (``moves`` in PDN from the start, the result if over):
         send this board's new moves and the record (the acknowledgement of the other's)."""
+        calls: list[Callable[[], None]] = []
         with self._lock:
             common = 0
             while (
@@ -242,12 +243,22 @@ class RemoteLink:
                     self._push(text)
             new = [self._push(text) for text in moves[common:]]
             self._result = None if result is None else (result, reason or "")
-            if self.pending is not None and self.pending.ply <= len(self._moves):
-                self.pending = None  # executed (or replaced) on this board
+            shown = self.pending
+            if shown is not None and shown.ply <= len(self._moves):
+                self.pending = None  # executed on this board
+                if self._moves[shown.ply - 1] != shown.notation:
+                    self._problem(
+                        f"the boards disagree at ply {shown.ply}: the other board played "
+                        f"{shown.notation}, this one recorded {self._moves[shown.ply - 1]}; "
+                        "correct one of them (docs/remote.md)",
+                        calls,
+                    )
             for ply in new if send else ():
                 if self.side_of(ply) is self.side:
                     self._send_move(ply)
             self._publish(protocol.RECORD, self._record())
+        for call in calls:
+            call()
 
     def _push(self, text: str) -> int:
         self._board.push(self._board.parse_move(text))

@@ -264,3 +264,17 @@ def test_boards_that_disagree_on_the_game_say_so(broker) -> None:
     assert not host.offered
     host.link.stop()
     other.link.stop()
+
+
+def test_boards_whose_records_differ_say_where(pair) -> None:
+    host, guest = pair
+    host.play("11-15")
+    guest.wait(lambda: guest.offered, "ply 1")
+    guest.play("10-14")  # the guest's board recorded something else (a wrong correction)
+    host.wait(lambda: host.problems, "the host naming the divergence")
+    assert (
+        "the boards disagree at ply 1: the other board recorded 10-14, this one 11-15"
+        in (host.problems[0])
+    )
+    guest.wait(lambda: guest.problems, "the guest naming it too")
+    assert "at ply 1" in guest.problems[0]
