@@ -150,6 +150,7 @@ class RemoteOpponent(Opponent):
         link = self.link
         return {
             **super().describe(),
+            "name": "the other board" if link is None or link.peer is None else link.peer,
             "role": self.settings.role,
             "connected": link is not None and link.connected.is_set(),
             "peer": None if link is None else link.peer,
