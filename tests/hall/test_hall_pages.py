@@ -41,7 +41,7 @@ def test_hall_director_and_standings_pages(browser, hall, tables) -> None:  # no
 
     # The director's console needs the login; a spectator gets 401.
     assert hall.http.get("/director").status_code == 401
-    t1.referee("result", {"result": "0-1", "reason": "resigned"})
+    t1.referee("result", {"result": "1-0", "reason": "resigned"})  # Black wins
     director = browser.new_context(
         viewport={"width": 1200, "height": 900},
         http_credentials={"username": DIRECTOR[0], "password": DIRECTOR[1]},
