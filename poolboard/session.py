@@ -49,7 +49,7 @@ from engine.events import (
     TrackerState,
     Violation,
 )
-from engine.game import BLACK_WINS, WHITE_WINS, Game
+from engine.game import BLACK_WINS, DRAW, WHITE_WINS, Game
 from engine.sensing import (
     CueDisplay,
     LeverPress,
@@ -185,6 +185,7 @@ class Session:
         self.opponent = opponent
         if isinstance(opponent, RemoteOpponent):  # a remote game: docs/remote.md
             opponent.follow_clock = self.follow_host_clock
+            opponent.follow_result = self.follow_remote_result
         self._opponent_serial = 0
         self._opponent_told: tuple[Any, ...] | None = None
         self._hinter: Thinker | None = None
@@ -770,6 +771,27 @@ class Session:
                 log.warning("remote: the host's clock was not taken: %s", error)
                 return False
             self._announce()
+            return True
+
+    def follow_remote_result(self, result: str, reason: str) -> bool:
+        """End the game as the far board ended it at the same ply (a resignation, a flag, its
+        referee's decision), with its reason word for word, so both records read the same;
+        audited as ``remote``. Whether it was taken (any thread)."""
+        with self.lock:
+            if self.game.is_over():
+                return False  # over here too (the same last move, R-END-1)
+            try:
+                with self._referee_action():
+                    if result == DRAW:
+                        self.game.declare_draw(reason)
+                        self._finish_if_over("referee")
+                    else:
+                        winner = Color.BLACK if result == BLACK_WINS else Color.WHITE
+                        self._end(records.Ending("referee", winner, "", reason))
+                    self._audited("remote", "result", {"result": result, "reason": reason})
+            except RefereeError as error:
+                log.warning("remote: the other board's result %s was not taken: %s", result, error)
+                return False
             return True
 
     # -- hints -----------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from engine.board import Board, Move
 from engine.color import Color
+from engine.game import BLACK_WINS, DRAW, WHITE_WINS
 from poolboard import remote_protocol as protocol
 from poolboard.remote_protocol import Invite, ProtocolError
 from poolboard.remote_settings import RemoteLinkConfig
@@ -32,6 +33,8 @@ log = logging.getLogger("poolboard.remote")
 
 #: Messages kept for the broker while it is unreachable (a game has a few hundred at most).
 MAX_QUEUED = 2000
+#: The results a record may carry (PDN, checkers order: 1-0 is Black's win).
+RESULTS = (BLACK_WINS, WHITE_WINS, DRAW)
 
 
 class Duplicate(ProtocolError):
@@ -72,6 +75,7 @@ class ClockReading:
 class RemoteLink:
     """This board's end of a remote game (``start``/``stop``); callbacks run on paho's thread:
     ``on_move`` for the other board's next move, ``on_clock`` (guest) for the host's clock,
+    ``on_result`` for a result the other board reached first (a resignation, a flag),
     ``on_problem`` for what the players must know (the boards disagree, the terms differ)."""
 
     def __init__(
@@ -83,6 +87,7 @@ class RemoteLink:
         on_move: Callable[[PeerMove], None] = lambda _: None,
         on_clock: Callable[[ClockReading], None] = lambda _: None,
         on_problem: Callable[[str], None] = lambda _: None,
+        on_result: Callable[[str, str], None] = lambda _, __: None,
     ) -> None:
         self.link = link
         self.terms = terms
@@ -90,6 +95,7 @@ class RemoteLink:
         self.board_name = link.user
         self.side = side  # the side this board's player plays
         self.on_move, self.on_clock, self.on_problem = on_move, on_clock, on_problem
+        self.on_result = on_result
         self.boot = secrets.token_hex(6)
         self.peer: str | None = None  # the other board's name, once it has said something valid
         self.peer_plies = 0  # how many plies the other board has recorded: its acknowledgement
@@ -396,6 +402,8 @@ class RemoteLink:
         self.peer_result = result
         if len(moves) == len(self._moves) + 1 and self.side_of(len(moves)) is not self.side:
             self._offer(len(moves), moves[-1], fen, calls, duplicate_is_news=False)
+        if result is not None and len(moves) == len(self._moves):
+            self._take_result(result, data.get("reason"), calls)
         if self._resend_due:
             self._resend_due = False
             unacknowledged = [
@@ -409,6 +417,22 @@ class RemoteLink:
                 log.info(
                     "remote: re-sent plies %s the other board had not recorded", unacknowledged
                 )
+
+    def _take_result(self, result: str, reason: Any, calls: list[Callable[[], None]]) -> None:
+        """The other board's game is over at the same ply: over here too (a resignation, a
+        referee's decision, a flag), or named if this board has another result."""
+        if result not in RESULTS:
+            raise ProtocolError(f"'result' must be one of {', '.join(RESULTS)}, got {result!r}")
+        why = reason if isinstance(reason, str) and reason else "decided on the other board"
+        if self._result is None:
+            log.info("remote: the other board's game ended %s (%s)", result, why)
+            calls.append(lambda: self.on_result(result, why))
+        elif self._result[0] != result:
+            self._problem(
+                f"the boards disagree on the result: the other board has {result} ({why}), "
+                f"this one {self._result[0]} ({self._result[1]})",
+                calls,
+            )
 
     def _take_clock(self, data: dict[str, Any], calls: list[Callable[[], None]]) -> None:
         if data.get("role") != "host":

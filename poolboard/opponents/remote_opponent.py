@@ -52,12 +52,16 @@ class RemoteOpponent(Opponent):
         super().__init__(side)
         self.settings = link
         self.link: RemoteLink | None = None  # made at the first update, from the game's terms
-        #: The guest follows the host's clock with this (the session's ``follow_clock``).
+        #: The guest follows the host's clock with this (the session's ``follow_host_clock``).
         self.follow_clock: Callable[[ClockReading], bool] | None = None
+        #: A result the far board reached first is taken with this (``follow_remote_result``).
+        self.follow_result: Callable[[str, str], bool] | None = None
         self._latest: tuple[Position, Answer] | None = None
         #: What the players must know about the link (the boards disagree), for the pages.
         self.problem: str | None = None
         self._answered = 0  # the serial last answered
+        self._reading: ClockReading | None = None  # the host's newest clock, not yet taken
+        self._reading_tried: int | None = None  # the serial it was last tried against
         self._wake = threading.Condition()
         self._closed = False
         self._worker = threading.Thread(target=self._work, name="remote-opponent", daemon=True)
@@ -76,6 +80,7 @@ class RemoteOpponent(Opponent):
                 on_move=self._on_move,
                 on_clock=self._on_clock,
                 on_problem=self._on_problem,
+                on_result=self._on_result,
             )
             self.link.load(*self._record(position))
             self.link.start()
@@ -108,27 +113,41 @@ class RemoteOpponent(Opponent):
     def _on_problem(self, text: str) -> None:
         self.problem = text  # logged by the link; shown with the opponent on the pages
 
+    def _on_result(self, result: str, reason: str) -> None:
+        if self.follow_result is not None:
+            self.follow_result(result, reason)
+
     def _on_clock(self, reading: ClockReading) -> None:
-        if self.follow_clock is not None:
-            self.follow_clock(reading)
+        with self._wake:
+            self._reading, self._reading_tried = reading, None
+            self._wake.notify()
 
     def _work(self) -> None:
-        """Answer the newest position that asks for a move once the far move for it is in (on
-        this thread: the session's answer takes its lock)."""
+        """Answer the newest position that asks for a move once the far move for it is in, and
+        give the session the host's newest clock reading until it fits (a reading can arrive
+        before the far move it follows is taken). On this thread: the session takes its lock."""
         while True:
             with self._wake:
-                while not self._closed and not self._due():
+                while not self._closed and not self._answer_due() and not self._clock_due():
                     self._wake.wait(timeout=1.0)
                 if self._closed:
                     return
                 assert self._latest is not None and self.link is not None
                 position, answer = self._latest
-                far = self.link.pending
-                self._answered = position.serial
+                far = self.link.pending if self._answer_due() else None
+                reading = self._reading if self._clock_due() else None
+                if far is not None:
+                    self._answered = position.serial
+                if reading is not None:
+                    self._reading_tried = position.serial
             if far is not None and not answer(position.serial, far.move):
                 log.warning("remote: the session did not take ply %d %s", far.ply, far.notation)
+            if reading is not None and self.follow_clock is not None and self.follow_clock(reading):
+                with self._wake:
+                    if self._reading is reading:
+                        self._reading = None
 
-    def _due(self) -> bool:
+    def _answer_due(self) -> bool:
         if self._latest is None or self.link is None:
             return False
         position, _ = self._latest
@@ -138,6 +157,14 @@ class RemoteOpponent(Opponent):
             and position.serial != self._answered
             and far is not None
             and far.ply == len(position.game.board.move_stack) + 1
+        )
+
+    def _clock_due(self) -> bool:
+        """A host reading not yet taken, not yet tried against the newest position."""
+        return (
+            self._reading is not None
+            and self._latest is not None
+            and self._latest[0].serial != self._reading_tried
         )
 
     def player_name(self) -> str:

@@ -82,6 +82,18 @@ def pdn_moves(board: TableProcess) -> tuple[str, str]:
     return tags, " ".join(movetext.split())
 
 
+def clock_comments(board: TableProcess) -> list[float]:
+    """Seconds left for the mover after each ply, from the exported ``[%clk h:mm:ss]``."""
+    done = subprocess.run(
+        [sys.executable, "-m", "poolboard.cli", "export", "--config", str(board.config)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    times = re.findall(r"\[%clk (\d+):(\d+):([\d.]+)\]", done.stdout)
+    return [int(h) * 3600 + int(m) * 60 + float(sec) for h, m, sec in times]
+
+
 def test_a_remote_game_survives_a_broker_kill_and_a_service_kill(tmp_path, broker) -> None:
     invite = Invite.new()
     host = start_board(tmp_path, "t1", broker.port, remote_config(invite, "host", "white"))
@@ -120,6 +132,22 @@ def test_a_remote_game_survives_a_broker_kill_and_a_service_kill(tmp_path, broke
         assert abs(host_clock["white"] - guest_clock["white"]) < 0.01
         assert abs(host_clock["black"] - guest_clock["black"]) < 1.0
         assert state(host)["opponent"]["connected"] and state(guest)["opponent"]["connected"]
+        # The times recorded with each move agree too, but where the host (the clock) charged
+        # White for a link drop: the ply White made just after each drop (6 and 10).
+        host_times, guest_times = clock_comments(host), clock_comments(guest)
+        assert len(host_times) == len(guest_times) == PLIES
+        for ply, (at_host, at_guest) in enumerate(
+            zip(host_times, guest_times, strict=True), start=1
+        ):
+            if ply in (6, 10):
+                assert at_host < at_guest, "the host charged the outage to White"
+            else:
+                assert abs(at_host - at_guest) < 0.3, (ply, host_times, guest_times)
+        # White resigns at the host's board: the guest's game ends the same way.
+        host.referee("result", {"result": "1-0", "reason": "White resigned"})
+        wait_for(lambda: state(guest)["result"] == "1-0", "the result reaching the guest")
+        assert pdn_moves(host) == pdn_moves(guest)
+        assert '[Result "1-0"]' in pdn_moves(guest)[0]
     finally:
         for board in (host, guest):
             board.stop()
