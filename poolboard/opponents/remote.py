@@ -73,7 +73,8 @@ class ClockReading:
 
 
 class RemoteLink:
-    """This board's end of a remote game (``start``/``stop``); callbacks run on paho's thread:
+    """This board's end of a remote game (``start``/``stop``); callbacks run on paho's thread
+    (a divergence found by ``update``: on its caller's), with no lock of the link held:
     ``on_move`` for the other board's next move, ``on_clock`` (guest) for the host's clock,
     ``on_result`` for a result the other board reached first (a resignation, a flag),
     ``on_problem`` for what the players must know (the boards disagree, the terms differ)."""
@@ -99,7 +100,6 @@ class RemoteLink:
         self.boot = secrets.token_hex(6)
         self.peer: str | None = None  # the other board's name, once it has said something valid
         self.peer_plies = 0  # how many plies the other board has recorded: its acknowledgement
-        self.peer_result: str | None = None
         self.pending: PeerMove | None = None  # handed to the owner, not yet recorded here
         self.connected = threading.Event()
         self._lock = threading.RLock()
@@ -113,6 +113,7 @@ class RemoteLink:
         self._problems_said: set[str] = set()
         self._disagreement: str | None = None  # the terms differ: no move of theirs counts
         self._stopping = False
+        self._unreachable_said = False
         self.client = self._client()
 
     # -- the connection ------------------------------------------------------------------------
@@ -130,6 +131,7 @@ class RemoteLink:
         client.reconnect_delay_set(min_delay=1, max_delay=4)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
+        client.on_connect_fail = self._on_connect_fail
         client.on_message = self._on_message
         return client
 
@@ -160,6 +162,7 @@ class RemoteLink:
             )
             return
         log.info("remote: connected to %s:%d", self.link.broker, self.link.port)
+        self._unreachable_said = False
         client.subscribe(protocol.game_filter(self.invite.game), qos=protocol.QOS)
         with self._lock:
             self._resend_due = True  # once the other board's record says what it has
@@ -168,6 +171,15 @@ class RemoteLink:
             if self._clock is not None and self.link.role == "host":
                 self._publish(protocol.CLOCK, self._clock_body(self._clock))
         self.connected.set()
+
+    def _on_connect_fail(self, _: mqtt.Client, __: Any) -> None:
+        if not self._unreachable_said:  # once until it works: the log is for people
+            self._unreachable_said = True
+            log.warning(
+                "remote: cannot reach the broker %s:%d; play goes on, retrying",
+                self.link.broker,
+                self.link.port,
+            )
 
     def _on_disconnect(self, _: mqtt.Client, __: Any, ___: Any, reason: Any, ____: Any) -> None:
         self.connected.clear()
@@ -399,7 +411,6 @@ class RemoteLink:
             self._compare(len(moves), moves[-1], fen, calls)
             return
         self.peer_plies = len(moves)
-        self.peer_result = result
         if len(moves) == len(self._moves) + 1 and self.side_of(len(moves)) is not self.side:
             self._offer(len(moves), moves[-1], fen, calls, duplicate_is_news=False)
         if result is not None and len(moves) == len(self._moves):

@@ -278,3 +278,22 @@ def test_boards_whose_records_differ_say_where(pair) -> None:
     )
     guest.wait(lambda: guest.problems, "the guest naming it too")
     assert "at ply 1" in guest.problems[0]
+
+
+def test_a_board_started_while_the_broker_is_down_says_so_once_and_joins_later(
+    broker, caplog
+) -> None:
+    caplog.set_level(logging.INFO, logger="poolboard.remote")
+    broker.stop()
+    host = Board_(broker.port, "t1", "host", "black")
+    host.link.start()
+    time.sleep(2.5)  # paho retries every 1-4 s
+    lines = [r.getMessage() for r in caplog.records if "cannot reach the broker" in r.getMessage()]
+    assert len(lines) == 1, lines
+    host.play("11-15")  # played while the broker is away: the record carries it
+    broker.start()
+    guest = Board_(broker.port, "t2", "guest", "white").start()
+    guest.wait(lambda: guest.offered, "the host's ply 1 once the broker is up", timeout=15)
+    assert guest.offered[0].notation == "11-15"
+    host.link.stop()
+    guest.link.stop()
