@@ -26,7 +26,9 @@ TERMS = GameTerms(Board().fen(), "apca-match", "apca")
 class Board_:
     """One board's end: its link, its record and what the link handed it."""
 
-    def __init__(self, port: int, user: str, role: str, side: str, invite: Invite = INVITE):
+    def __init__(
+        self, port: int, user: str, role: str, side: str, invite: Invite = INVITE, **settings
+    ):
         self.moves: list[str] = []
         self.offered: list[PeerMove] = []
         self.clocks: list[ClockReading] = []
@@ -39,6 +41,7 @@ class Board_:
             keepalive=2,
             invite=str(invite),
             role=role,
+            **settings,
         )
         self.link = RemoteLink(
             config,
