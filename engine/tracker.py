@@ -423,7 +423,8 @@ class Tracker:
         at = next((p for p in self._patterns if self._is_at(p, occupied)), None)
         on_way = [p for p in self._patterns if p is not at and self._is_on_way(p, occupied)]
         if at is not None:
-            if not on_way or lever or self._held(t, self.config.settle):
+            going_on = bool(on_way) or self._other_move_on_way(at, occupied)
+            if not going_on or lever or self._held(t, self.config.settle):
                 self._record(t, at)
                 return self._view_at_rest(t)
             self._finished = at
@@ -447,6 +448,16 @@ class Tracker:
                 "incomplete jump: the capture was left unfinished",
             )
         return self._view_off_path(t, occupied, lever)
+
+    def _other_move_on_way(self, at: MovePattern, occupied: int) -> bool:
+        """With an expected move: whether the hand may still be going on to another legal
+        move (a king sliding past the square it should stop on), so the settle window applies
+        as it would to any move."""
+        if self._expected is None:
+            return False
+        return any(
+            p.move != at.move and self._is_on_way(p, occupied) for p in move_patterns(self.board)
+        )
 
     def _is_previous_position(self, occupied: int) -> bool:
         return self._last is not None and self._shows(self._last.before, occupied)
@@ -877,9 +888,9 @@ class Tracker:
         for square in self._debouncer.faulty:
             layers.append({square: CueKind.ERROR})
         if self._expected is not None:
-            layers.append(_move_cues(self._expected, occupied, _PLAY_CUES))
+            layers.append(_move_cues(self._expected, occupied, _PLAY_CUES, remove=True))
         elif self._hint is not None:
-            layers.append(_move_cues(self._hint, occupied, _HINT_CUES))
+            layers.append(_move_cues(self._hint, occupied, _HINT_CUES, remove=False))
         stack = self.board.move_stack
         if stack and occupied == self.board.occupied and self._expected is None:
             last = stack[-1]
@@ -918,11 +929,11 @@ _HINT_CUES = (CueKind.HINT_FROM, CueKind.HINT_TO, CueKind.HINT_TO)
 
 
 def _move_cues(
-    move: Move, occupied: int, kinds: tuple[CueKind, CueKind, CueKind]
+    move: Move, occupied: int, kinds: tuple[CueKind, CueKind, CueKind], *, remove: bool
 ) -> dict[int, CueKind]:
     """Light ``move`` as far as the board has not done it yet: its start while the piece is
-    still there, its landings and end until the piece stands on the end and, for a move to
-    make (not a hint), each captured piece still to take off (R-CAP-4)."""
+    still there, its landings and end until the piece stands on the end and, with ``remove``,
+    each captured piece still to take off (R-CAP-4)."""
     start, landing, end = kinds
     cues: dict[int, CueKind] = {}
     first, last = move.path[0], move.path[-1]
@@ -932,7 +943,7 @@ def _move_cues(
         cues[last] = end
         if occupied & BITS[first]:
             cues[first] = start
-    if kinds is _PLAY_CUES:
+    if remove:
         cues.update({s: CueKind.REMOVE for s in move.captures if occupied & BITS[s]})
     return cues
 

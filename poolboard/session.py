@@ -718,9 +718,13 @@ class Session:
                         self._on_tracker_event(event)
             except StorageError as error:
                 self._not_stored(error)
-                self._opponent_told = None  # asked again: the answer is not kept
+                if self.tracker.expected is not None:  # the commit itself failed: not shown
+                    for event in self.tracker.expect(None, self.now()):
+                        self._on_tracker_event(event)
+                # Asked again with the next change: at the latest when the store takes writes
+                # again (the clock is saved every CLOCK_SAVE_SECONDS meanwhile).
+                self._opponent_told = None
                 self._announce()
-                self._follow_up()
                 return False
             log.info("game %d: the opponent plays %s", self.game_id, data["move"])
             self._announce()
@@ -884,14 +888,13 @@ class Session:
         if self.game.is_over():
             status, text = "idle", ""
         elif expected is not None:
-            status = "execute"
-            text = f"play {self.game.board.notation(expected)} on the board"
+            status, text = "execute", f"plays {self.game.board.notation(expected)}"
         elif not self.tracker.started:
             status, text = "setup", "set up the position on the board"
         elif self._opponent_to_move():
             status, text = "thinking", opponent.waiting_text
         else:
-            status, text = "waiting", "your move"
+            status, text = "waiting", f"waiting for {opponent.side.opponent.value.capitalize()}"
         move = None if expected is None else self.game.board.notation(expected)
         return {**opponent.describe(), "status": status, "text": text, "move": move}
 
@@ -1165,7 +1168,8 @@ class Session:
             same_clock = details["time_control"] == self.details["time_control"]
             clock: Clock | None = None
             if not new_match and same_clock and self.clock.state is not ClockState.READY:
-                self.clock.new_game(swap_sides=True)  # each player keeps their own match time
+                # Each player keeps their own match time, on the colour they now play.
+                self.clock.new_game(swap_sides=self.opponent is None)
                 clock = self.clock
             if new_match:
                 self.game_number, self.match_games = 1, 2

@@ -12,7 +12,7 @@ import logging
 import random
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from engine.board import Move
@@ -35,6 +35,7 @@ class _Job:
     game: Game
     level: Level
     done: Callable[[int, Move], object]
+    stop: threading.Event = field(default_factory=threading.Event, compare=False)
 
 
 class Thinker:
@@ -62,18 +63,23 @@ class Thinker:
         """Search ``game``'s position at ``level``, then call ``done(serial, move)`` from the
         worker thread; cancels any search still going. Returns at once."""
         with self._wake:
+            self._drop()
             self._job = _Job(serial, game_id, game, level, done)
             self._wake.notify()
 
     def cancel(self) -> None:
         """Drop the waiting request and stop the running search; no answer follows for them."""
         with self._wake:
-            self._job = None
-            self._running = None
+            self._drop()
+
+    def _drop(self) -> None:
+        self._job = None
+        if self._running is not None:
+            self._running.stop.set()
 
     @property
     def busy(self) -> bool:
-        """Whether a search is waiting or running."""
+        """Whether a search is waiting or still running (a stopped one until it has unwound)."""
         with self._wake:
             return self._job is not None or self._running is not None
 
@@ -81,7 +87,7 @@ class Thinker:
         """Stop searching for good and wait (up to ``timeout`` seconds) for the thread."""
         with self._wake:
             self._closed = True
-            self._job = self._running = None
+            self._drop()
             self._wake.notify()
         self._thread.join(timeout)
 
@@ -97,9 +103,8 @@ class Thinker:
             assert job is not None
             move = self._search(job)
             with self._wake:
-                current = self._running is job
                 self._running = None
-            if current and move is not None:
+            if move is not None:
                 try:
                     job.done(job.serial, move)
                 except Exception:  # the session logs its own failures; the thread goes on
@@ -114,12 +119,10 @@ class Thinker:
             self._searcher.new_game()  # nothing learnt in one game misleads the next
             self._game_id = job.game_id
 
-        def stopped() -> bool:
-            with self._wake:
-                return self._running is not job or self._job is not None or self._closed
-
-        result = self._searcher.search(Root.from_game(job.game), level.limits(), stop=stopped)
-        return None if stopped() else result.best
+        result = self._searcher.search(
+            Root.from_game(job.game), level.limits(), stop=job.stop.is_set
+        )
+        return None if job.stop.is_set() else result.best
 
 
 class ComputerOpponent(Opponent):

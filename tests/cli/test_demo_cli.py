@@ -64,6 +64,8 @@ def test_demo_serves_the_board_and_records_the_autoplayed_game(tmp_path: Path) -
         (["--speed", "nan"], "argument --speed: expected a number above 0, up to 100"),
         (["--speed", "inf"], "argument --speed: expected a number above 0, up to 100"),
         (["--host", ""], "argument --host: empty; 0.0.0.0 (or ::) serves every interface"),
+        (["--level", "11"], "argument --level: expected a level 1-10, got '11'"),
+        (["--opponent", "chess"], "argument --opponent: invalid choice: 'chess'"),
     ],
 )
 def test_bad_demo_arguments_are_one_clear_line(capsys, arguments: list[str], message: str) -> None:
@@ -132,3 +134,53 @@ def test_a_missing_optional_extra_is_one_line_naming_what_to_install(
     assert ran.returncode == 2
     assert len(ran.stderr.splitlines()) == 1 and "Traceback" not in ran.stderr
     assert ran.stderr.startswith("poolboard run: ") and message in ran.stderr
+
+
+def test_demo_against_the_computer_answers_a_move_on_the_virtual_board(tmp_path: Path) -> None:
+    demo = subprocess.Popen(
+        [sys.executable, "-m", "poolboard.cli", "demo", "--port", "0"]
+        + ["--opponent", "engine", "--level", "2", "--side", "white"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, "XDG_DATA_HOME": str(tmp_path)},
+    )
+    try:
+        lines = [demo.stdout.readline() for _ in range(3)]
+        assert any("the computer (level 2) plays white, casual rules" in line for line in lines)
+        url = next(line for line in lines if "web UI on " in line).split("web UI on ")[1]
+        url = url.split("/ ")[0]
+
+        def post_board(squares: set[int]) -> None:
+            request = urllib.request.Request(
+                f"{url}/api/board",
+                data=json.dumps({"occupied": sorted(squares)}).encode(),
+                headers={"Content-Type": "application/json", "X-Poolboard": "1"},
+            )
+            urllib.request.urlopen(request, timeout=5).close()
+
+        start = set(range(1, 13)) | set(range(21, 33))
+        post_board(start)
+        time.sleep(0.5)
+        post_board(start - {11})
+        post_board(start - {11} | {15})
+        deadline = time.monotonic() + 20
+        state: dict = {}
+        while time.monotonic() < deadline:
+            time.sleep(0.2)
+            with urllib.request.urlopen(f"{url}/api/state", timeout=5) as response:
+                state = json.load(response)
+            if state["opponent"]["status"] == "execute":
+                break
+        assert state["moves"] == ["11-15"]
+        assert state["opponent"]["status"] == "execute", state["opponent"]
+        assert state["opponent"]["level"] == 2 and state["rules"] == "casual"
+        assert "play-from" in state["cues"].values()
+    finally:
+        demo.send_signal(signal.SIGTERM)
+        assert demo.wait(timeout=15) == 0
+
+
+def test_demo_refuses_autoplay_against_the_computer(capsys) -> None:
+    assert main(["demo", "--autoplay", "--opponent", "engine"]) == 2
+    assert "--autoplay plays both sides itself: leave out --opponent" in capsys.readouterr().err

@@ -1,12 +1,14 @@
 """Playing the computer on the board: its move is cued on the LEDs, executed by the player's
 hand, recorded only when the board shows exactly it; hints, takebacks, the clock, restarts."""
 
+import dataclasses
 import random
 import time
 from pathlib import Path
 
 import pytest
 
+from engine.board import Board
 from engine.color import Color
 from engine.cues import CueKind, Cues
 from poolboard.config import (
@@ -18,9 +20,11 @@ from poolboard.config import (
     StorageConfig,
     load_config,
 )
+from poolboard.opponents import Answer, Opponent, Position
 from poolboard.opponents.computer import ComputerOpponent
 from poolboard.session import RefereeError, Session
 from poolboard.simulated_board import SimulatedBoard
+from poolboard.simulator import HumanSimulator
 from tests.service.conftest import FakeTime, Table
 
 CASUAL = RulesConfig(profile="casual")
@@ -42,32 +46,26 @@ class Leds:
         return sorted(square for square, shown in self.shown if shown is kind)
 
 
-class ComputerTable(Table):
-    """A table whose session plays the computer, its cues going to :class:`Leds`."""
+class OpponentTable(Table):
+    """A table whose session plays ``opponent``, its cues going to :class:`Leds`."""
 
-    def __init__(self, tmp_path: Path, level: int, side: str, **sections: object) -> None:
+    def __init__(self, folder: Path, player: Opponent, **sections: object) -> None:
         self.time = FakeTime()
-        opponent = OpponentConfig(kind="engine", side=side, level=level)
-        self.config = Config(
-            storage=StorageConfig(path=str(tmp_path)), opponent=opponent, **sections
-        )
+        storage = StorageConfig(path=str(folder))
+        self.config = Config(storage=storage, **sections)  # type: ignore[arg-type]
         self.board = SimulatedBoard(now=self.time)
         self.leds = Leds()
-        self.session = Session(
-            self.config,
-            self.board,
-            [self.leds],
-            now=self.time,
-            opponent=ComputerOpponent(Color(side), level, seed=7),
-        )
+        self.session = Session(self.config, self.board, [self.leds], now=self.time, opponent=player)
         self.occupied = set(self.session.game.board.occupied_squares())
 
 
 def against_computer(
     tmp_path: Path, level: int = 1, side: str = "white", **sections
-) -> ComputerTable:
+) -> OpponentTable:
+    """A table against the computer (casual rules unless ``rules`` says otherwise)."""
     sections.setdefault("rules", CASUAL)
-    return ComputerTable(tmp_path, level, side, **sections)
+    sections["opponent"] = OpponentConfig(kind="engine", side=side, level=level)
+    return OpponentTable(tmp_path, ComputerOpponent(Color(side), level, seed=7), **sections)
 
 
 def wait_for(predicate, seconds: float = 10.0) -> None:
@@ -139,6 +137,42 @@ def test_a_whole_game_against_the_computer_played_from_the_leds(tmp_path: Path) 
     assert stored.result == session.game.result
     assert stored.headers["White"] == "poolboard level 1"
     # No move of the computer was flagged against anyone.
+    assert not [e for _, kind, e in session.store.events(session.game_id) if kind == "violation"]
+    session.close()
+
+
+def test_a_game_against_the_computer_with_human_hands_bounces_and_slides(tmp_path: Path) -> None:
+    """Both sides' moves made as :class:`HumanSimulator` hands make them (switch bounce, kings
+    slid, a piece set down before the other is lifted, captured pieces off in any order); the
+    computer's move is taken from the LEDs alone."""
+    table = against_computer(tmp_path, level=2, clock=ClockConfig(time_control="3600"))
+    session, rng = table.session, random.Random(23)
+    table.set_up()
+    played = []
+    for _ in range(200):
+        if session.game.is_over():
+            break
+        board = session.game.board.copy()
+        if board.turn is Color.BLACK:
+            move = rng.choice(board.generate_legal_moves())
+        else:
+            wait_for(lambda: status(table) == "execute")
+            start, end, removes = read_the_leds(table)
+            (move,) = [
+                m
+                for m in board.generate_legal_moves()
+                if (m.path[0], m.path[-1], sorted(m.captures)) == (start, end, removes)
+            ]
+        base = table.time.now
+        for event in HumanSimulator(rng).play(board, [move]):
+            table.time.now = base + event.t
+            table.board._events.put(dataclasses.replace(event, t=base + event.t))
+            session.process(table.board.read(0))
+        table.settle(1.0)
+        played.append(move)
+        assert session.game.board.move_stack == played
+    assert session.game.is_over(), "no result in 200 plies"
+    assert session.store.game(session.game_id).result == session.game.result
     assert not [e for _, kind, e in session.store.events(session.game_id) if kind == "violation"]
     session.close()
 
@@ -265,3 +299,84 @@ def test_the_config_names_the_computer(tmp_path: Path) -> None:
     path = tmp_path / "board.toml"
     path.write_text('[opponent]\nkind = "engine"\nside = "black"\nlevel = 3\n')
     assert load_config(path).opponent == OpponentConfig(kind="engine", side="black", level=3)
+
+
+class ScriptedOpponent(Opponent):
+    """An opponent whose answers the test gives: the interface as a remote board uses it."""
+
+    kind = "scripted"
+
+    def __init__(self, side: Color) -> None:
+        super().__init__(side)
+        self.positions: list[Position] = []
+        self.answer: Answer | None = None
+
+    def update(self, position: Position, answer: Answer) -> None:
+        self.positions.append(position)
+        self.answer = answer
+
+
+def test_the_opponent_interface_drops_stale_and_illegal_answers(tmp_path: Path) -> None:
+    opponent = ScriptedOpponent(Color.WHITE)
+    table = OpponentTable(tmp_path, opponent)
+    table.set_up()
+    table.move(11, 15)
+    asked = opponent.positions[-1]
+    assert asked.to_move and asked.side is Color.WHITE and asked.chosen is None
+    assert [m.path for m in asked.game.board.move_stack] == [(11, 15)]
+    board = asked.game.board
+    assert opponent.answer(asked.serial - 1, board.parse_move("22-18")) is False  # stale
+    assert opponent.answer(asked.serial, Board().parse_move("11-15")) is False  # not legal here
+    assert opponent.answer(asked.serial, board.parse_move("22-18")) is True
+    assert opponent.answer(asked.serial, board.parse_move("22-17")) is False  # once only
+    told = opponent.positions[-1]
+    assert told.serial > asked.serial and not told.to_move
+    assert told.chosen == board.parse_move("22-18")
+    table.move(22, 18)
+    assert table.session.state()["moves"] == ["11-15", "22-18"]
+    assert not opponent.positions[-1].to_move and opponent.positions[-1].chosen is None
+    table.session.close()
+
+
+def test_an_answer_that_cannot_be_stored_is_not_cued_and_is_asked_again(tiny_disk) -> None:
+    opponent = ScriptedOpponent(Color.WHITE)
+    table = OpponentTable(tiny_disk.folder, opponent, clock=ClockConfig(time_control="600"))
+    session = table.session
+    table.set_up()
+    table.move(11, 15)
+    asked = opponent.positions[-1]
+    reply = asked.game.board.parse_move("22-18")
+    tiny_disk.fill()
+    assert opponent.answer(asked.serial, reply) is False
+    state = session.state()
+    assert "NOT RECORDED" in state["faults"][-1]["message"]
+    assert "play-from" not in state["cues"].values()
+    assert state["opponent"]["status"] == "thinking"  # waiting for an answer still
+    assert opponent.positions[-1] is asked  # not asked again while the disk is full
+    tiny_disk.free()
+    table.settle(3.0)  # the clock is saved again: the store takes writes
+    again = opponent.positions[-1]
+    assert again.serial > asked.serial and again.to_move
+    assert opponent.answer(asked.serial, reply) is False
+    assert opponent.answer(again.serial, reply) is True
+    assert session.state()["cues"] == {"18": "play-to", "22": "play-from"}
+    session.close()
+
+
+def test_the_next_game_keeps_the_computer_on_its_side_with_its_own_match_time(
+    tmp_path: Path,
+) -> None:
+    table = against_computer(tmp_path, clock=ClockConfig(time_control="match:600"))
+    session = table.session
+    table.set_up()
+    table.settle(10.0)  # Black (the player) thinks ten seconds
+    table.move(11, 15)
+    wait_for(lambda: status(table) == "execute")
+    session.end_game("referee", "resign", Color.BLACK)
+    black, white = session.clock.remaining(Color.BLACK), session.clock.remaining(Color.WHITE)
+    assert black < white
+    session.next_game("referee")
+    assert session.headers["White"] == "poolboard level 1" and session.headers["Black"] == "?"
+    assert session.clock.remaining(Color.BLACK) == pytest.approx(black)  # still the player's
+    assert session.clock.remaining(Color.WHITE) == pytest.approx(white)
+    session.close()

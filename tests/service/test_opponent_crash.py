@@ -3,7 +3,8 @@ after a restart it thinks again, or shows the very same move again; nothing is l
 
 Everything is real but the Pico: the firmware runs in ``poolboard emulate-board`` behind a pty
 (the board keeps its pieces while the service is down, as a real one does), ``poolboard run``
-records into SQLite and serves /api/state on loopback, and is killed with SIGKILL.
+records into SQLite, lights the firmware's LED chain and serves /api/state on loopback, and is
+killed with SIGKILL. The computer's move is read back from the LEDs the firmware drives.
 """
 
 import json
@@ -32,6 +33,22 @@ def wait_state(url: str, wanted, seconds: float = 20.0) -> dict:
         time.sleep(0.05)
 
 
+def lit(emulator) -> set[int]:
+    """The squares the firmware's LED strip lights now (the emulator's ``leds`` command)."""
+    emulator.process.stdin.write("leds\n")
+    emulator.process.stdin.flush()
+    words = emulator.process.stdout.readline().split()[1:]
+    return {int(square) for square, _ in (w.split("=") for w in words) if square.isdigit()}
+
+
+def wait_lit(emulator, squares: set[int], seconds: float = 5.0) -> None:
+    """Until the strip has shown exactly ``squares`` lit (blinking ones in their lit half)."""
+    deadline = time.monotonic() + seconds
+    while (shown := lit(emulator)) != squares:
+        assert time.monotonic() < deadline, shown
+        time.sleep(0.05)
+
+
 def opponent_moves(database: Path) -> list[dict]:
     with sqlite3.connect(f"{database.as_uri()}?mode=ro", uri=True) as db:
         rows = db.execute("SELECT data FROM events WHERE kind = 'opponent-move' ORDER BY id")
@@ -42,11 +59,11 @@ def test_sigkill_while_thinking_and_while_the_move_waits(
     tmp_path: Path, emulator, services
 ) -> None:
     config = tmp_path / "board.toml"
-    config.write_text(
+    config.write_text(  # the LEDs on the Pico's chain, through the firmware
         f'[sensor]\nkind = "serial"\nspec = "{emulator.port}"\n'
         f'[storage]\npath = "{tmp_path / "data"}"\n[clock]\ntime_control = "600"\n'
         '[rules]\nprofile = "casual"\n[web]\nport = 0\n'
-        '[opponent]\nkind = "engine"\nside = "white"\nlevel = 8\n'
+        '[opponent]\nkind = "engine"\nside = "white"\nlevel = 8\n[leds]\nkind = "serial"\n'
     )
     database = tmp_path / "data" / "games.sqlite3"
     board = Board()
@@ -72,6 +89,9 @@ def test_sigkill_while_thinking_and_while_the_move_waits(
     assert stored["move"] == played and stored["ply"] == 2
     assert chosen["clock"]["running"] == "black"  # the computer's clock stopped at its choice
     white_left = chosen["clock"]["white"]
+    reply = board.parse_move(played)  # no capture is possible after 11-15
+    start, end = reply.path[0], reply.path[-1]
+    wait_lit(emulator, {start, end})  # the Pico's LEDs show the computer's move
     service.kill()  # while its move waits to be executed on the board
 
     service = services("run", "--config", str(config))
@@ -79,9 +99,9 @@ def test_sigkill_while_thinking_and_while_the_move_waits(
     assert again["opponent"]["status"] == "execute" and again["opponent"]["move"] == played
     assert again["cues"] == chosen["cues"]  # the same move lit on the board
     assert again["clock"]["white"] == white_left
+    wait_lit(emulator, {start, end})
     time.sleep(0.5)
     assert len(opponent_moves(database)) == 1  # shown again, not thought about again
-    reply = board.parse_move(played)
     for occupied in hand_steps(board, reply):
         emulator.set(occupied)
         time.sleep(0.1)

@@ -112,3 +112,16 @@ def test_casual_takeback_against_an_opponent_takes_back_its_reply_too(hands) -> 
     assert [e.notation for e in h.of("takeback")] == ["22-18", "11-15"]
     assert h.tracker.board.move_stack == []
     assert h.tracker.board.turn is Color.BLACK
+
+
+def test_a_king_slid_past_its_square_and_back_is_the_expected_move_with_no_violation(
+    hands,
+) -> None:
+    h = hands("W:WK29:B3")
+    expect(h, "29-22")
+    h.lift(29).place(25, step=0.05).lift(25, step=0.05).place(22, step=0.05)
+    h.lift(22, step=0.05).place(18, step=0.05)  # past it: not recorded on the way
+    assert h.notations() == []
+    h.lift(18, step=0.1).place(22, step=0.1).wait(1.0)
+    assert h.notations() == ["29-22"]
+    assert h.rules() == [] and h.of("correction") == []

@@ -37,11 +37,14 @@ class Live:
         sensor: Sensor | None = None,
         password: str = PASSWORD,
         app_host: str | None = None,
+        **sections: object,
     ):
+        """``sections``: more config sections (``rules=``, ``opponent=``...)."""
         config = Config(
             storage=StorageConfig(path=str(tmp_path)),
             referee=RefereeConfig(password=password),
             tracker=TrackerTimings(debounce=0.01, settle=0.05),
+            **sections,  # type: ignore[arg-type]
         )
         self.session = Session(config, sensor or SimulatedBoard())
         self.stop = threading.Event()

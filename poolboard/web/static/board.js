@@ -181,7 +181,7 @@ for (const button of document.querySelectorAll("[data-adjust]")) {
 }
 document.getElementById("hint").addEventListener("click", async () => {
   const refused = await askHint();
-  say(refused || "looking for a hint…", refused ? "error" : "ok");
+  say(refused, "error");  // on success the opponent line follows the hint
 });
 document.getElementById("flip").addEventListener("click", () => {
   view.setFlipped(!view.flipped);

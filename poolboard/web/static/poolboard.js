@@ -354,7 +354,7 @@ export function showOpponent(state, line, button) {
   button.disabled = Boolean(computerToMove) || state.hint !== null;
 }
 
-/** A violation as one line naming its rule once.
+/** A violation as one line naming its rule once. */
 export function violationText(violation) {
   const { rule, message } = violation;
   return rule && !message.includes(rule) ? `${rule}: ${message}` : message;
