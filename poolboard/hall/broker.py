@@ -18,8 +18,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from poolboard.hall import topics
 from poolboard import remote_protocol
+from poolboard.hall import topics
 
 log = logging.getLogger("poolboard.hall.broker")
 
