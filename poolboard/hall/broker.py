@@ -113,6 +113,7 @@ def write_broker_config(
         f"persistence_location {directory}/",
         "autosave_interval 30",
         "max_queued_messages 10000",
+        "set_tcp_nodelay true",  # a move is one small packet: send it now, not 40 ms later
         f"user {getpass.getuser()}",  # run as whoever runs the hall (root would switch user)
         "log_dest stderr",
         "log_type error",

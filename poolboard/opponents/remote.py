@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import socket
 import ssl
 import threading
 import time
@@ -163,6 +164,9 @@ class RemoteLink:
             return
         log.info("remote: connected to %s:%d", self.link.broker, self.link.port)
         self._unreachable_said = False
+        connection = client.socket()
+        if isinstance(connection, socket.socket):  # a move is one small packet: no Nagle delay
+            connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         client.subscribe(protocol.game_filter(self.invite.game), qos=protocol.QOS)
         with self._lock:
             self._resend_due = True  # once the other board's record says what it has
