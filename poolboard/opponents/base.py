@@ -75,7 +75,7 @@ class Opponent(ABC):
       ``game`` against the previous one) and answers with the far player's move; its
       :attr:`waiting_text` says whom the page is waiting for.
     - :meth:`close` stops its thread (and connections); it is called once, when the session
-      closes or replaces it, and no update follows.
+      closes, and no update follows.
     """
 
     #: The ``[opponent] kind`` that selects this opponent.

@@ -338,6 +338,25 @@ def test_the_opponent_interface_drops_stale_and_illegal_answers(tmp_path: Path) 
     table.session.close()
 
 
+def test_a_referee_correction_supersedes_the_question(tmp_path: Path) -> None:
+    opponent = ScriptedOpponent(Color.WHITE)
+    table = OpponentTable(tmp_path, opponent)
+    table.set_up()
+    table.move(11, 15)
+    asked = opponent.positions[-1]
+    table.session.correct_move("referee", 1, "11-16")  # misrecorded: it was 11-16
+    corrected = opponent.positions[-1]
+    assert corrected.serial > asked.serial and not corrected.to_move  # the board shows 11-15
+    assert status(table) == "setup"
+    table.show(table.occupied - {15} | {16})  # the piece goes where the record has it
+    again = opponent.positions[-1]
+    assert again.serial > corrected.serial and again.to_move
+    assert [m.path for m in again.game.board.move_stack] == [(11, 16)]
+    assert opponent.answer(asked.serial, asked.game.board.parse_move("22-18")) is False
+    assert table.session.tracker.expected is None
+    table.session.close()
+
+
 def test_an_answer_that_cannot_be_stored_is_not_cued_and_is_asked_again(tiny_disk) -> None:
     opponent = ScriptedOpponent(Color.WHITE)
     table = OpponentTable(tiny_disk.folder, opponent, clock=ClockConfig(time_control="600"))

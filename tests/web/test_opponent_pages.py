@@ -99,6 +99,8 @@ def test_the_hint_button_is_hidden_in_a_tournament_game(browser, live: Live) -> 
     page.goto(live.url + "/")
     page.wait_for_selector(".conn.live", timeout=TIMEOUT)
     assert page.locator("#hint").is_hidden()
+    # The request guard holds for it as for every change: no X-Poolboard header, no hint.
+    assert context.request.post(live.url + "/api/hint").status == 403
     answer = context.request.post(live.url + "/api/hint", headers={"X-Poolboard": "1"})
     assert answer.status == 409
     assert "not for a apca game between two players" in answer.json()["detail"]
