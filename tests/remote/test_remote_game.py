@@ -67,6 +67,24 @@ def execute_cued(board: TableProcess, text: str) -> None:
     board.play(text)
 
 
+def execute_wrongly_then_right(board: TableProcess, text: str) -> None:
+    """The player at ``board`` first makes another legal move than the one cued: it is not
+    recorded and the board is cued back; put back, then the cued move is made and recorded."""
+    wait_for(lambda: state(board)["opponent"]["status"] == "execute", "the far move cued")
+    recorded = len(state(board)["moves"])
+    position = Board(state(board)["fen"])
+    wrong = next(m for m in position.generate_legal_moves() if position.notation(m) != text)
+    before = set(position.occupied_squares())
+    board.show(((before - {wrong.from_square}) | {wrong.to_square}) - set(wrong.captures))
+    time.sleep(0.5)
+    seen = state(board)
+    assert len(seen["moves"]) == recorded, "a move other than the cued one is not recorded"
+    assert seen["state"]["name"] == "restore" and f"then play {text}" in seen["state"]["detail"]
+    assert {"restore-fill", "restore-clear"} <= set(seen["cues"].values()), "cued back"
+    board.show(before)
+    execute_cued(board, text)
+
+
 def pdn_moves(board: TableProcess) -> tuple[str, str]:
     """The game as ``poolboard export`` writes it: its tags and moves, clock comments aside."""
     done = subprocess.run(
@@ -124,7 +142,10 @@ def test_a_remote_game_survives_killing_the_broker_and_each_service(tmp_path, br
                 host.show(Board(state(host)["fen"]).occupied_squares())
             else:
                 mover.play(text)
-            execute_cued(far, text)
+            if ply == 3:
+                execute_wrongly_then_right(far, text)
+            else:
+                execute_cued(far, text)
         for board in (host, guest):
             assert state(board)["moves"] == script
         host_tags, host_moves = pdn_moves(host)
