@@ -235,7 +235,7 @@ def main() -> None:
             victim_dir = folder / "victim"
             victim_dir.mkdir()
             (victim_dir / "board.toml").write_text(
-                f'[storage]\npath = "{victim_dir}"\n[web]\nport = 0\n'
+                f'[storage]\npath = "{victim_dir}"\n[sensor]\nkind = "simulated"\n[web]\nport = 0\n'
                 f'[hall]\nbroker = "127.0.0.1"\nport = {broker_port}\ntable = "victim"\n'
                 f'password = "victim-pw"\nkeepalive = {args.keepalive}\n'
             )

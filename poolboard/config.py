@@ -18,11 +18,13 @@ from engine.board import Board, FenError
 from engine.clock import TimeControl
 from engine.profiles import PROFILES
 from poolboard.hall.link import HallLinkConfig, check_hall_link
+from poolboard.remote_settings import RemoteLinkConfig, check_remote_link
 
 SENSORS = ("simulated", "serial", "gpio", "camera")
 LED_KINDS = ("none", "serial", "spi")
-#: Who plays the other side (docs/opponents.md): nobody (two players at the board) or the engine.
-OPPONENT_KINDS = ("none", "engine")
+#: Who plays the other side (docs/opponents.md): nobody (two players at the board) or the engine;
+#: or a board far away (docs/remote.md).
+OPPONENT_KINDS = ("none", "engine", "remote")
 
 
 class ConfigError(ValueError):
@@ -145,6 +147,7 @@ class Config:
     tracker: TrackerTimings = field(default_factory=TrackerTimings)
     hall: HallLinkConfig = field(default_factory=HallLinkConfig)  # docs/hall.md
     opponent: OpponentConfig = field(default_factory=OpponentConfig)  # docs/opponents.md
+    remote: RemoteLinkConfig = field(default_factory=RemoteLinkConfig)  # docs/remote.md
 
 
 def load_config(path: str | Path | None, *, require_sensor: bool = False) -> Config:
@@ -280,6 +283,13 @@ def _check(config: Config, name: str) -> None:
         fail("opponent] side", f"expected black or white, got {opponent.side!r}")
     if not 1 <= opponent.level <= 10:
         fail("opponent] level", f"expected a level 1-10, got {opponent.level}")
+    if (remote_problem := check_remote_link(config.remote)) is not None:
+        fail(f"remote] {remote_problem[0]}", remote_problem[1])
+    if (opponent.kind == "remote") != config.remote.enabled:
+        fail(
+            "opponent] kind",
+            'kind = "remote" and a [remote] broker go together (docs/remote.md)',
+        )
     timings = config.tracker
     for key in ("debounce", "settle", "incomplete_jump"):
         if not 0.0 <= getattr(timings, key) <= 30.0:

@@ -49,7 +49,7 @@ from engine.events import (
     TrackerState,
     Violation,
 )
-from engine.game import BLACK_WINS, WHITE_WINS, Game
+from engine.game import BLACK_WINS, DRAW, WHITE_WINS, Game
 from engine.sensing import (
     CueDisplay,
     LeverPress,
@@ -63,6 +63,8 @@ from poolboard import records
 from poolboard.config import Config
 from poolboard.opponents import Opponent, Position, make_opponent
 from poolboard.opponents.computer import HINT_LEVEL, Thinker
+from poolboard.opponents.remote import ClockReading
+from poolboard.opponents.remote_opponent import RemoteOpponent
 from poolboard.sensor_log import GameMarker
 from poolboard.sensor_log_files import RotatingSensorLog
 from poolboard.storage import DamagedGame, DataFolderLock, GameStore, StorageError, StoredGame
@@ -178,7 +180,12 @@ class Session:
         self.game: Game
         self.tracker: Tracker
         self.clock: Clock
-        self.opponent = opponent if opponent is not None else make_opponent(config.opponent)
+        if opponent is None:
+            opponent = make_opponent(config.opponent, config.remote)
+        self.opponent = opponent
+        if isinstance(opponent, RemoteOpponent):  # a remote game: docs/remote.md
+            opponent.follow_clock = self.follow_host_clock
+            opponent.follow_result = self.follow_remote_result
         self._opponent_serial = 0
         self._opponent_told: tuple[Any, ...] | None = None
         self._hinter: Thinker | None = None
@@ -742,6 +749,54 @@ class Session:
                 for event in self.tracker.expect(move, self.now()):
                     self._on_tracker_event(event)
             return
+
+    # -- a remote game's guest: the host's clock is the one authority (docs/remote.md) ----------
+
+    def follow_host_clock(self, reading: ClockReading) -> bool:
+        """Set this board's clock to the host's reading when both stand at the same ply with the
+        same side's time running (any thread); whether it was taken. The host charges each side
+        from its own clock, so both boards show and record the same times."""
+        with self.lock:
+            plies = len(self.game.board.move_stack) + (self.tracker.expected is not None)
+            running = None if self.clock.running is None else self.clock.running.value
+            if reading.ply != plies or reading.running != running or self.game.is_over():
+                return False
+            try:
+                with self._stored_together():
+                    for side, ms in (
+                        (Color.BLACK, reading.black_ms),
+                        (Color.WHITE, reading.white_ms),
+                    ):
+                        behind = ms / 1000 - self.clock.remaining(side)
+                        if abs(behind) >= 0.001:
+                            self.clock.adjust(side, behind)
+                    self.store.save_clock(self.game_id, self.clock.to_dict())
+            except (ClockError, StorageError) as error:
+                log.warning("remote: the host's clock was not taken: %s", error)
+                return False
+            self._announce()
+            return True
+
+    def follow_remote_result(self, result: str, reason: str) -> bool:
+        """End the game as the far board ended it at the same ply (a resignation, a flag, its
+        referee's decision), with its reason word for word, so both records read the same;
+        audited as ``remote``. Whether it was taken (any thread)."""
+        with self.lock:
+            if self.game.is_over():
+                return False  # over here too (the same last move, R-END-1)
+            try:
+                with self._referee_action():
+                    if result == DRAW:
+                        self.game.declare_draw(reason)
+                        self._finish_if_over("referee")
+                    else:
+                        winner = Color.BLACK if result == BLACK_WINS else Color.WHITE
+                        self._end(records.Ending("referee", winner, "", reason))
+                    self._audited("remote", "result", {"result": result, "reason": reason})
+            except RefereeError as error:
+                log.warning("remote: the other board's result %s was not taken: %s", result, error)
+                return False
+            return True
 
     # -- hints -----------------------------------------------------------------------------------
 

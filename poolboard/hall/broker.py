@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from poolboard import remote_protocol
 from poolboard.hall import topics
 
 log = logging.getLogger("poolboard.hall.broker")
@@ -48,7 +49,8 @@ def mosquitto_program(name: str = "mosquitto") -> str:
 
 
 def acl_text() -> str:
-    """The ACL: the hall reads and writes everything; a table only its own topics."""
+    """The ACL: the hall reads and writes every table's topics; a table only its own; a board
+    in a remote game only its own topics of that game."""
     lines = [
         "# Written by poolboard hall (docs/hall.md): regenerated at every start.",
         f"user {topics.HALL_USER}",
@@ -58,6 +60,13 @@ def acl_text() -> str:
     ]
     lines += [f"pattern write {topics.ROOT}/%u/{suffix}" for suffix in topics.TABLE_TOPICS]
     lines.append(f"pattern read {topics.ROOT}/%u/{topics.ACTION}")
+    lines += [
+        "",
+        "# Remote games (docs/remote.md): a board writes only its own topics of a game and reads",
+        "# every game's; its messages are signed with the game's invite besides.",
+        f"pattern write {remote_protocol.ROOT}/+/%u/+",
+        f"pattern read {remote_protocol.ROOT}/#",
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -104,6 +113,7 @@ def write_broker_config(
         f"persistence_location {directory}/",
         "autosave_interval 30",
         "max_queued_messages 10000",
+        "set_tcp_nodelay true",  # a move is one small packet: send it now, not 40 ms later
         f"user {getpass.getuser()}",  # run as whoever runs the hall (root would switch user)
         "log_dest stderr",
         "log_type error",

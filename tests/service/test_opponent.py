@@ -279,7 +279,7 @@ def test_no_hint_in_a_tournament_game_between_two_players(make_table) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ('kind = "chess"', "[opponent] kind: expected one of none, engine, got 'chess'"),
+        ('kind = "chess"', "[opponent] kind: expected one of none, engine, remote, got 'chess'"),
         ('kind = "engine"\nside = "red"', "[opponent] side: expected black or white, got 'red'"),
         ('kind = "engine"\nlevel = 11', "[opponent] level: expected a level 1-10, got 11"),
         ('kind = "engine"\nlevel = 0', "[opponent] level: expected a level 1-10, got 0"),

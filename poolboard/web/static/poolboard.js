@@ -318,6 +318,11 @@ export function opponentLine(state) {
     const side = opponent.side === "white" ? "White" : "Black";
     parts.push(`${opponent.name} (${side}): ${opponent.text}`);
   }
+  // A remote game (docs/remote.md): the link down, or the two boards' records disagreeing.
+  if (opponent?.kind === "remote" && !opponent.connected) {
+    parts.push("the link to the other board is down: moves wait");
+  }
+  if (opponent?.problem) parts.push(opponent.problem);
   if (state.hint?.status === "thinking") parts.push("hint: looking for a good move…");
   else if (state.hint?.status === "shown") parts.push(`hint: ${state.hint.move} (lit on the board)`);
   return parts.join(" · ");

@@ -1,0 +1,519 @@
+"""The link to the other board of a remote game: MQTT through a broker (docs/remote.md).
+
+The link mirrors this board's record (``update``, from the session's SQLite store) to the broker
+and hands the other board's next move to its owner (``on_move``) for this board's player to
+execute. Every message is checked (topic, signature, the other board, ply, legality, the position
+after it) and anything wrong is ignored with one log line naming it, never raised. Nothing depends
+on the link staying up: the records are retained, each side re-sends its moves the other has not
+acknowledged whenever it connects, and a move seen twice is ignored by its ply.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import socket
+import ssl
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from engine.board import Board, Move
+from engine.color import Color
+from engine.game import BLACK_WINS, DRAW, WHITE_WINS
+from poolboard import remote_protocol as protocol
+from poolboard.remote_protocol import Invite, ProtocolError
+from poolboard.remote_settings import RemoteLinkConfig
+
+log = logging.getLogger("poolboard.remote")
+
+#: Messages kept for the broker while it is unreachable (a game has a few hundred at most).
+MAX_QUEUED = 2000
+#: The results a record may carry (PDN, checkers order: 1-0 is Black's win).
+RESULTS = (BLACK_WINS, WHITE_WINS, DRAW)
+
+
+class Duplicate(ProtocolError):
+    """A move this board has already (QoS 1 delivers at least once; moves are re-sent)."""
+
+
+@dataclass(frozen=True)
+class GameTerms:
+    """What both boards must agree on before a move counts: where the game starts, its time
+    control and rules."""
+
+    start_fen: str
+    time_control: str
+    profile: str
+
+
+@dataclass(frozen=True)
+class PeerMove:
+    """The other board's move for this board's player to execute: ply ``ply`` of the game."""
+
+    ply: int
+    notation: str
+    move: Move
+    fen: str  # the position after it
+
+
+@dataclass(frozen=True)
+class ClockReading:
+    """The host's clock as it published it (ms left per side; ``running``: whose time runs)."""
+
+    ply: int
+    black_ms: int
+    white_ms: int
+    running: str | None
+    state: str
+
+
+class RemoteLink:
+    """This board's end of a remote game (``start``/``stop``); callbacks run on paho's thread
+    (a divergence found by ``update``: on its caller's), with no lock of the link held:
+    ``on_move`` for the other board's next move, ``on_clock`` (guest) for the host's clock,
+    ``on_result`` for a result the other board reached first (a resignation, a flag),
+    ``on_problem`` for what the players must know (the boards disagree, the terms differ)."""
+
+    def __init__(
+        self,
+        link: RemoteLinkConfig,
+        terms: GameTerms,
+        side: Color,
+        *,
+        on_move: Callable[[PeerMove], None] = lambda _: None,
+        on_clock: Callable[[ClockReading], None] = lambda _: None,
+        on_problem: Callable[[str], None] = lambda _: None,
+        on_result: Callable[[str, str], None] = lambda _, __: None,
+    ) -> None:
+        self.link = link
+        self.terms = terms
+        self.invite = Invite.parse(link.invite)
+        self.board_name = link.user
+        self.side = side  # the side this board's player plays
+        self.on_move, self.on_clock, self.on_problem = on_move, on_clock, on_problem
+        self.on_result = on_result
+        self.boot = secrets.token_hex(6)
+        self.peer: str | None = None  # the other board's name, once it has said something valid
+        self.peer_plies = 0  # how many plies the other board has recorded: its acknowledgement
+        self.pending: PeerMove | None = None  # handed to the owner, not yet recorded here
+        self.connected = threading.Event()
+        self._lock = threading.RLock()
+        self._moves: list[str] = []
+        self._fens: list[str] = []
+        self._board = Board(terms.start_fen)
+        self._first = self._board.turn
+        self._result: tuple[str, str] | None = None
+        self._clock: ClockReading | None = None
+        self._resend_due = False
+        self._problems_said: set[str] = set()
+        self._disagreement: str | None = None  # the terms differ: no move of theirs counts
+        self._stopping = False
+        self._unreachable_said = False
+        self.client = self._client()
+
+    # -- the connection ------------------------------------------------------------------------
+
+    def _client(self) -> mqtt.Client:
+        client = mqtt.Client(
+            CallbackAPIVersion.VERSION2,
+            client_id=f"poolboard-remote-{self.board_name}-{self.invite.game}",
+            protocol=mqtt.MQTTv311,
+        )
+        client.username_pw_set(self.board_name, self.link.password or None)
+        if self.link.tls:
+            client.tls_set(ca_certs=self.link.ca_file or None, cert_reqs=ssl.CERT_REQUIRED)
+        client.max_queued_messages_set(MAX_QUEUED)
+        client.reconnect_delay_set(min_delay=1, max_delay=4)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_connect_fail = self._on_connect_fail
+        client.on_message = self._on_message
+        return client
+
+    def start(self) -> None:
+        """Connect in the background; paho retries while the broker is away."""
+        self.client.connect_async(self.link.broker, self.link.port, keepalive=self.link.keepalive)
+        self.client.loop_start()
+        log.info(
+            "remote: board %s (%s, plays %s) in game %s via %s:%d",
+            self.board_name,
+            self.link.role,
+            self.side.value,
+            self.invite.game,
+            self.link.broker,
+            self.link.port,
+        )
+
+    def stop(self) -> None:
+        """Disconnect (the retained record stays at the broker for the other board)."""
+        self._stopping = True
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def _on_connect(self, client: mqtt.Client, _: Any, __: Any, reason: Any, ___: Any) -> None:
+        if reason.is_failure:
+            log.warning(
+                "remote: broker %s refused board %s: %s", self.link.broker, self.board_name, reason
+            )
+            return
+        log.info("remote: connected to %s:%d", self.link.broker, self.link.port)
+        self._unreachable_said = False
+        connection = client.socket()
+        if isinstance(connection, socket.socket):  # a move is one small packet: no Nagle delay
+            connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        client.subscribe(protocol.game_filter(self.invite.game), qos=protocol.QOS)
+        with self._lock:
+            self._resend_due = True  # once the other board's record says what it has
+            self._publish(protocol.HELLO, self._hello())
+            self._publish(protocol.RECORD, self._record())
+            if self._clock is not None and self.link.role == "host":
+                self._publish(protocol.CLOCK, self._clock_body(self._clock))
+        self.connected.set()
+
+    def _on_connect_fail(self, _: mqtt.Client, __: Any) -> None:
+        if not self._unreachable_said:  # once until it works: the log is for people
+            self._unreachable_said = True
+            log.warning(
+                "remote: cannot reach the broker %s:%d; play goes on, retrying",
+                self.link.broker,
+                self.link.port,
+            )
+
+    def _on_disconnect(self, _: mqtt.Client, __: Any, ___: Any, reason: Any, ____: Any) -> None:
+        self.connected.clear()
+        if not self._stopping:
+            log.warning(
+                "remote: lost the broker (%s); play goes on, moves wait for the link", reason
+            )
+
+    # -- what this board sends -----------------------------------------------------------------
+
+    def _body(self, **fields: Any) -> dict[str, Any]:
+        return {
+            "v": protocol.PROTOCOL_VERSION,
+            "game": self.invite.game,
+            "board": self.board_name,
+            "role": self.link.role,
+            "boot": self.boot,
+            "sent": int(time.time() * 1000),
+            **fields,
+        }
+
+    def _hello(self) -> dict[str, Any]:
+        return self._body(
+            plays=self.side.value,
+            start_fen=self.terms.start_fen,
+            time_control=self.terms.time_control,
+            rules=self.terms.profile,
+        )
+
+    def _record(self) -> dict[str, Any]:
+        result, reason = self._result or (None, None)
+        return self._body(
+            plies=len(self._moves),
+            moves=list(self._moves),
+            fen=self._fens[-1] if self._fens else self.terms.start_fen,
+            result=result,
+            reason=reason,
+        )
+
+    def _publish(self, kind: str, body: dict[str, Any]) -> None:
+        name = protocol.topic(self.invite.game, self.board_name, kind)
+        payload = protocol.encode(self.invite, name, body)
+        self.client.publish(name, payload, protocol.QOS, retain=kind in protocol.RETAINED)
+
+    def _send_move(self, ply: int) -> None:
+        body = self._body(ply=ply, move=self._moves[ply - 1], fen=self._fens[ply - 1])
+        self._publish(protocol.MOVE, body)
+
+    def side_of(self, ply: int) -> Color:
+        """Who makes ply ``ply`` (1-based) of the game."""
+        return self._first if ply % 2 else self._first.opponent
+
+    def load(self, moves: list[str], result: str | None = None, reason: str | None = None) -> None:
+        """This board's record as stored, before ``start`` (a resumed game): sent as the
+        record on connecting; its moves the other board has not acknowledged are re-sent then."""
+        self.update(moves, result, reason, send=False)
+
+    def update(
+        self,
+        moves: list[str],
+        result: str | None = None,
+        reason: str | None = None,
+        *,
+        send: bool = True,
+    ) -> None:
+        """This board's record changed (``moves`` in PDN from the start, the result if over):
+        send this board's new moves and the record (the acknowledgement of the other's)."""
+        calls: list[Callable[[], None]] = []
+        with self._lock:
+            common = 0
+            while (
+                common < min(len(moves), len(self._moves)) and moves[common] == self._moves[common]
+            ):
+                common += 1
+            if common < len(self._moves):  # a correction or takeback: replay from the start
+                self._board = Board(self.terms.start_fen)
+                del self._moves[:], self._fens[:]
+                for text in moves[:common]:
+                    self._push(text)
+            new = [self._push(text) for text in moves[common:]]
+            self._result = None if result is None else (result, reason or "")
+            shown = self.pending
+            if shown is not None and shown.ply <= len(self._moves):
+                self.pending = None  # executed on this board
+                if self._moves[shown.ply - 1] != shown.notation:
+                    self._problem(
+                        f"the boards disagree at ply {shown.ply}: the other board played "
+                        f"{shown.notation}, this one recorded {self._moves[shown.ply - 1]}; "
+                        "correct one of them (docs/remote.md)",
+                        calls,
+                    )
+            for ply in new if send else ():
+                if self.side_of(ply) is self.side:
+                    self._send_move(ply)
+            self._publish(protocol.RECORD, self._record())
+        for call in calls:
+            call()
+
+    def _push(self, text: str) -> int:
+        self._board.push(self._board.parse_move(text))
+        self._moves.append(text)
+        self._fens.append(self._board.fen())
+        return len(self._moves)
+
+    def publish_clock(self, reading: ClockReading) -> None:
+        """The host's clock changed: retained, so the guest adopts it even after a reconnect."""
+        with self._lock:
+            self._clock = reading
+            if self.link.role == "host":
+                self._publish(protocol.CLOCK, self._clock_body(reading))
+
+    def _clock_body(self, reading: ClockReading) -> dict[str, Any]:
+        return self._body(
+            ply=reading.ply,
+            black=reading.black_ms,
+            white=reading.white_ms,
+            running=reading.running,
+            state=reading.state,
+        )
+
+    # -- what the other board sends ------------------------------------------------------------
+
+    def _on_message(self, _: mqtt.Client, __: Any, message: mqtt.MQTTMessage) -> None:
+        try:
+            calls = self.receive(message.topic, bytes(message.payload))
+        except Exception:  # a bug here must never take the board down
+            log.exception("remote: could not handle %s", message.topic)
+            return
+        for call in calls:
+            call()
+
+    def receive(self, name: str, payload: bytes) -> list[Callable[[], None]]:
+        """Check and take one message; the owner's callbacks it calls for (run them after, with
+        no lock held). Anything wrong is logged once, naming what, and ignored."""
+        calls: list[Callable[[], None]] = []
+        if name.split("/")[3:4] == [self.board_name]:
+            return calls  # this board's own messages, back from the broker
+        try:
+            game, board, kind = protocol.split_topic(name)
+            if game != self.invite.game:
+                raise ProtocolError(f"game {game!r} is not this board's game")
+            if not payload:
+                return calls  # a retained message being cleared
+            data = protocol.decode(self.invite, name, payload)
+            with self._lock:
+                self._check_sender(board, data)
+                if kind == protocol.HELLO:
+                    self._take_hello(data, calls)
+                elif kind == protocol.MOVE:
+                    self._take_move(data, calls)
+                elif kind == protocol.RECORD:
+                    self._take_record(data, calls)
+                else:
+                    self._take_clock(data, calls)
+        except Duplicate as error:  # QoS 1 and re-sending after a reconnect: expected
+            log.info("remote: ignored a message on %s: %s", name, error)
+        except ProtocolError as error:
+            log.warning("remote: ignored a message on %s: %s", name, error)
+        return calls
+
+    def _check_sender(self, board: str, data: dict[str, Any]) -> None:
+        if data.get("board") != board or data.get("game") != self.invite.game:
+            raise ProtocolError("its 'board' or 'game' is not the topic's")
+        role = data.get("role")
+        if role == self.link.role or role not in protocol.ROLES:
+            raise ProtocolError(f"role {role!r}: this board is the {self.link.role}")
+        if self.peer is None:
+            self.peer = board
+            log.info("remote: the other board is %s (%s)", board, role)
+        elif board != self.peer:
+            raise ProtocolError(f"from {board!r}, but this game's other board is {self.peer!r}")
+
+    def _take_hello(self, data: dict[str, Any], calls: list[Callable[[], None]]) -> None:
+        plays = protocol.field(data, "plays", str, "black or white")
+        theirs = {
+            "plays": plays,
+            "start position": protocol.field(data, "start_fen", str, "a FEN"),
+            "time control": protocol.field(data, "time_control", str, "a time control"),
+            "rules": protocol.field(data, "rules", str, "a rule profile"),
+        }
+        mine = {
+            "plays": self.side.opponent.value,
+            "start position": self.terms.start_fen,
+            "time control": self.terms.time_control,
+            "rules": self.terms.profile,
+        }
+        self._disagreement = None
+        for what, value in theirs.items():
+            if value != mine[what]:
+                self._disagreement = (
+                    f"the boards disagree on {what}: the other board has {value!r}, this one "
+                    f"expects {mine[what]!r}; give both the same game (docs/remote.md)"
+                )
+                self._problem(self._disagreement, calls)
+                break
+        self._resend_due = True  # a restarted board: re-send what it has not acknowledged
+
+    def _take_move(self, data: dict[str, Any], calls: list[Callable[[], None]]) -> None:
+        ply = protocol.field(data, "ply", int, "a ply number from 1")
+        notation = protocol.field(data, "move", str, "a move in PDN")
+        fen = protocol.field(data, "fen", str, "the position after the move")
+        if ply < 1:
+            raise ProtocolError(f"ply {ply}: plies count from 1")
+        if self.side_of(ply) is self.side:
+            raise ProtocolError(f"ply {ply} is {self.side.value}'s, this board's own side")
+        recorded = len(self._moves)
+        if ply <= recorded:
+            self._compare(ply, notation, fen, calls)
+            raise Duplicate(f"duplicate of ply {ply} ({notation}), recorded already")
+        if ply > recorded + 1:
+            raise ProtocolError(
+                f"ply {ply} came before ply {recorded + 1}: ignored (the record brings it in order)"
+            )
+        self._offer(ply, notation, fen, calls, duplicate_is_news=True)
+
+    def _take_record(self, data: dict[str, Any], calls: list[Callable[[], None]]) -> None:
+        moves = protocol.field(data, "moves", list, "the list of moves")
+        if not all(isinstance(text, str) for text in moves):
+            raise ProtocolError("'moves' must be moves in PDN")
+        fen = protocol.field(data, "fen", str, "the position after the last move")
+        result = data.get("result")
+        if result is not None and not isinstance(result, str):
+            raise ProtocolError(f"'result' must be a PDN result or null, got {result!r}")
+        for ply, text in enumerate(moves[: len(self._moves)], start=1):
+            if text != self._moves[ply - 1]:
+                self._compare(ply, text, None, calls)
+                return
+        if len(moves) == len(self._moves) and moves and fen != self._fens[-1]:
+            self._compare(len(moves), moves[-1], fen, calls)
+            return
+        self.peer_plies = len(moves)
+        if len(moves) == len(self._moves) + 1 and self.side_of(len(moves)) is not self.side:
+            self._offer(len(moves), moves[-1], fen, calls, duplicate_is_news=False)
+        if result is not None and len(moves) == len(self._moves):
+            self._take_result(result, data.get("reason"), calls)
+        if self._resend_due:
+            self._resend_due = False
+            unacknowledged = [
+                ply
+                for ply in range(self.peer_plies + 1, len(self._moves) + 1)
+                if self.side_of(ply) is self.side
+            ]
+            for ply in unacknowledged:
+                self._send_move(ply)
+            if unacknowledged:
+                log.info(
+                    "remote: re-sent plies %s the other board had not recorded", unacknowledged
+                )
+
+    def _take_result(self, result: str, reason: Any, calls: list[Callable[[], None]]) -> None:
+        """The other board's game is over at the same ply: over here too (a resignation, a
+        referee's decision, a flag), or named if this board has another result."""
+        if result not in RESULTS:
+            raise ProtocolError(f"'result' must be one of {', '.join(RESULTS)}, got {result!r}")
+        why = reason if isinstance(reason, str) and reason else "decided on the other board"
+        if self._result is None:
+            log.info("remote: the other board's game ended %s (%s)", result, why)
+            calls.append(lambda: self.on_result(result, why))
+        elif self._result[0] != result:
+            self._problem(
+                f"the boards disagree on the result: the other board has {result} ({why}), "
+                f"this one {self._result[0]} ({self._result[1]})",
+                calls,
+            )
+
+    def _take_clock(self, data: dict[str, Any], calls: list[Callable[[], None]]) -> None:
+        if data.get("role") != "host":
+            raise ProtocolError("only the host publishes the clock")
+        running = data.get("running")
+        if running not in (None, "black", "white"):
+            raise ProtocolError(f"'running' must be black, white or null, got {running!r}")
+        reading = ClockReading(
+            ply=protocol.field(data, "ply", int, "a ply count"),
+            black_ms=protocol.field(data, "black", int, "milliseconds left"),
+            white_ms=protocol.field(data, "white", int, "milliseconds left"),
+            running=running,
+            state=protocol.field(data, "state", str, "the clock's state"),
+        )
+        self._clock = reading
+        calls.append(lambda: self.on_clock(reading))
+
+    def _offer(
+        self,
+        ply: int,
+        notation: str,
+        fen: str,
+        calls: list[Callable[[], None]],
+        *,
+        duplicate_is_news: bool,
+    ) -> None:
+        """The other board's next move: checked against this board's position, then handed on."""
+        if self._disagreement is not None:
+            raise ProtocolError(f"ply {ply} not taken: {self._disagreement}")
+        shown = self.pending
+        if shown is not None and (shown.ply, shown.notation, shown.fen) == (ply, notation, fen):
+            if duplicate_is_news:
+                raise Duplicate(f"duplicate of ply {ply} ({notation}), shown already")
+            return
+        try:
+            move = self._board.parse_move(notation)
+        except ValueError as error:
+            raise ProtocolError(f"ply {ply} {notation!r} is not legal here: {error}") from None
+        after = self._board.copy()
+        after.push(move)
+        if after.fen() != fen:
+            raise ProtocolError(
+                f"ply {ply} {notation}: the other board says it leads to {fen}, "
+                f"here to {after.fen()}"
+            )
+        self.pending = PeerMove(ply, notation, move, fen)
+        self._problems_said.clear()  # the boards agree again: a new problem is news
+        log.info("remote: the other board played ply %d %s", ply, notation)
+        peer_move = self.pending
+        calls.append(lambda: self.on_move(peer_move))
+
+    def _compare(
+        self, ply: int, notation: str, fen: str | None, calls: list[Callable[[], None]]
+    ) -> None:
+        """A ply both boards have: the same move and position, or the boards have diverged."""
+        mine, mine_fen = self._moves[ply - 1], self._fens[ply - 1]
+        if notation != mine or (fen is not None and fen != mine_fen):
+            self._problem(
+                f"the boards disagree at ply {ply}: the other board recorded {notation}, this one "
+                f"{mine}; correct one of them (docs/remote.md)",
+                calls,
+            )
+            raise ProtocolError(f"ply {ply}: diverged ({notation} there, {mine} here)")
+
+    def _problem(self, text: str, calls: list[Callable[[], None]]) -> None:
+        if text not in self._problems_said:
+            self._problems_said.add(text)
+            log.error("remote: %s", text)
+            calls.append(lambda: self.on_problem(text))

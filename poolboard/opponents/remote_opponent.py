@@ -1,0 +1,195 @@
+"""``[opponent] kind = "remote"``: the other side is played on a board far away (docs/remote.md).
+
+The session tells this opponent the game after every change; it mirrors this board's record to
+the other board through :class:`~poolboard.opponents.remote.RemoteLink` and answers with the far
+player's move, which the session cues here for this board's player to execute. The host (the
+inviting board) publishes its clock; the guest follows it through ``follow_clock``.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from engine.board import Board
+from engine.clock import Clock, ClockError
+from engine.color import Color
+from poolboard.opponents.base import Answer, Opponent, Position
+from poolboard.opponents.remote import ClockReading, GameTerms, PeerMove, RemoteLink
+from poolboard.remote_settings import RemoteLinkConfig
+
+log = logging.getLogger("poolboard.remote")
+
+
+def clock_reading(position: Position) -> ClockReading | None:
+    """The clock of ``position`` as the host publishes it: ms left per side after the plies the
+    clock has been switched for (the moves recorded, and the far move already taken)."""
+    try:
+        clock = Clock.from_dict(position.clock, time.monotonic)
+    except ClockError:
+        return None
+    plies = len(position.game.board.move_stack) + (position.chosen is not None)
+    running = clock.running
+    return ClockReading(
+        ply=plies,
+        black_ms=round(clock.remaining(Color.BLACK) * 1000),
+        white_ms=round(clock.remaining(Color.WHITE) * 1000),
+        running=None if running is None else running.value,
+        state=clock.state.value,
+    )
+
+
+class RemoteOpponent(Opponent):
+    """The far board's player: its moves come over the link, this board's go to it."""
+
+    kind: ClassVar[str] = "remote"
+    waiting_text: ClassVar[str] = "waiting for the other board's move…"
+
+    def __init__(self, side: Color, link: RemoteLinkConfig) -> None:
+        super().__init__(side)
+        self.settings = link
+        self.link: RemoteLink | None = None  # made at the first update, from the game's terms
+        #: The guest follows the host's clock with this (the session's ``follow_host_clock``).
+        self.follow_clock: Callable[[ClockReading], bool] | None = None
+        #: A result the far board reached first is taken with this (``follow_remote_result``).
+        self.follow_result: Callable[[str, str], bool] | None = None
+        self._latest: tuple[Position, Answer] | None = None
+        #: What the players must know about the link (the boards disagree), for the pages.
+        self.problem: str | None = None
+        self._answered = 0  # the serial last answered
+        self._reading: ClockReading | None = None  # the host's newest clock, not yet taken
+        self._reading_tried: int | None = None  # the serial it was last tried against
+        self._wake = threading.Condition()
+        self._closed = False
+        self._worker = threading.Thread(target=self._work, name="remote-opponent", daemon=True)
+        self._worker.start()
+
+    def update(self, position: Position, answer: Answer) -> None:
+        """Send this board's record (and, on the host, its clock); answer when the far move is
+        in. Returns at once: publishing only queues at paho."""
+        game = position.game
+        if self.link is None:
+            terms = GameTerms(game.start_fen, str(position.clock.get("control")), game.profile.name)
+            self.link = RemoteLink(
+                self.settings,
+                terms,
+                self.side.opponent,
+                on_move=self._on_move,
+                on_clock=self._on_clock,
+                on_problem=self._on_problem,
+                on_result=self._on_result,
+            )
+            self.link.load(*self._record(position))
+            self.link.start()
+        else:
+            self.link.update(*self._record(position))
+        if self.settings.role == "host" and (reading := clock_reading(position)) is not None:
+            self.link.publish_clock(reading)
+        with self._wake:
+            self._latest = (position, answer)
+            self._wake.notify()
+
+    @staticmethod
+    def _record(position: Position) -> tuple[list[str], str | None, str | None]:
+        """The game's moves in PDN, its result and the reason."""
+        replay = Board(position.game.start_fen)
+        moves = []
+        for move in position.game.board.move_stack:
+            moves.append(replay.notation(move))
+            replay.push(move)
+        outcome = position.game.outcome()
+        if outcome is None:
+            return moves, None, None
+        return moves, outcome.result, outcome.reason
+
+    def _on_move(self, _: PeerMove) -> None:
+        self.problem = None  # the boards agree again
+        with self._wake:
+            self._wake.notify()
+
+    def _on_problem(self, text: str) -> None:
+        self.problem = text  # logged by the link; shown with the opponent on the pages
+
+    def _on_result(self, result: str, reason: str) -> None:
+        if self.follow_result is not None:
+            self.follow_result(result, reason)
+
+    def _on_clock(self, reading: ClockReading) -> None:
+        with self._wake:
+            self._reading, self._reading_tried = reading, None
+            self._wake.notify()
+
+    def _work(self) -> None:
+        """Answer the newest position that asks for a move once the far move for it is in, and
+        give the session the host's newest clock reading until it fits (a reading can arrive
+        before the far move it follows is taken). On this thread: the session takes its lock."""
+        while True:
+            with self._wake:
+                while not self._closed and not self._answer_due() and not self._clock_due():
+                    self._wake.wait(timeout=1.0)
+                if self._closed:
+                    return
+                assert self._latest is not None and self.link is not None
+                position, answer = self._latest
+                far = self.link.pending if self._answer_due() else None
+                reading = self._reading if self._clock_due() else None
+                if far is not None:
+                    self._answered = position.serial
+                if reading is not None:
+                    self._reading_tried = position.serial
+            if far is not None and not answer(position.serial, far.move):
+                log.warning("remote: the session did not take ply %d %s", far.ply, far.notation)
+            if reading is not None and self.follow_clock is not None and self.follow_clock(reading):
+                with self._wake:
+                    if self._reading is reading:
+                        self._reading = None
+
+    def _answer_due(self) -> bool:
+        if self._latest is None or self.link is None:
+            return False
+        position, _ = self._latest
+        far = self.link.pending
+        return (
+            position.to_move
+            and position.serial != self._answered
+            and far is not None
+            and far.ply == len(position.game.board.move_stack) + 1
+        )
+
+    def _clock_due(self) -> bool:
+        """A host reading not yet taken, not yet tried against the newest position."""
+        return (
+            self._reading is not None
+            and self._latest is not None
+            and self._latest[0].serial != self._reading_tried
+        )
+
+    def player_name(self) -> str:
+        """Unknown (``?``) unless ``[game]`` names the far player: both boards then write the
+        same tags (docs/remote.md)."""
+        return "?"
+
+    def describe(self) -> dict[str, Any]:
+        """The kind and side, and the link: this board's role, the game, the other board."""
+        link = self.link
+        return {
+            **super().describe(),
+            "name": "the other board" if link is None or link.peer is None else link.peer,
+            "role": self.settings.role,
+            "connected": link is not None and link.connected.is_set(),
+            "peer": None if link is None else link.peer,
+            "acknowledged": 0 if link is None else link.peer_plies,
+            "problem": self.problem,
+        }
+
+    def close(self) -> None:
+        """Stop answering and disconnect."""
+        with self._wake:
+            self._closed = True
+            self._wake.notify()
+        self._worker.join(timeout=5)
+        if self.link is not None:
+            self.link.stop()

@@ -1,0 +1,302 @@
+"""The remote link between two boards over a real Mosquitto (docs/remote.md): moves, their
+acknowledgement, what a third client or a broken message cannot do, and a broker restart."""
+
+import json
+import logging
+import time
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+from engine.board import Board
+from engine.color import Color
+from poolboard import remote_protocol as protocol
+from poolboard.opponents.remote import ClockReading, GameTerms, PeerMove, RemoteLink
+from poolboard.remote_protocol import Invite
+from poolboard.remote_settings import RemoteLinkConfig
+from tests.hall.conftest import TABLES, needs_mosquitto
+
+pytestmark = needs_mosquitto
+
+INVITE = Invite("game42abc", "s3cret-s3cret-s3cret")
+TERMS = GameTerms(Board().fen(), "apca-match", "apca")
+
+
+class Board_:
+    """One board's end: its link, its record and what the link handed it."""
+
+    def __init__(
+        self, port: int, user: str, role: str, side: str, invite: Invite = INVITE, **settings
+    ):
+        self.moves: list[str] = []
+        self.offered: list[PeerMove] = []
+        self.clocks: list[ClockReading] = []
+        self.problems: list[str] = []
+        config = RemoteLinkConfig(
+            broker="127.0.0.1",
+            port=port,
+            user=user,
+            password=TABLES[user],
+            keepalive=2,
+            invite=str(invite),
+            role=role,
+            **settings,
+        )
+        self.link = RemoteLink(
+            config,
+            TERMS,
+            Color(side),
+            on_move=lambda move: self._note(self.offered, move),
+            on_clock=lambda reading: self._note(self.clocks, reading),
+            on_problem=lambda text: self._note(self.problems, text),
+        )
+
+    def _note(self, where: list, item) -> None:
+        where.append(item)
+
+    def start(self) -> "Board_":
+        self.link.start()
+        assert self.link.connected.wait(5), "the link did not connect"
+        return self
+
+    def wait(self, check, what: str, timeout: float = 8.0):
+        deadline = time.monotonic() + timeout
+        while not check():
+            assert time.monotonic() < deadline, f"{what} did not happen"
+            time.sleep(0.02)
+
+    def play(self, text: str) -> None:
+        """This board records ``text`` (its player's move, or the other's executed here)."""
+        self.moves.append(text)
+        self.link.update(list(self.moves))
+
+
+def raw_client(port: int, user: str, password: str) -> mqtt.Client:
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"raw-{user}-{time.time_ns()}")
+    client.username_pw_set(user, password)
+    client.connect("127.0.0.1", port, keepalive=5)
+    client.loop_start()
+    return client
+
+
+def settle_logs(seconds: float = 0.5) -> None:
+    time.sleep(seconds)  # messages cross the broker in milliseconds on loopback
+
+
+@pytest.fixture
+def pair(broker):
+    host = Board_(broker.port, "t1", "host", "black").start()
+    guest = Board_(broker.port, "t2", "guest", "white").start()
+    yield host, guest
+    host.link.stop()
+    guest.link.stop()
+
+
+def test_moves_cross_both_ways_and_are_acknowledged(pair) -> None:
+    host, guest = pair
+    host.play("11-15")
+    guest.wait(lambda: guest.offered, "the host's 11-15 reaching the guest")
+    assert guest.offered[0].ply == 1 and guest.offered[0].notation == "11-15"
+    guest.play("11-15")  # executed on the guest's board
+    host.wait(lambda: host.link.peer_plies == 1, "the guest acknowledging ply 1")
+    guest.play("23-19")
+    host.wait(lambda: host.offered, "the guest's 23-19 reaching the host")
+    assert [(m.ply, m.notation) for m in host.offered] == [(2, "23-19")]
+    host.play("23-19")
+    guest.wait(lambda: guest.link.peer_plies == 2, "the host acknowledging ply 2")
+    assert host.link.peer == "t2" and guest.link.peer == "t1"
+    assert not host.problems and not guest.problems
+
+
+def test_the_hosts_clock_reaches_the_guest(pair) -> None:
+    host, guest = pair
+    host.link.publish_clock(ClockReading(1, 1_799_000, 1_800_000, "white", "running"))
+    guest.wait(lambda: guest.clocks, "the host's clock reaching the guest")
+    assert guest.clocks[-1] == ClockReading(1, 1_799_000, 1_800_000, "white", "running")
+
+
+def test_garbage_duplicates_and_out_of_order_are_ignored_with_one_line(pair, broker, caplog):
+    host, guest = pair
+    caplog.set_level(logging.INFO, logger="poolboard.remote")
+    host.play("11-15")
+    guest.wait(lambda: guest.offered, "ply 1 reaching the guest")
+    guest.play("11-15")
+    guest.play("23-19")
+    host.wait(lambda: host.offered, "ply 2 reaching the host")
+    # A client holding t2's broker password (but it is the invite that signs) sends rubbish.
+    sender = raw_client(broker.port, "t2", TABLES["t2"])
+    move_topic = protocol.topic(INVITE.game, "t2", protocol.MOVE)
+
+    def signed(**fields) -> bytes:
+        body = {"v": 1, "game": INVITE.game, "board": "t2", "role": "guest", "sent": 0, **fields}
+        return protocol.encode(INVITE, move_topic, body)
+
+    board = Board()
+    board.push_notation("11-15")
+    board.push_notation("23-19")
+    fen2 = board.fen()
+    cases = {
+        b"\xff\xfe not json": "not UTF-8 JSON",
+        b"[1, 2]": "expected a JSON object",
+        json.dumps({"v": 1, "ply": 4}).encode(): "no signature",
+        signed(ply=2, move="23-19", fen=fen2): "duplicate of ply 2 (23-19), shown already",
+        signed(ply=6, move="26-22", fen=fen2): "ply 6 came before ply 2",
+        signed(ply="two", move="23-19", fen=fen2): "'ply' must be a ply number",
+        signed(ply=1, move="11-15", fen=fen2): "ply 1 is black's, this board's own side",
+        signed(ply=2, move="24-20", fen=fen2): "the other board says it leads to",
+        signed(ply=2, move="30-26", fen=fen2): "is not legal here",
+    }
+    for payload in cases:
+        sender.publish(move_topic, payload, qos=1).wait_for_publish(5)
+    sender.publish(protocol.topic(INVITE.game, "t2", "chat"), b"hi", qos=1).wait_for_publish(5)
+    settle_logs()
+    lines = [r.getMessage() for r in caplog.records if r.name == "poolboard.remote"]
+    for why in cases.values():
+        found = [line for line in lines if why in line]
+        assert len(found) == 1, (why, lines)
+        assert move_topic in found[0]
+    assert any("is not poolboard/remote/<game>/<board>" in line for line in lines)
+    assert [m.notation for m in host.offered] == ["23-19"], "nothing but the real ply 2"
+    host.play("23-19")  # the game goes on after all that
+    host.play("8-11")
+    guest.wait(lambda: len(guest.offered) == 2, "ply 3 reaching the guest")
+    sender.loop_stop()
+
+
+def test_a_third_client_cannot_forge_a_move(pair, broker, caplog) -> None:
+    host, guest = pair
+    caplog.set_level(logging.WARNING, logger="poolboard.remote")
+    host.play("11-15")
+    guest.wait(lambda: guest.offered, "ply 1 reaching the guest")
+    guest.play("11-15")
+    board = Board()
+    board.push_notation("11-15")
+    forged_move = "22-18"
+    board.push_notation(forged_move)
+    forger = raw_client(broker.port, "t3", TABLES["t3"])  # on the broker, without the invite
+    body = {"v": 1, "game": INVITE.game, "role": "guest", "sent": 0, "ply": 2}
+    body |= {"move": forged_move, "fen": board.fen()}
+    # Into the guest's own topic: the broker's ACL drops it (t3 writes only t3's topics).
+    into_guest = protocol.topic(INVITE.game, "t2", protocol.MOVE)
+    forger.publish(into_guest, json.dumps({**body, "board": "t2", "sig": "0" * 64}), qos=1)
+    # Into its own topic, signed with a guessed invite: the signature gives it away.
+    own = protocol.topic(INVITE.game, "t3", protocol.MOVE)
+    guessed = Invite(INVITE.game, "guessed-guessed-guessed")
+    forger.publish(own, protocol.encode(guessed, own, {**body, "board": "t3"}), qos=1)
+    settle_logs()
+    lines = [r.getMessage() for r in caplog.records if r.name == "poolboard.remote"]
+    assert not host.offered, "no forged move reached the host's board"
+    assert [line for line in lines if own in line and "wrong signature" in line]
+    assert not [line for line in lines if into_guest in line], "the broker never delivered it"
+    guest.play(forged_move.replace("22-18", "23-19"))
+    host.wait(lambda: host.offered, "the real ply 2")
+    assert host.offered[0].notation == "23-19"
+    forger.loop_stop()
+
+
+def test_a_third_board_with_the_invite_is_not_the_other_board(pair, broker, caplog) -> None:
+    host, guest = pair
+    caplog.set_level(logging.WARNING, logger="poolboard.remote")
+    host.play("11-15")
+    guest.wait(lambda: guest.offered, "ply 1 reaching the guest")
+    intruder = Board_(broker.port, "t3", "guest", "white").start()  # holds the invite too
+    intruder.play("11-15")
+    intruder.play("22-18")
+    settle_logs()
+    assert not host.offered
+    lines = [r.getMessage() for r in caplog.records if r.name == "poolboard.remote"]
+    assert any("from 't3', but this game's other board is 't2'" in line for line in lines)
+    intruder.link.stop()
+
+
+def test_moves_made_while_the_broker_is_down_arrive_after_it_restarts(pair, broker) -> None:
+    host, guest = pair
+    host.play("11-15")
+    guest.wait(lambda: guest.offered, "ply 1")
+    guest.play("11-15")
+    broker.process.kill()  # SIGKILL: no goodbye to anyone
+    broker.process.wait()
+    guest.play("23-19")  # made while the link is down: queued and in the retained record
+    host.wait(lambda: not host.link.connected.is_set(), "the host noticing the broker gone")
+    broker.start()
+    host.wait(lambda: host.offered, "ply 2 after the broker came back", timeout=15)
+    assert [(m.ply, m.notation) for m in host.offered] == [(2, "23-19")]
+    host.play("23-19")
+    guest.wait(lambda: guest.link.peer_plies == 2, "the host acknowledging ply 2")
+
+
+def test_a_board_that_restarts_gets_the_move_it_missed(pair, broker) -> None:
+    host, guest = pair
+    host.play("11-15")
+    guest.wait(lambda: guest.offered, "ply 1")
+    guest.link.stop()  # the guest's service goes away before its player executes ply 1
+    again = Board_(broker.port, "t2", "guest", "white")
+    again.link.load([])  # its store has no move yet
+    again.start()
+    again.wait(lambda: again.offered, "ply 1 from the host's retained record")
+    assert again.offered[0].notation == "11-15"
+    again.play("11-15")
+    again.play("23-19")
+    host.wait(lambda: host.offered, "the restarted guest's ply 2")
+    again.link.stop()
+
+
+def test_a_restarted_board_resends_what_was_not_acknowledged(pair, broker) -> None:
+    host, guest = pair
+    host.play("11-15")
+    guest.wait(lambda: guest.offered, "ply 1")
+    host.link.stop()
+    guest.play("11-15")
+    guest.play("23-19")  # the host is away: the move waits in the guest's retained record
+    again = Board_(broker.port, "t1", "host", "black")
+    again.link.load(["11-15"])  # the host's store, as it resumed
+    again.start()
+    again.wait(lambda: again.offered, "ply 2 for the restarted host")
+    assert again.offered[0].notation == "23-19"
+    again.link.stop()
+
+
+def test_boards_that_disagree_on_the_game_say_so(broker) -> None:
+    host = Board_(broker.port, "t1", "host", "black").start()
+    other = Board_(broker.port, "t2", "guest", "black").start()  # both want Black
+    host.wait(lambda: host.problems, "the host naming the disagreement")
+    assert "the boards disagree on plays" in host.problems[0]
+    other.play("11-15")
+    settle_logs(0.3)
+    assert not host.offered
+    host.link.stop()
+    other.link.stop()
+
+
+def test_boards_whose_records_differ_say_where(pair) -> None:
+    host, guest = pair
+    host.play("11-15")
+    guest.wait(lambda: guest.offered, "ply 1")
+    guest.play("10-14")  # the guest's board recorded something else (a wrong correction)
+    host.wait(lambda: host.problems, "the host naming the divergence")
+    assert (
+        "the boards disagree at ply 1: the other board recorded 10-14, this one 11-15"
+        in (host.problems[0])
+    )
+    guest.wait(lambda: guest.problems, "the guest naming it too")
+    assert "at ply 1" in guest.problems[0]
+
+
+def test_a_board_started_while_the_broker_is_down_says_so_once_and_joins_later(
+    broker, caplog
+) -> None:
+    caplog.set_level(logging.INFO, logger="poolboard.remote")
+    broker.stop()
+    host = Board_(broker.port, "t1", "host", "black")
+    host.link.start()
+    time.sleep(2.5)  # paho retries every 1-4 s
+    lines = [r.getMessage() for r in caplog.records if "cannot reach the broker" in r.getMessage()]
+    assert len(lines) == 1, lines
+    host.play("11-15")  # played while the broker is away: the record carries it
+    broker.start()
+    guest = Board_(broker.port, "t2", "guest", "white").start()
+    guest.wait(lambda: guest.offered, "the host's ply 1 once the broker is up", timeout=15)
+    assert guest.offered[0].notation == "11-15"
+    host.link.stop()
+    guest.link.stop()
