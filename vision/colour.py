@@ -81,8 +81,8 @@ class Sampler:
     cell: np.ndarray  # (n,): the square (row * 8 + column, clamped to the board) of each pixel
     rise: np.ndarray  # (32,): squares the top moves along the line of sight per square of height
     along: np.ndarray  # (32, 2): the line of sight's direction on the board at each square
-    box_points: np.ndarray  # (32, a, 2): board coordinates of ``box``
-    light_points: np.ndarray  # (32, c, 2): board coordinates of ``light``
+    box_leaned: np.ndarray  # (32, 32, a) bool: which of ``box`` a man on each square may cover
+    light_leaned: np.ndarray  # (32, 32, c) bool: the same for ``light``
 
     @classmethod
     def build(cls, pose: CameraPose) -> Sampler:
@@ -115,27 +115,27 @@ class Sampler:
         box_at, base_at, side_at, window_at, light_at, corners_at, ring_at = parts
         distance = np.linalg.norm(centres - np.array(pose.foot), axis=1)
         rise = distance / max(pose.height, 1e-3)
+        leaned = [_leaned_on(points, rise, along) for points in (box, light)]
         ys, xs = np.divmod(np.minimum(pixels, VOID - 1), CANVAS_PX)
         cells = np.clip((np.stack([ys, xs]) - MARGIN_PX) // SQUARE_PX, 0, 7)
         return cls(
             pixels=pixels, box=box_at, base=base_at, side=side_at, window=window_at,
             off_board=(np.abs(window - 4.0) > 4.0).any(axis=-1), light=light_at,
             corners=corners_at, ring=ring_at, cell=cells[0] * 8 + cells[1], rise=rise,
-            along=along, box_points=box, light_points=light,
+            along=along, box_leaned=leaned[0], light_leaned=leaned[1],
         )  # fmt: skip
 
-    def leaned_on(self, points: np.ndarray, squares: list[int], height: float) -> np.ndarray:
-        """Which board points (..., 2) a piece up to ``height`` on any of ``squares`` (indices
-        0-31) may cover: a piece's footprint swept along the line of sight."""
-        covered = np.zeros(points.shape[:-1], dtype=bool)
-        for index in squares:
-            base = SQUARE_CENTRES[index]
-            length = height * self.rise[index] + 0.5
-            offset = points - base
-            t = np.clip(offset @ self.along[index], 0.0, length)
-            nearest = base + t[..., None] * self.along[index]
-            covered |= np.linalg.norm(points - nearest, axis=-1) < 0.55
-        return covered
+
+def _leaned_on(points: np.ndarray, rise: np.ndarray, along: np.ndarray) -> np.ndarray:
+    """Which board points (32, n, 2) a piece one square tall on each square may cover: its
+    footprint swept along the line of sight. Shape (32 pieces, 32, n)."""
+    covered = np.zeros((32, *points.shape[:-1]), dtype=bool)
+    for index, base in enumerate(SQUARE_CENTRES):
+        offset = points - base
+        t = np.clip(offset @ along[index], 0.0, rise[index] + 0.5)
+        nearest = base + t[..., None] * along[index]
+        covered[index] = np.linalg.norm(points - nearest, axis=-1) < 0.55
+    return covered
 
 
 @dataclass(frozen=True)
@@ -279,22 +279,28 @@ class PixelModel:
 
 
 def training_pixels(
-    pixels: Pixels, sampler: Sampler, position: Mapping[int, str]
+    pixels: Pixels,
+    sampler: Sampler,
+    position: Mapping[int, str],
+    labels: np.ndarray | None = None,
 ) -> dict[int, np.ndarray]:
     """Pixels of each class in a picture of a known position (square -> "empty", "b", "w",
-    "B", "W" or "unknown"), leaving out what pieces may lean over in an oblique view."""
+    "B", "W" or "unknown"), leaving out what pieces may lean over in an oblique view. Given
+    the pixels' ``labels``, a piece's pixels of another class (an emblem) are left out too."""
     occupied = [s - 1 for s, v in position.items() if v in ("b", "w", "B", "W")]
     empty = [s - 1 for s, v in position.items() if v == "empty"]
-    box_clear = ~sampler.leaned_on(sampler.box_points, occupied, 1.0)
-    light_clear = ~sampler.leaned_on(sampler.light_points, occupied, 1.0)
+    box_clear: np.ndarray = ~np.any(sampler.box_leaned[occupied], axis=0)
+    light_clear: np.ndarray = ~np.any(sampler.light_leaned[occupied], axis=0)
     samples = {
         EMPTY: pixels.colours[sampler.box[empty][box_clear[empty]]],
         LIGHT: pixels.colours[sampler.light[light_clear]],
     }
     for index, side in ((BLACK, "bB"), (WHITE, "wW")):
         squares = [s - 1 for s, v in position.items() if v in side]
-        regions = np.hstack([sampler.base[squares], sampler.side[squares]])
-        samples[index] = pixels.colours[regions.ravel()]
+        regions = np.hstack([sampler.base[squares], sampler.side[squares]]).ravel()
+        if labels is not None:
+            regions = regions[labels[regions] == index]
+        samples[index] = pixels.colours[regions]
     return samples
 
 
@@ -406,6 +412,27 @@ def measure_squares(
     )
 
 
+def sides(fractions: np.ndarray, base: np.ndarray) -> list[str]:
+    """Each square's "empty" | "b" | "w" from the shares of its box and base in each class
+    (32, 4): kings aside, what the square holds."""
+    pieces = 1 - fractions[:, EMPTY]
+    # A pale piece may be as pale as the light squares: on a dark square, light is white.
+    black = base[:, BLACK] + 0.5 * fractions[:, BLACK]
+    white = base[:, WHITE] + 0.5 * fractions[:, WHITE]
+    white = white + 0.5 * (base[:, LIGHT] + 0.5 * fractions[:, LIGHT])
+    return [
+        "empty" if piece < _OCCUPIED else "b" if b >= w else "w"
+        for piece, b, w in zip(pieces, black, white, strict=True)
+    ]
+
+
+def first_reading(labels: np.ndarray, sampler: Sampler) -> dict[int, str]:
+    """Square -> "empty" | "b" | "w" from labelled pixels, kings aside: a quick reading."""
+    return dict(
+        enumerate(sides(_fractions(labels[sampler.box]), _fractions(labels[sampler.base])), 1)
+    )
+
+
 @dataclass
 class SquareModel:
     """Per-board decision: the pixel classes and the men's height of each side (squares)."""
@@ -416,17 +443,12 @@ class SquareModel:
 
     def decide(self, squares: Squares, sampler: Sampler) -> tuple[list[str], np.ndarray]:
         """Each square's "empty" | "b" | "w" | "B" | "W", and which squares fit no class."""
-        pieces = 1 - squares.fractions[:, EMPTY]
         kinds = []
-        for index in range(32):
-            if pieces[index] < _OCCUPIED:
+        for index, men in enumerate(sides(squares.fractions, squares.base)):
+            if men == "empty":
                 kinds.append("empty")
                 continue
-            # A pale piece may be as pale as the light squares: on a dark square, light is white.
-            base, box = squares.base[index], squares.fractions[index]
-            black = base[BLACK] + 0.5 * box[BLACK]
-            white = base[WHITE] + 0.5 * box[WHITE] + 0.5 * (base[LIGHT] + 0.5 * box[LIGHT])
-            side = 0 if black >= white else 1
+            side = "bw".index(men)
             man = self.man_height[side]
             rise = sampler.rise[index]
             seen = rise >= STACKS_SEEN and man * rise >= _MIN_PARALLAX
