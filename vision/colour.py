@@ -213,11 +213,25 @@ class PixelModel:
 
     @classmethod
     def learn(cls, samples: dict[int, np.ndarray]) -> PixelModel:
-        """Cluster each class's training pixels (class index -> (n, 3)) into a few centres."""
+        """Cluster each class's training pixels (class index -> (n, 3)) into a few centres.
+
+        A piece's pixel nearer the empty squares' median colour than its own is left out first
+        (the board showing beside an off-centre piece), and so is a board pixel nearer a
+        piece's median than its own (a piece leaning over it).
+        """
         cv2.setRNGSeed(7)
         centres, classes, spreads = [], [], []
         criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 1e-3)
+        medians = {index: np.median(pixels, axis=0) for index, pixels in samples.items()}
         for index, pixels in samples.items():
+            foreign = (EMPTY,) if index in (BLACK, WHITE) else (BLACK, WHITE)
+            own = ((pixels - medians[index]) ** 2).sum(axis=1)
+            keep = np.ones(len(pixels), dtype=bool)
+            for other in foreign:
+                if other in medians:
+                    keep &= own <= ((pixels - medians[other]) ** 2).sum(axis=1)
+            if keep.sum() >= max(_CENTRES, len(pixels) // 4):
+                pixels = pixels[keep]
             count = min(_CENTRES, len(pixels))
             _, labels, found = cv2.kmeans(
                 pixels.astype(np.float32),
