@@ -32,8 +32,8 @@ from vision.layout import (
     offsets_disc,
 )
 
-CLASSES = ("empty", "light", "b", "w")
-EMPTY, LIGHT, BLACK, WHITE = range(4)
+CLASSES = ("empty", "light", "b", "w", "surround")
+EMPTY, LIGHT, BLACK, WHITE, SURROUND = range(5)
 OUTSIDE = -1
 #: The start position (R-BRD-3): Black on 1-12, White on 21-32.
 START_POSITION = {**dict.fromkeys(range(1, 13), "b"), **dict.fromkeys(range(13, 21), "empty")}
@@ -45,6 +45,9 @@ _BASE = 0.28  # radius of the disc judged for colour
 _FRAME_LIKE = 0.1  # share of the board's surround in a piece's colour past which it is not used
 _ALONG = np.arange(-0.7, 1.5, 1 / 10)  # window of a stack along the line of sight (squares)
 _ACROSS = np.arange(-0.6, 0.6001, 1 / 10)  # and across it
+_ALONG_BAND = np.abs(_ALONG) <= 0.3 + 1e-9  # where a piece's base stands, set off-centre or not
+_ACROSS_BAND = np.abs(_ACROSS) <= 0.3 + 1e-9
+_SURROUND_SEEN = 50  # sampled pixels of the board's surround needed to learn its colour
 _SATURATED = 235  # a pixel this bright in every channel is a reflection, whatever it lies on
 _OFFSET = 8.0  # added to 0-255 values before the log: a dark pixel's noise does not explode
 #: Squares of parallax per square of height below which stack heights are noise.
@@ -83,6 +86,8 @@ class Sampler:
     along: np.ndarray  # (32, 2): the line of sight's direction on the board at each square
     box_leaned: np.ndarray  # (32, 32, a) bool: which of ``box`` a man on each square may cover
     light_leaned: np.ndarray  # (32, 32, c) bool: the same for ``light``
+    ring_leaned: np.ndarray  # (32, r) bool: the same for ``ring``
+    beyond: np.ndarray  # (n,) bool: which pixels lie outside the playing area
 
     @classmethod
     def build(cls, pose: CameraPose) -> Sampler:
@@ -115,14 +120,17 @@ class Sampler:
         box_at, base_at, side_at, window_at, light_at, corners_at, ring_at = parts
         distance = np.linalg.norm(centres - np.array(pose.foot), axis=1)
         rise = distance / max(pose.height, 1e-3)
-        leaned = [_leaned_on(points, rise, along) for points in (box, light)]
+        leaned = [_leaned_on(points, rise, along) for points in (box, light, ring)]
         ys, xs = np.divmod(np.minimum(pixels, VOID - 1), CANVAS_PX)
-        cells = np.clip((np.stack([ys, xs]) - MARGIN_PX) // SQUARE_PX, 0, 7)
+        cells = (np.stack([ys, xs]) - MARGIN_PX) // SQUARE_PX
+        beyond = ((cells < 0) | (cells > 7)).any(axis=0) | (pixels == VOID)
+        cells = np.clip(cells, 0, 7)
         return cls(
             pixels=pixels, box=box_at, base=base_at, side=side_at, window=window_at,
             off_board=(np.abs(window - 4.0) > 4.0).any(axis=-1), light=light_at,
             corners=corners_at, ring=ring_at, cell=cells[0] * 8 + cells[1], rise=rise,
             along=along, box_leaned=leaned[0], light_leaned=leaned[1],
+            ring_leaned=leaned[2], beyond=beyond,
         )  # fmt: skip
 
 
@@ -147,6 +155,7 @@ class Pixels:
     outside: np.ndarray  # (n,) bool: off the canvas
     saturated: np.ndarray  # (n,) bool: as bright as the camera can see (a lamp's reflection)
     light: np.ndarray  # (32, 3): each light square's median log colour (absolute)
+    beyond: np.ndarray  # (n,) bool: outside the playing area, where the surround may show
 
 
 def sample(canvas: np.ndarray, sampler: Sampler) -> Pixels:
@@ -178,7 +187,8 @@ def sample(canvas: np.ndarray, sampler: Sampler) -> Pixels:
     contrast = np.abs(1 - dark)
     scale = np.maximum(contrast, 0.3 * contrast.max() + 0.02)
     saturated = values.min(axis=1) >= _SATURATED
-    return Pixels((corrected - dark) / scale, outside, saturated, np.log(light_values + _OFFSET))
+    colours = (corrected - dark) / scale
+    return Pixels(colours, outside, saturated, np.log(light_values + _OFFSET), sampler.beyond)
 
 
 #: Rows (1, x, y) of the light squares' centres, for the plane of light.
@@ -224,7 +234,10 @@ class PixelModel:
         criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 1e-3)
         medians = {index: np.median(pixels, axis=0) for index, pixels in samples.items()}
         for index, pixels in samples.items():
-            foreign = (EMPTY,) if index in (BLACK, WHITE) else (BLACK, WHITE)
+            # The surround may look like the pieces: it is told apart by where it lies.
+            foreign: tuple[int, ...] = {BLACK: (EMPTY,), WHITE: (EMPTY,), SURROUND: ()}.get(
+                index, (BLACK, WHITE)
+            )
             own = ((pixels - medians[index]) ** 2).sum(axis=1)
             keep = np.ones(len(pixels), dtype=bool)
             for other in foreign:
@@ -257,6 +270,8 @@ class PixelModel:
         """Each pixel's nearest class index (``OUTSIDE`` off the canvas), and whether it is
         too far from every class to belong to any (a hand, a fallen object, a lamp)."""
         distances = self.distances(pixels.colours)
+        # The board's surround shows only outside the playing area.
+        distances[:, self.classes == SURROUND] += np.where(pixels.beyond, 0.0, np.inf)[:, None]
         nearest = distances.argmin(axis=1)
         labels = np.where(pixels.outside, OUTSIDE, self.classes[nearest])
         return labels, distances[np.arange(len(nearest)), nearest] > self.reach
@@ -305,10 +320,15 @@ def training_pixels(
     empty = [s - 1 for s, v in position.items() if v == "empty"]
     box_clear: np.ndarray = ~np.any(sampler.box_leaned[occupied], axis=0)
     light_clear: np.ndarray = ~np.any(sampler.light_leaned[occupied], axis=0)
+    ring_clear: np.ndarray = ~np.any(sampler.ring_leaned[occupied], axis=0)
+    ring = sampler.ring[ring_clear]
     samples = {
         EMPTY: pixels.colours[sampler.box[empty][box_clear[empty]]],
         LIGHT: pixels.colours[sampler.light[light_clear]],
     }
+    ring = ring[~pixels.outside[ring]]
+    if len(ring) >= _SURROUND_SEEN:  # the board's frame or the table beside the playing area
+        samples[SURROUND] = pixels.colours[ring]
     for index, side in ((BLACK, "bB"), (WHITE, "wW")):
         squares = [s - 1 for s, v in position.items() if v in side]
         regions = np.hstack([sampler.base[squares], sampler.side[squares]]).ravel()
@@ -334,12 +354,16 @@ def _fractions(labels: np.ndarray) -> np.ndarray:
     return np.stack([(labels == c).mean(axis=-1) for c in range(len(CLASSES))], axis=-1)
 
 
-def _longest_runs(mask: np.ndarray) -> np.ndarray:
-    """The longest run of True along the last axis (speckle beside a piece does not lengthen
-    it, as it would a count)."""
-    counts = np.cumsum(mask, axis=-1)
-    restart = np.maximum.accumulate(np.where(mask, 0, counts), axis=-1)
-    return (counts - restart).max(axis=-1)
+def _runs_through(mask: np.ndarray, band: np.ndarray) -> np.ndarray:
+    """The longest run of True along the last axis that reaches into ``band`` (bool, last
+    axis): the piece on this square, not a neighbour's leaning in at the strip's ends."""
+    ahead = np.cumsum(mask, axis=-1)
+    ahead = ahead - np.maximum.accumulate(np.where(mask, 0, ahead), axis=-1)
+    flipped = mask[..., ::-1]
+    behind = np.cumsum(flipped, axis=-1)
+    behind = (behind - np.maximum.accumulate(np.where(flipped, 0, behind), axis=-1))[..., ::-1]
+    runs = np.where(mask, ahead + behind - 1, 0)
+    return np.where(band, runs, 0).max(axis=-1)
 
 
 def _stack_heights(labels: np.ndarray, sampler: Sampler) -> np.ndarray:
@@ -347,19 +371,26 @@ def _stack_heights(labels: np.ndarray, sampler: Sampler) -> np.ndarray:
 
     Seen along the line of sight, a cylinder of radius R and height h covers a disc swept by
     L = h * rise: 2 R + L long and 2 R wide. Length and width are high percentiles of the
-    piece's longest runs of pixels over the strip's columns and rows, so speckle and a piece set
-    off-centre barely move them. A tall piece on the far row leans past the playing area: its
-    strip goes on past the edge unless the board's surround looks like that side's pieces.
+    runs of piece pixels through the piece's base (0.3 square round the centre) over the
+    strip's columns and rows, so speckle, a neighbour leaning in and a piece set off-centre
+    barely move them. A tall piece on the far row leans past the playing area: its strip goes
+    on past the edge (the surround is a class of its own) unless the surround looks like that
+    side's pieces.
     """
     heights = np.zeros((32, 2))
     step = _ALONG[1] - _ALONG[0]
     for side, colour in enumerate((BLACK, WHITE)):
-        mine = labels[sampler.window] == colour
+        window = labels[sampler.window]
+        # A piece's outline is any piece's colour: a pale piece's shaded wall may look like the
+        # dark pieces; the square's side is decided apart.
+        mine = (window == BLACK) | (window == WHITE)
         if (labels[sampler.ring] == colour).mean() > _FRAME_LIKE:
             mine &= ~sampler.off_board  # the frame looks like this side's pieces: stop at it
         mine = mine.reshape(32, len(_ACROSS), len(_ALONG))
-        width = np.percentile(_longest_runs(mine.transpose(0, 2, 1)), 85, axis=1) * step
-        length = np.percentile(_longest_runs(mine), 85, axis=1) * step
+        width = (
+            np.percentile(_runs_through(mine.transpose(0, 2, 1), _ACROSS_BAND), 85, axis=1) * step
+        )
+        length = np.percentile(_runs_through(mine, _ALONG_BAND), 85, axis=1) * step
         swept = np.maximum(length - width, 0)
         heights[:, side] = np.where(width > 0.2, swept / np.maximum(sampler.rise, 1e-3), 0)
     return heights
