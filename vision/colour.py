@@ -47,6 +47,7 @@ _ALONG = np.arange(-0.7, 1.5, 1 / 10)  # window of a stack along the line of sig
 _ACROSS = np.arange(-0.6, 0.6001, 1 / 10)  # and across it
 _ALONG_BAND = np.abs(_ALONG) <= 0.3 + 1e-9  # where a piece's base stands, set off-centre or not
 _ACROSS_BAND = np.abs(_ACROSS) <= 0.3 + 1e-9
+_BASE_BAND = _ACROSS_BAND[:, None] & _ALONG_BAND[None, :]  # (across, along) round the base
 _SURROUND_SEEN = 50  # sampled pixels of the board's surround needed to learn its colour
 _SATURATED = 235  # a pixel this bright in every channel is a reflection, whatever it lies on
 _OFFSET = 8.0  # added to 0-255 values before the log: a dark pixel's noise does not explode
@@ -432,6 +433,12 @@ def _emblems(
     for row, index in enumerate(candidates):
         for side, (own, other) in enumerate(sides):
             mask = own[row].reshape(shape).astype(np.uint8)
+            if mask.sum() < 8:
+                continue
+            # The piece on this square only: the parts through its base, not a neighbour's.
+            _, parts = cv2.connectedComponents(mask, connectivity=4)
+            mine = np.unique(parts[_BASE_BAND])
+            mask = np.isin(parts, mine[mine > 0]).astype(np.uint8)
             if mask.sum() < 8:
                 continue
             outside = np.pad(1 - mask, 1, constant_values=1)
