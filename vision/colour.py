@@ -425,7 +425,7 @@ def _emblems(
     candidates = np.flatnonzero(1 - fractions[:, EMPTY] >= _OCCUPIED / 2)
     if not len(candidates):
         return emblems
-    windows = np.where(sampler.off_board[candidates], OUTSIDE, labels[sampler.window[candidates]])
+    windows = labels[sampler.window[candidates]]  # past the edge, the surround is its own class
     glare = saturated[sampler.window[candidates]]
     dark = (windows == BLACK) | (windows == EMPTY)
     pale = (windows == WHITE) | (windows == LIGHT)
