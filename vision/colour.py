@@ -32,8 +32,8 @@ from vision.layout import (
     offsets_disc,
 )
 
-CLASSES = ("empty", "light", "b", "w")
-EMPTY, LIGHT, BLACK, WHITE = range(4)
+CLASSES = ("empty", "light", "b", "w", "surround")
+EMPTY, LIGHT, BLACK, WHITE, SURROUND = range(5)
 OUTSIDE = -1
 #: The start position (R-BRD-3): Black on 1-12, White on 21-32.
 START_POSITION = {**dict.fromkeys(range(1, 13), "b"), **dict.fromkeys(range(13, 21), "empty")}
@@ -45,6 +45,10 @@ _BASE = 0.28  # radius of the disc judged for colour
 _FRAME_LIKE = 0.1  # share of the board's surround in a piece's colour past which it is not used
 _ALONG = np.arange(-0.7, 1.5, 1 / 10)  # window of a stack along the line of sight (squares)
 _ACROSS = np.arange(-0.6, 0.6001, 1 / 10)  # and across it
+_ALONG_BAND = np.abs(_ALONG) <= 0.3 + 1e-9  # where a piece's base stands, set off-centre or not
+_ACROSS_BAND = np.abs(_ACROSS) <= 0.3 + 1e-9
+_BASE_BAND = _ACROSS_BAND[:, None] & _ALONG_BAND[None, :]  # (across, along) round the base
+_SURROUND_SEEN = 50  # sampled pixels of the board's surround needed to learn its colour
 _SATURATED = 235  # a pixel this bright in every channel is a reflection, whatever it lies on
 _OFFSET = 8.0  # added to 0-255 values before the log: a dark pixel's noise does not explode
 #: Squares of parallax per square of height below which stack heights are noise.
@@ -81,8 +85,10 @@ class Sampler:
     cell: np.ndarray  # (n,): the square (row * 8 + column, clamped to the board) of each pixel
     rise: np.ndarray  # (32,): squares the top moves along the line of sight per square of height
     along: np.ndarray  # (32, 2): the line of sight's direction on the board at each square
-    box_points: np.ndarray  # (32, a, 2): board coordinates of ``box``
-    light_points: np.ndarray  # (32, c, 2): board coordinates of ``light``
+    box_leaned: np.ndarray  # (32, 32, a) bool: which of ``box`` a man on each square may cover
+    light_leaned: np.ndarray  # (32, 32, c) bool: the same for ``light``
+    ring_leaned: np.ndarray  # (32, r) bool: the same for ``ring``
+    beyond: np.ndarray  # (n,) bool: which pixels lie outside the playing area
 
     @classmethod
     def build(cls, pose: CameraPose) -> Sampler:
@@ -115,27 +121,30 @@ class Sampler:
         box_at, base_at, side_at, window_at, light_at, corners_at, ring_at = parts
         distance = np.linalg.norm(centres - np.array(pose.foot), axis=1)
         rise = distance / max(pose.height, 1e-3)
+        leaned = [_leaned_on(points, rise, along) for points in (box, light, ring)]
         ys, xs = np.divmod(np.minimum(pixels, VOID - 1), CANVAS_PX)
-        cells = np.clip((np.stack([ys, xs]) - MARGIN_PX) // SQUARE_PX, 0, 7)
+        cells = (np.stack([ys, xs]) - MARGIN_PX) // SQUARE_PX
+        beyond = ((cells < 0) | (cells > 7)).any(axis=0) | (pixels == VOID)
+        cells = np.clip(cells, 0, 7)
         return cls(
             pixels=pixels, box=box_at, base=base_at, side=side_at, window=window_at,
             off_board=(np.abs(window - 4.0) > 4.0).any(axis=-1), light=light_at,
             corners=corners_at, ring=ring_at, cell=cells[0] * 8 + cells[1], rise=rise,
-            along=along, box_points=box, light_points=light,
+            along=along, box_leaned=leaned[0], light_leaned=leaned[1],
+            ring_leaned=leaned[2], beyond=beyond,
         )  # fmt: skip
 
-    def leaned_on(self, points: np.ndarray, squares: list[int], height: float) -> np.ndarray:
-        """Which board points (..., 2) a piece up to ``height`` on any of ``squares`` (indices
-        0-31) may cover: a piece's footprint swept along the line of sight."""
-        covered = np.zeros(points.shape[:-1], dtype=bool)
-        for index in squares:
-            base = SQUARE_CENTRES[index]
-            length = height * self.rise[index] + 0.5
-            offset = points - base
-            t = np.clip(offset @ self.along[index], 0.0, length)
-            nearest = base + t[..., None] * self.along[index]
-            covered |= np.linalg.norm(points - nearest, axis=-1) < 0.55
-        return covered
+
+def _leaned_on(points: np.ndarray, rise: np.ndarray, along: np.ndarray) -> np.ndarray:
+    """Which board points (32, n, 2) a piece one square tall on each square may cover: its
+    footprint swept along the line of sight. Shape (32 pieces, 32, n)."""
+    covered = np.zeros((32, *points.shape[:-1]), dtype=bool)
+    for index, base in enumerate(SQUARE_CENTRES):
+        offset = points - base
+        t = np.clip(offset @ along[index], 0.0, rise[index] + 0.5)
+        nearest = base + t[..., None] * along[index]
+        covered[index] = np.linalg.norm(points - nearest, axis=-1) < 0.55
+    return covered
 
 
 @dataclass(frozen=True)
@@ -147,6 +156,7 @@ class Pixels:
     outside: np.ndarray  # (n,) bool: off the canvas
     saturated: np.ndarray  # (n,) bool: as bright as the camera can see (a lamp's reflection)
     light: np.ndarray  # (32, 3): each light square's median log colour (absolute)
+    beyond: np.ndarray  # (n,) bool: outside the playing area, where the surround may show
 
 
 def sample(canvas: np.ndarray, sampler: Sampler) -> Pixels:
@@ -178,7 +188,8 @@ def sample(canvas: np.ndarray, sampler: Sampler) -> Pixels:
     contrast = np.abs(1 - dark)
     scale = np.maximum(contrast, 0.3 * contrast.max() + 0.02)
     saturated = values.min(axis=1) >= _SATURATED
-    return Pixels((corrected - dark) / scale, outside, saturated, np.log(light_values + _OFFSET))
+    colours = (corrected - dark) / scale
+    return Pixels(colours, outside, saturated, np.log(light_values + _OFFSET), sampler.beyond)
 
 
 #: Rows (1, x, y) of the light squares' centres, for the plane of light.
@@ -213,11 +224,28 @@ class PixelModel:
 
     @classmethod
     def learn(cls, samples: dict[int, np.ndarray]) -> PixelModel:
-        """Cluster each class's training pixels (class index -> (n, 3)) into a few centres."""
+        """Cluster each class's training pixels (class index -> (n, 3)) into a few centres.
+
+        A piece's pixel nearer the empty squares' median colour than its own is left out first
+        (the board showing beside an off-centre piece), and so is a board pixel nearer a
+        piece's median than its own (a piece leaning over it).
+        """
         cv2.setRNGSeed(7)
         centres, classes, spreads = [], [], []
         criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 1e-3)
+        medians = {index: np.median(pixels, axis=0) for index, pixels in samples.items()}
         for index, pixels in samples.items():
+            # The surround may look like the pieces: it is told apart by where it lies.
+            foreign: tuple[int, ...] = {BLACK: (EMPTY,), WHITE: (EMPTY,), SURROUND: ()}.get(
+                index, (BLACK, WHITE)
+            )
+            own = ((pixels - medians[index]) ** 2).sum(axis=1)
+            keep = np.ones(len(pixels), dtype=bool)
+            for other in foreign:
+                if other in medians:
+                    keep &= own <= ((pixels - medians[other]) ** 2).sum(axis=1)
+            if keep.sum() >= max(_CENTRES, len(pixels) // 4):
+                pixels = pixels[keep]
             count = min(_CENTRES, len(pixels))
             _, labels, found = cv2.kmeans(
                 pixels.astype(np.float32),
@@ -243,6 +271,8 @@ class PixelModel:
         """Each pixel's nearest class index (``OUTSIDE`` off the canvas), and whether it is
         too far from every class to belong to any (a hand, a fallen object, a lamp)."""
         distances = self.distances(pixels.colours)
+        # The board's surround shows only outside the playing area.
+        distances[:, self.classes == SURROUND] += np.where(pixels.beyond, 0.0, np.inf)[:, None]
         nearest = distances.argmin(axis=1)
         labels = np.where(pixels.outside, OUTSIDE, self.classes[nearest])
         return labels, distances[np.arange(len(nearest)), nearest] > self.reach
@@ -279,22 +309,33 @@ class PixelModel:
 
 
 def training_pixels(
-    pixels: Pixels, sampler: Sampler, position: Mapping[int, str]
+    pixels: Pixels,
+    sampler: Sampler,
+    position: Mapping[int, str],
+    labels: np.ndarray | None = None,
 ) -> dict[int, np.ndarray]:
     """Pixels of each class in a picture of a known position (square -> "empty", "b", "w",
-    "B", "W" or "unknown"), leaving out what pieces may lean over in an oblique view."""
+    "B", "W" or "unknown"), leaving out what pieces may lean over in an oblique view. Given
+    the pixels' ``labels``, a piece's pixels of another class (an emblem) are left out too."""
     occupied = [s - 1 for s, v in position.items() if v in ("b", "w", "B", "W")]
     empty = [s - 1 for s, v in position.items() if v == "empty"]
-    box_clear = ~sampler.leaned_on(sampler.box_points, occupied, 1.0)
-    light_clear = ~sampler.leaned_on(sampler.light_points, occupied, 1.0)
+    box_clear: np.ndarray = ~np.any(sampler.box_leaned[occupied], axis=0)
+    light_clear: np.ndarray = ~np.any(sampler.light_leaned[occupied], axis=0)
+    ring_clear: np.ndarray = ~np.any(sampler.ring_leaned[occupied], axis=0)
+    ring = sampler.ring[ring_clear]
     samples = {
         EMPTY: pixels.colours[sampler.box[empty][box_clear[empty]]],
         LIGHT: pixels.colours[sampler.light[light_clear]],
     }
+    ring = ring[~pixels.outside[ring]]
+    if len(ring) >= _SURROUND_SEEN:  # the board's frame or the table beside the playing area
+        samples[SURROUND] = pixels.colours[ring]
     for index, side in ((BLACK, "bB"), (WHITE, "wW")):
         squares = [s - 1 for s, v in position.items() if v in side]
-        regions = np.hstack([sampler.base[squares], sampler.side[squares]])
-        samples[index] = pixels.colours[regions.ravel()]
+        regions = np.hstack([sampler.base[squares], sampler.side[squares]]).ravel()
+        if labels is not None:
+            regions = regions[labels[regions] == index]
+        samples[index] = pixels.colours[regions]
     return samples
 
 
@@ -314,12 +355,16 @@ def _fractions(labels: np.ndarray) -> np.ndarray:
     return np.stack([(labels == c).mean(axis=-1) for c in range(len(CLASSES))], axis=-1)
 
 
-def _longest_runs(mask: np.ndarray) -> np.ndarray:
-    """The longest run of True along the last axis (speckle beside a piece does not lengthen
-    it, as it would a count)."""
-    counts = np.cumsum(mask, axis=-1)
-    restart = np.maximum.accumulate(np.where(mask, 0, counts), axis=-1)
-    return (counts - restart).max(axis=-1)
+def _runs_through(mask: np.ndarray, band: np.ndarray) -> np.ndarray:
+    """The longest run of True along the last axis that reaches into ``band`` (bool, last
+    axis): the piece on this square, not a neighbour's leaning in at the strip's ends."""
+    ahead = np.cumsum(mask, axis=-1)
+    ahead = ahead - np.maximum.accumulate(np.where(mask, 0, ahead), axis=-1)
+    flipped = mask[..., ::-1]
+    behind = np.cumsum(flipped, axis=-1)
+    behind = (behind - np.maximum.accumulate(np.where(flipped, 0, behind), axis=-1))[..., ::-1]
+    runs = np.where(mask, ahead + behind - 1, 0)
+    return np.where(band, runs, 0).max(axis=-1)
 
 
 def _stack_heights(labels: np.ndarray, sampler: Sampler) -> np.ndarray:
@@ -327,19 +372,26 @@ def _stack_heights(labels: np.ndarray, sampler: Sampler) -> np.ndarray:
 
     Seen along the line of sight, a cylinder of radius R and height h covers a disc swept by
     L = h * rise: 2 R + L long and 2 R wide. Length and width are high percentiles of the
-    piece's longest runs of pixels over the strip's columns and rows, so speckle and a piece set
-    off-centre barely move them. A tall piece on the far row leans past the playing area: its
-    strip goes on past the edge unless the board's surround looks like that side's pieces.
+    runs of piece pixels through the piece's base (0.3 square round the centre) over the
+    strip's columns and rows, so speckle, a neighbour leaning in and a piece set off-centre
+    barely move them. A tall piece on the far row leans past the playing area: its strip goes
+    on past the edge (the surround is a class of its own) unless the surround looks like that
+    side's pieces.
     """
     heights = np.zeros((32, 2))
     step = _ALONG[1] - _ALONG[0]
     for side, colour in enumerate((BLACK, WHITE)):
-        mine = labels[sampler.window] == colour
+        window = labels[sampler.window]
+        # A piece's outline is any piece's colour: a pale piece's shaded wall may look like the
+        # dark pieces; the square's side is decided apart.
+        mine = (window == BLACK) | (window == WHITE)
         if (labels[sampler.ring] == colour).mean() > _FRAME_LIKE:
             mine &= ~sampler.off_board  # the frame looks like this side's pieces: stop at it
         mine = mine.reshape(32, len(_ACROSS), len(_ALONG))
-        width = np.percentile(_longest_runs(mine.transpose(0, 2, 1)), 85, axis=1) * step
-        length = np.percentile(_longest_runs(mine), 85, axis=1) * step
+        width = (
+            np.percentile(_runs_through(mine.transpose(0, 2, 1), _ACROSS_BAND), 85, axis=1) * step
+        )
+        length = np.percentile(_runs_through(mine, _ALONG_BAND), 85, axis=1) * step
         swept = np.maximum(length - width, 0)
         heights[:, side] = np.where(width > 0.2, swept / np.maximum(sampler.rise, 1e-3), 0)
     return heights
@@ -373,7 +425,7 @@ def _emblems(
     candidates = np.flatnonzero(1 - fractions[:, EMPTY] >= _OCCUPIED / 2)
     if not len(candidates):
         return emblems
-    windows = np.where(sampler.off_board[candidates], OUTSIDE, labels[sampler.window[candidates]])
+    windows = labels[sampler.window[candidates]]  # past the edge, the surround is its own class
     glare = saturated[sampler.window[candidates]]
     dark = (windows == BLACK) | (windows == EMPTY)
     pale = (windows == WHITE) | (windows == LIGHT)
@@ -381,6 +433,12 @@ def _emblems(
     for row, index in enumerate(candidates):
         for side, (own, other) in enumerate(sides):
             mask = own[row].reshape(shape).astype(np.uint8)
+            if mask.sum() < 8:
+                continue
+            # The piece on this square only: the parts through its base, not a neighbour's.
+            _, parts = cv2.connectedComponents(mask, connectivity=4)
+            mine = np.unique(parts[_BASE_BAND])
+            mask = np.isin(parts, mine[mine > 0]).astype(np.uint8)
             if mask.sum() < 8:
                 continue
             outside = np.pad(1 - mask, 1, constant_values=1)
@@ -406,6 +464,27 @@ def measure_squares(
     )
 
 
+def sides(fractions: np.ndarray, base: np.ndarray) -> list[str]:
+    """Each square's "empty" | "b" | "w" from the shares of its box and base in each class
+    (32, 4): kings aside, what the square holds."""
+    pieces = 1 - fractions[:, EMPTY]
+    # A pale piece may be as pale as the light squares: on a dark square, light is white.
+    black = base[:, BLACK] + 0.5 * fractions[:, BLACK]
+    white = base[:, WHITE] + 0.5 * fractions[:, WHITE]
+    white = white + 0.5 * (base[:, LIGHT] + 0.5 * fractions[:, LIGHT])
+    return [
+        "empty" if piece < _OCCUPIED else "b" if b >= w else "w"
+        for piece, b, w in zip(pieces, black, white, strict=True)
+    ]
+
+
+def first_reading(labels: np.ndarray, sampler: Sampler) -> dict[int, str]:
+    """Square -> "empty" | "b" | "w" from labelled pixels, kings aside: a quick reading."""
+    return dict(
+        enumerate(sides(_fractions(labels[sampler.box]), _fractions(labels[sampler.base])), 1)
+    )
+
+
 @dataclass
 class SquareModel:
     """Per-board decision: the pixel classes and the men's height of each side (squares)."""
@@ -416,17 +495,12 @@ class SquareModel:
 
     def decide(self, squares: Squares, sampler: Sampler) -> tuple[list[str], np.ndarray]:
         """Each square's "empty" | "b" | "w" | "B" | "W", and which squares fit no class."""
-        pieces = 1 - squares.fractions[:, EMPTY]
         kinds = []
-        for index in range(32):
-            if pieces[index] < _OCCUPIED:
+        for index, men in enumerate(sides(squares.fractions, squares.base)):
+            if men == "empty":
                 kinds.append("empty")
                 continue
-            # A pale piece may be as pale as the light squares: on a dark square, light is white.
-            base, box = squares.base[index], squares.fractions[index]
-            black = base[BLACK] + 0.5 * box[BLACK]
-            white = base[WHITE] + 0.5 * box[WHITE] + 0.5 * (base[LIGHT] + 0.5 * box[LIGHT])
-            side = 0 if black >= white else 1
+            side = "bw".index(men)
             man = self.man_height[side]
             rise = sampler.rise[index]
             seen = rise >= STACKS_SEEN and man * rise >= _MIN_PARALLAX

@@ -42,7 +42,9 @@ class Style:
     table: BGR = (95, 100, 105)
     piece_radius: float = 0.38  # of a square
     piece_height: float = 0.12  # of a square: a man's thickness
-    kings: str = "stack"  # how a king shows: "stack" (two men) or "emblem" (a star on top)
+    kings: str = "stack"  # how a king shows: "stack" (two men) or "emblem" (a mark on top)
+    emblem: str = "star"  # an emblem king's mark: "star" or "square"
+    emblem_size: float = 0.6  # the mark's reach from the piece's centre, of its radius
 
 
 STYLES = {
@@ -120,6 +122,14 @@ def _distort(image: np.ndarray, k1: float) -> np.ndarray:
     )
 
 
+def _emblem(centre: np.ndarray, radius: float, shape: str) -> np.ndarray:
+    """The outline of a crown's mark: a five-pointed star, or a square standing on its side."""
+    if shape == "square":
+        corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * radius / np.sqrt(2)
+        return centre + corners
+    return _star(centre, radius)
+
+
 def _star(centre: np.ndarray, radius: float) -> np.ndarray:
     angles = np.arange(10) * np.pi / 5 - np.pi / 2
     radii = np.where(np.arange(10) % 2, radius * 0.45, radius)
@@ -171,9 +181,12 @@ def _draw_pieces(
         inner = project(base + 0.88 * style.piece_radius * circle.T, layers * style.piece_height)
         cv2.fillPoly(image, [np.round(inner * 16).astype(np.int32)], tuple(colour), cv2.LINE_AA, 4)
         if kind in "BW" and style.kings == "emblem":
-            star = project(_star(base, 0.6 * style.piece_radius), style.piece_height)
-            mark = (40, 40, 40) if kind == "W" else (60, 200, 235)
-            cv2.fillPoly(image, [np.round(star * 16).astype(np.int32)], mark, cv2.LINE_AA, 4)
+            outline = _emblem(base, style.emblem_size * style.piece_radius, style.emblem)
+            mark_outline = project(outline, style.piece_height)
+            # Printed dark on a bright piece, gold on a dark one, as sticker sets are.
+            mark = (40, 40, 40) if colour.mean() > 90 else (60, 200, 235)
+            points = np.round(mark_outline * 16).astype(np.int32)
+            cv2.fillPoly(image, [points], mark, cv2.LINE_AA, 4)
 
 
 def _arm(view: View, rng: np.random.Generator) -> tuple[np.ndarray, BGR]:
@@ -365,7 +378,8 @@ def hardened_view(rng: np.random.Generator, **changes: Any) -> View:
 
 
 def hardened_style(rng: np.random.Generator) -> Style:
-    """A stock or hard set, with pieces 0.08-0.3 square thick and either kind of king."""
+    """A stock or hard set, with pieces 0.08-0.3 square thick and either kind of king (an
+    emblem a star or a square reaching 0.45-0.7 of the piece's radius)."""
     styles = list(STYLES.values()) + list(HARD_STYLES.values())
     base = styles[rng.integers(len(styles))]
     return replace(
@@ -373,6 +387,8 @@ def hardened_style(rng: np.random.Generator) -> Style:
         piece_radius=float(rng.uniform(0.34, 0.42)),
         piece_height=float(rng.uniform(0.08, 0.3)),
         kings=str(rng.choice(["stack", "emblem"])),
+        emblem=str(rng.choice(["star", "square"])),
+        emblem_size=float(rng.uniform(0.45, 0.7)),
     )
 
 
