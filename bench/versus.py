@@ -16,7 +16,8 @@ persists over the game), and its answer is mapped onto our legal moves by start 
 square and captured squares. A Russian-only answer (crowning in passing) has no pool twin: it is
 replaced by the pool move with the same start square that shares most captured squares, and
 counted. Openings, colours, the ply cap and the count claims are as in ``bench.ladder``.
-Both sides get ``--movetime`` per move; the time each really used is printed.
+Both sides get ``--movetime`` per move (py-draughts ``--odds`` times as much, to see how much
+time it needs to catch up); the time each really used is printed.
 """
 
 from __future__ import annotations
@@ -85,6 +86,9 @@ class OurPlayer:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--movetime", type=float, default=0.2, help="seconds per move, both")
+    parser.add_argument(
+        "--odds", type=float, default=1.0, help="py-draughts' move time is this many times ours"
+    )
     parser.add_argument("--pairs", type=int, default=8, help="openings, each played twice")
     parser.add_argument("--max-plies", type=int, default=200, help="adjudicate a draw after")
     args = parser.parse_args()
@@ -95,7 +99,8 @@ def main() -> None:
     for index in range(args.pairs):
         start = opening(5000 + index)
         for our_color in (Color.BLACK, Color.WHITE):
-            ours, theirs = OurPlayer(args.movetime), PyDraughtsPlayer(args.movetime)
+            ours = OurPlayer(args.movetime)
+            theirs = PyDraughtsPlayer(args.movetime * args.odds)
             players: tuple[Player, Player] = (
                 (ours, theirs) if our_color is Color.BLACK else (theirs, ours)
             )
@@ -105,7 +110,10 @@ def main() -> None:
             theirs_time, theirs_moves = theirs_time + theirs.seconds, theirs_moves + theirs.moves
             substituted += theirs.substituted
             print(f"opening {index + 1}, poolboard {our_color.value}: {result}, {plies} plies")
-    print(f"poolboard v py-draughts SimpleEngine, {args.movetime:g} s per move: {tally.summary()}")
+    print(
+        f"poolboard {args.movetime:g} s v py-draughts SimpleEngine {args.movetime * args.odds:g} s"
+        f" per move: {tally.summary()}"
+    )
     print(
         f"time per move used: poolboard {ours_time / max(ours_moves, 1):.3f} s, "
         f"py-draughts {theirs_time / max(theirs_moves, 1):.3f} s; "
