@@ -46,25 +46,11 @@ RUNAWAY_ROW = 14
 MOBILITY = 2  # per legal simple move
 KING_MOBILITY = 1  # per square a king can slide to
 TRAPPED_KING = 40  # a king with no simple move
-HOLD_LONG_DIAGONAL = 60  # three kings v one: the three hold the long diagonal, the one does not
-PEN_IN = 6  # ... less this per square the lone king can still slide to
-HOLD_LINE = 25  # ... and this for each double or triple diagonal one of the three stands on
 
 _ROWS = [sum(BITS[s] for s in SQUARES if (s - 1) // 4 == row) for row in range(8)]
 _CENTRE_MASK = sum(BITS[s] for s in (14, 15, 18, 19))
 _NEAR_CENTRE_MASK = sum(BITS[s] for s in (10, 11, 22, 23))
 _LONG_DIAGONAL_MASK = sum(BITS[s] for s in LONG_DIAGONAL)
-#: The four diagonals the three kings take after the long one to catch a lone king (Petrov's
-#: triangle): the two double diagonals 5-32 and 1-28 and the two triple ones 3-21 and 12-30.
-_CATCHING_LINES = tuple(
-    sum(BITS[s] for s in line)
-    for line in (
-        (5, 9, 14, 18, 23, 27, 32),
-        (1, 6, 10, 15, 19, 24, 28),
-        (3, 7, 10, 14, 17, 21),
-        (12, 16, 19, 23, 26, 30),
-    )
-)
 _BACK = {Color.BLACK: _ROWS[0], Color.WHITE: _ROWS[7]}
 _KEY_GUARD = {Color.BLACK: BITS[1] | BITS[3], Color.WHITE: BITS[30] | BITS[32]}
 
@@ -114,7 +100,7 @@ def evaluate(board: Board) -> int:
     score += _king_terms(black_kings, empty) - _king_terms(white_kings, empty)
 
     if not black_men and not white_men:
-        score = _scale_kings_ending(score, black_kings, white_kings, empty)
+        score = _scale_kings_ending(score, black_kings, white_kings)
     return score if board.turn is Color.BLACK else -score
 
 
@@ -154,31 +140,23 @@ def _men_terms(
     return score
 
 
-def _reach(square: int, empty: int) -> int:
-    """The squares a flying king on ``square`` can slide to (R-KNG-1)."""
-    reach = 0
-    for ray in RAYS[square]:
-        for target in ray:
-            if not empty & BITS[target]:
-                break
-            reach += 1
-    return reach
-
-
 def _king_terms(kings: int, empty: int) -> int:
     """Mobility of one side's flying kings, and a penalty for each one that cannot move."""
     score = 0
     for square in squares_of(kings):
-        reach = _reach(square, empty)
+        reach = 0
+        for ray in RAYS[square]:
+            for target in ray:
+                if not empty & BITS[target]:
+                    break
+                reach += 1
         score += KING_MOBILITY * reach if reach else -TRAPPED_KING
     return score
 
 
-def _scale_kings_ending(score: int, black_kings: int, white_kings: int, empty: int) -> int:
+def _scale_kings_ending(score: int, black_kings: int, white_kings: int) -> int:
     """Kings only: two kings cannot beat one, and three beat one only when the lone king is
-    kept off the long diagonal (R-DRW-3), so such scores shrink towards a draw. With the long
-    diagonal held, the three kings are paid for penning the lone king in (the long-line
-    technique: take the long diagonal, then shrink the lone king's room until it is caught)."""
+    kept off the long diagonal (R-DRW-3), so such scores shrink towards a draw."""
     black_count, white_count = black_kings.bit_count(), white_kings.bit_count()
     if min(black_count, white_count) != 1:
         return score
@@ -192,7 +170,5 @@ def _scale_kings_ending(score: int, black_kings: int, white_kings: int, empty: i
         if lone & _LONG_DIAGONAL_MASK:
             return score // 4
         if strong & _LONG_DIAGONAL_MASK:
-            room = _reach(lone.bit_length(), empty)
-            held = sum(1 for line in _CATCHING_LINES if strong & line)
-            return score + sign * (HOLD_LONG_DIAGONAL + HOLD_LINE * held - PEN_IN * room)
+            return score + sign * 60
     return score
