@@ -74,6 +74,12 @@ _CONES = {
 }
 
 
+def material(board: Board, color: Color) -> int:
+    """One side's material alone: men and flying kings at :data:`MAN` and :data:`KING`."""
+    own = board.pieces(color)
+    return MAN * (own & ~board.kings).bit_count() + KING * (own & board.kings).bit_count()
+
+
 def evaluate(board: Board) -> int:
     """The position's value for the side to move (positive: better for it)."""
     black, white, kings = board.black, board.white, board.kings

@@ -6,10 +6,11 @@ size, two killers per ply, a history table), a one-reply extension, and a clock 
 :data:`CHECK_EVERY` nodes so a search stops within a few milliseconds of its budget.
 
 The draw rules reach into the tree: a position repeated on the path or from the game is scored
-a draw (R-DRW-1), and a running count (R-DRW-2 13 count, R-DRW-3 long line, R-DRW-4 stronger-side
-count, R-DRW-5 quiet play) draws the game at the ply it runs out unless a capture or crowning
-(a man move, for R-DRW-5) comes first; before that, scores shrink as the count's moves run out,
-so the stronger side hurries and the weaker side plays for time.
+a draw (R-DRW-1), and a running count draws the game at the ply it runs out: the 13 count and
+the long line (R-DRW-2/3) whatever happens before, the stronger-side count (R-DRW-4) unless a
+capture or crowning comes first, quiet play (R-DRW-5) unless a man move or capture does. Before
+that, scores shrink as the count's moves run out, so the stronger side hurries and the weaker
+side plays for time. :func:`claims_count` says when the weaker side should invoke R-DRW-4.
 
 The table is a dict keyed by the position itself (``Board.transposition_key``): four ints hash
 faster in CPython than a Zobrist key can be kept up to date, and never collide.
@@ -28,8 +29,8 @@ from dataclasses import dataclass, field
 
 from engine.board import Board, Move
 from engine.color import Color
-from engine.counts import CountKind
-from engine.evaluation import MAX_PLY, WIN, evaluate
+from engine.counts import CountKind, strength
+from engine.evaluation import MAX_PLY, WIN, evaluate, material
 from engine.game import Game
 from engine.geometry import BITS
 
@@ -43,6 +44,10 @@ TABLE_LIMIT = 1_000_000
 WIN_THRESHOLD = WIN - MAX_PLY
 #: An iteration is not started once this share of the move time is gone: it would not finish.
 SOFT_SHARE = 0.45
+#: The weaker side claims the stronger-side count once this few pieces are left ...
+COUNT_CLAIM_PIECES = 10
+#: ... or once it is this far behind in material (hundredths of a man), whatever is left.
+COUNT_CLAIM_DEFICIT = 100
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _INFINITY = WIN + 1
@@ -99,7 +104,8 @@ class Root:
 
     board: Board
     history: list[Key] = field(default_factory=list)
-    count_plies: int | None = None  # plies until a count draws, unless a capture or crowning
+    count_plies: int | None = None  # plies until a count draws ...
+    count_through_captures: bool = False  # ... even after a capture (R-DRW-2/3), or not (R-DRW-4)
     quiet_plies: int | None = None  # plies until R-DRW-5 draws, unless a man move or capture
 
     @classmethod
@@ -127,7 +133,26 @@ class Root:
             plies = 2 * left - 1 if count.side is board.turn else 2 * left
             if root.count_plies is None or plies < root.count_plies:
                 root.count_plies = max(plies, 0)
+                root.count_through_captures = count.kind is not CountKind.STRONGER_SIDE
         return root
+
+
+def claims_count(game: Game, side: Color) -> bool:
+    """Whether ``side`` should invoke the stronger-side count (R-DRW-4) now: the profile has one,
+    none runs yet, ``side`` is the weaker by R-DRW-6 strength, and it is an ending (at most
+    :data:`COUNT_CLAIM_PIECES` pieces) or ``side`` is a man or more down. The count only binds
+    the stronger side, so the weaker side loses nothing by claiming it once it may."""
+    board = game.board
+    if game.is_over() or game.profile.stronger_side_count is None:
+        return False
+    if any(count.kind is CountKind.STRONGER_SIDE for count in game.counts()):
+        return False
+    if strength(board, side) >= strength(board, side.opponent):
+        return False
+    return (
+        board.occupied.bit_count() <= COUNT_CLAIM_PIECES
+        or material(board, side.opponent) - material(board, side) >= COUNT_CLAIM_DEFICIT
+    )
 
 
 def mate_in(score: int) -> int | None:
@@ -159,6 +184,7 @@ class Searcher:
         self._seen: dict[Key, int] = {}
         self._board = Board.empty()
         self._count_plies: int | None = None
+        self._count_through_captures = False
         self._quiet_plies: int | None = None
         self._partial: Move | None = None
 
@@ -184,6 +210,7 @@ class Searcher:
         self.nodes = 0
         self._board = root.board.copy(stack=False)
         self._count_plies, self._quiet_plies = root.count_plies, root.quiet_plies
+        self._count_through_captures = root.count_through_captures
         self._seen = {}
         for key in root.history:
             self._seen[key] = self._seen.get(key, 0) + 1
@@ -249,10 +276,12 @@ class Searcher:
         return alpha, best
 
     def _flags(self, move: Move, counted: bool, quiet: bool) -> tuple[bool, bool]:
-        """Whether the counts still run after ``move``: a capture or crowning changes the
-        material (R-DRW-2/3/4), a man move or capture ends quiet play (R-DRW-5)."""
+        """Whether the counts still run after ``move``. The 13 count and the long line run on
+        through captures (R-DRW-2: a jump counts as a move); a capture or crowning restarts the
+        stronger-side count at 20 moves (R-DRW-4), beyond any horizon, so the tree lets it go;
+        a man move or capture ends quiet play (R-DRW-5)."""
         if move.captures or move.crowns:
-            return False, False
+            return counted and self._count_through_captures, False
         if quiet and not self._board.kings & BITS[move.path[0]]:
             return counted, False
         return counted, quiet
