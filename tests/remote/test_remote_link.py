@@ -139,6 +139,8 @@ def test_garbage_duplicates_and_out_of_order_are_ignored_with_one_line(pair, bro
     cases = {
         b"\xff\xfe not json": "not UTF-8 JSON",
         b"[1, 2]": "expected a JSON object",
+        b"[" * 5000: "JSON nested too deeply",
+        b" " * 70_000 + b"{}": "70002 bytes, longer than 65536",
         json.dumps({"v": 1, "ply": 4}).encode(): "no signature",
         signed(ply=2, move="23-19", fen=fen2): "duplicate of ply 2 (23-19), shown already",
         signed(ply=6, move="26-22", fen=fen2): "ply 6 came before ply 2",
