@@ -33,6 +33,7 @@ class Board_:
         self.offered: list[PeerMove] = []
         self.clocks: list[ClockReading] = []
         self.problems: list[str] = []
+        self.results: list[tuple[str, str]] = []
         config = RemoteLinkConfig(
             broker="127.0.0.1",
             port=port,
@@ -50,6 +51,7 @@ class Board_:
             on_move=lambda move: self._note(self.offered, move),
             on_clock=lambda reading: self._note(self.clocks, reading),
             on_problem=lambda text: self._note(self.problems, text),
+            on_result=lambda result, reason: self._note(self.results, (result, reason)),
         )
 
     def _note(self, where: list, item) -> None:
@@ -107,6 +109,19 @@ def test_moves_cross_both_ways_and_are_acknowledged(pair) -> None:
     guest.wait(lambda: guest.link.peer_plies == 2, "the host acknowledging ply 2")
     assert host.link.peer == "t2" and guest.link.peer == "t1"
     assert not host.problems and not guest.problems
+
+
+def test_a_result_sent_with_the_last_move_ends_the_game_once_that_move_is_executed(pair):
+    host, guest = pair
+    host.moves.append("11-15")  # the host's player moves, and resigns before the guest executes
+    host.link.update(list(host.moves), "0-1", "Black resigned")
+    guest.wait(lambda: guest.offered, "ply 1 reaching the guest")
+    settle_logs(0.3)
+    assert guest.results == []  # the move is not on the guest's board yet
+    guest.play("11-15")
+    guest.wait(lambda: guest.results, "the host's result, once ply 1 is executed")
+    assert guest.results == [("0-1", "Black resigned")]
+    assert not guest.problems
 
 
 def test_the_hosts_clock_reaches_the_guest(pair) -> None:
