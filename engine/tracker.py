@@ -133,7 +133,7 @@ class Tracker:
         self._seen: SeenColours | None = None  # last colour seen on each square (None: no colours)
         self._colours: SeenColours | None = None  # the colours on the settled squares last judged
         self._sees_kings = False  # the sensor has shown a king: one it shows as a man is uncrowned
-        self._patterns = move_patterns(self.board)
+        self._patterns = self._current_patterns()
         self._last: _LastMove | None = None
         self._finished: MovePattern | None = None  # the board showed this move, not yet recorded
         self._touched: int | None = None  # the side to move's first lifted playable piece
@@ -253,11 +253,23 @@ class Tracker:
         return self._drain()
 
     def _current_patterns(self) -> list[MovePattern]:
-        """The moves the board may show next: every legal move, or only the expected one."""
+        """The moves the board may show next: every legal move, only the expected one, or
+        none while the opponent off the board has not chosen yet."""
+        if self._awaiting_opponent():
+            return []
         patterns = move_patterns(self.board)
         if self._expected is None:
             return patterns
         return [p for p in patterns if p.move == self._expected]
+
+    def _awaiting_opponent(self) -> bool:
+        """Whether the opponent off the board is to move and its move is not known yet: a move
+        the hand makes for it now is not its move, so nothing is recorded."""
+        return (
+            self.opponent is not None
+            and self.board.turn is self.opponent
+            and self._expected is None
+        )
 
     @property
     def cues(self) -> Cues:
@@ -418,7 +430,7 @@ class Tracker:
                 return self._view_at_rest(t)
             return self._view_taking_back()
         self._taking_back = False
-        if self._expected is None:
+        if self._expected is None and not self._awaiting_opponent():
             self._follow_touch(occupied)
         at = next((p for p in self._patterns if self._is_at(p, occupied)), None)
         on_way = [p for p in self._patterns if p is not at and self._is_on_way(p, occupied)]
@@ -549,6 +561,8 @@ class Tracker:
             )
         if self._expected is not None:
             return self._view_not_expected(occupied)
+        if self._awaiting_opponent():
+            return self._view_awaiting_opponent(occupied)
         wrong = self._wrong_pieces(self.board) & occupied
         replace = self._replace_parts(wrong)
         looks_like = next((p for p in self._patterns if p.is_at(occupied)), None)
@@ -610,6 +624,17 @@ class Tracker:
             played = self.board.notation(other.move)
             detail = f"{played} is not the move to make: {detail}"
         return _View(TrackerState.RESTORE, f"{detail}; then play {notation}", cues)
+
+    def _view_awaiting_opponent(self, occupied: int) -> _View:
+        """The board changed while the opponent off the board is still choosing: restore, then
+        wait. No rule is broken (the hand is not the opponent's), so nothing is reported."""
+        expected = self.board.occupied
+        wrong = self._wrong_pieces(self.board) & occupied
+        cues = _restore_cues(expected, occupied)
+        cues.update({square: CueKind.WRONG_PIECE for square in squares_of(wrong)})
+        detail = _restore_detail(expected, occupied, "restore", self._replace_parts(wrong))
+        side = self.board.turn.value.capitalize()
+        return _View(TrackerState.RESTORE, f"{detail}; then wait for {side}'s move", cues)
 
     def _view_taking_back(self) -> _View:
         """The previous position stands (casual): a takeback, once it has stood the settle
@@ -679,7 +704,7 @@ class Tracker:
         self._last = _LastMove(before, self._patterns, pattern)
         self.board.push(move)
         self._expected = None
-        self._patterns = move_patterns(self.board)
+        self._patterns = self._current_patterns()
         self._after_move(t, move.crowns, move.path[-1])
         self._emit(MoveRecorded(t, move, notation, side, len(self.board.move_stack)))
         if touched is not None and touched != move.path[0]:
@@ -705,7 +730,7 @@ class Tracker:
         self.board.push(pattern.move)
         last.pattern = pattern
         self._expected = None
-        self._patterns = move_patterns(self.board)
+        self._patterns = self._current_patterns()
         self._after_move(t, pattern.move.crowns, pattern.move.path[-1])
         self._emit(
             MoveCorrected(
@@ -749,7 +774,7 @@ class Tracker:
         for move in reversed(undone):
             replay.push(move)
         self._expected = None
-        self._patterns = move_patterns(self.board)
+        self._patterns = self._current_patterns()
         self._last = None
         self._after_move(t, False, undone[-1].path[0])
         self._confirm_until = -math.inf

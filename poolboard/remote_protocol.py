@@ -29,6 +29,9 @@ CLOCK = "clock"  # the clock as the host (the one clock authority) has it
 KINDS = (HELLO, MOVE, RECORD, CLOCK)
 RETAINED = frozenset({HELLO, RECORD, CLOCK})
 ROLES = ("host", "guest")
+#: The longest payload read (a record of a very long game is a few kilobytes); longer ones are
+#: dropped before any parsing, as is JSON nested too deeply to parse.
+MAX_PAYLOAD = 65_536
 
 _GAME = re.compile(r"^[a-z0-9]{6,16}$")
 _SECRET = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
@@ -113,10 +116,14 @@ def encode(invite: Invite, name: str, body: dict[str, Any]) -> bytes:
 def decode(invite: Invite, name: str, raw: bytes) -> dict[str, Any]:
     """The verified body of a payload received on topic ``name``; ProtocolError if it is not
     a JSON object or its signature is not the game's (a client without the invite)."""
+    if len(raw) > MAX_PAYLOAD:
+        raise ProtocolError(f"{len(raw)} bytes, longer than {MAX_PAYLOAD}: not read")
     try:
         data = json.loads(raw.decode())
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ProtocolError(f"not UTF-8 JSON ({error})") from None
+    except RecursionError:
+        raise ProtocolError("JSON nested too deeply") from None
     if not isinstance(data, dict):
         raise ProtocolError(f"expected a JSON object, got {type(data).__name__}")
     sig = data.pop("sig", None)

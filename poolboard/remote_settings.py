@@ -6,6 +6,7 @@ adds the remote game's own rules (docs/remote.md). An empty ``broker`` means no 
 
 from __future__ import annotations
 
+import ssl
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,4 +53,9 @@ def check_remote_link(link: RemoteLinkConfig) -> tuple[str, str] | None:
         return "keepalive", f"expected 2-600 seconds, got {link.keepalive}"
     if link.ca_file and not Path(link.ca_file).expanduser().is_file():
         return "ca_file", f"no such file {link.ca_file}"
+    if link.ca_file:
+        try:  # paho would raise the same at connect time, naming no key
+            ssl.create_default_context(cafile=str(Path(link.ca_file).expanduser()))
+        except (ssl.SSLError, OSError) as error:
+            return "ca_file", f"{link.ca_file}: no certificate to trust the broker by ({error})"
     return None

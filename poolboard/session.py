@@ -981,6 +981,7 @@ class Session:
     def set_position(self, actor: str, fen: str) -> None:
         """Start a new game from a position (a problem, an adjourned game); the board is cued."""
         with self._referee_action():
+            self._refuse_in_remote_game("a new position")
             try:
                 start = Board(fen).fen()
             except ValueError as error:
@@ -1153,6 +1154,7 @@ class Session:
         clock carries on (R-TIM-4); details set for the next game apply. After the match's
         last game only ``new_match`` (game 1 of a new match, fresh clock) goes on."""
         with self._referee_action():
+            self._refuse_in_remote_game("the next game")
             if not self.game.is_over():
                 raise RefereeError("the current game has no result yet: declare one first")
             if not new_match and self.game_number >= self.match_games:
@@ -1179,6 +1181,15 @@ class Session:
             self._new_game(self.config.rules.fen or Board().fen(), clock)
             self._audited(
                 actor, "new-match" if new_match else "next-game", {"game_id": self.game_id}
+            )
+
+    def _refuse_in_remote_game(self, what: str) -> None:
+        """One invite is one game (docs/remote.md): the link is bound to this game's start and
+        the far board's record, so another game on it would diverge or fail."""
+        if isinstance(self.opponent, RemoteOpponent):
+            raise RefereeError(
+                f"{what} cannot be started in a remote game: one invite is one game; give both "
+                "boards a new invite (poolboard remote-invite) and restart them"
             )
 
     def _require_running(self) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -82,12 +83,20 @@ def _players(record: GameRecord) -> str:
 
 
 def _write_atomically(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file beside it: never half a file."""
+    """Write ``text`` to ``path`` through a temporary file beside it: never half a file. The
+    file keeps its permissions, or a new one gets the usual ones (not mkstemp's 0600)."""
     target = Path(path)
+    try:
+        mode = stat.S_IMODE(target.stat().st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0o022)
+        os.umask(umask)
+        mode = 0o666 & ~umask
     fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
+        os.chmod(temporary, mode)
         os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

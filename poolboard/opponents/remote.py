@@ -110,6 +110,9 @@ class RemoteLink:
         self._first = self._board.turn
         self._result: tuple[str, str] | None = None
         self._clock: ClockReading | None = None
+        #: The other board's finished record (moves, result, reason): taken once this board's
+        #: record has the same moves (its last move may still be executed here).
+        self._peer_final: tuple[list[str], str, Any] | None = None
         self._resend_due = False
         self._problems_said: set[str] = set()
         self._disagreement: str | None = None  # the terms differ: no move of theirs counts
@@ -275,6 +278,9 @@ class RemoteLink:
                         "correct one of them (docs/remote.md)",
                         calls,
                     )
+            final = self._peer_final
+            if self._result is None and final is not None and final[0] == self._moves:
+                self._take_result(final[1], final[2], calls)
             for ply in new if send else ():
                 if self.side_of(ply) is self.side:
                     self._send_move(ply)
@@ -405,8 +411,10 @@ class RemoteLink:
             raise ProtocolError("'moves' must be moves in PDN")
         fen = protocol.field(data, "fen", str, "the position after the last move")
         result = data.get("result")
-        if result is not None and not isinstance(result, str):
-            raise ProtocolError(f"'result' must be a PDN result or null, got {result!r}")
+        if result is not None and result not in RESULTS:
+            raise ProtocolError(
+                f"'result' must be one of {', '.join(RESULTS)} or null, got {result!r}"
+            )
         for ply, text in enumerate(moves[: len(self._moves)], start=1):
             if text != self._moves[ply - 1]:
                 self._compare(ply, text, None, calls)
@@ -415,6 +423,7 @@ class RemoteLink:
             self._compare(len(moves), moves[-1], fen, calls)
             return
         self.peer_plies = len(moves)
+        self._peer_final = None if result is None else (list(moves), result, data.get("reason"))
         if len(moves) == len(self._moves) + 1 and self.side_of(len(moves)) is not self.side:
             self._offer(len(moves), moves[-1], fen, calls, duplicate_is_news=False)
         if result is not None and len(moves) == len(self._moves):
@@ -436,8 +445,6 @@ class RemoteLink:
     def _take_result(self, result: str, reason: Any, calls: list[Callable[[], None]]) -> None:
         """The other board's game is over at the same ply: over here too (a resignation, a
         referee's decision, a flag), or named if this board has another result."""
-        if result not in RESULTS:
-            raise ProtocolError(f"'result' must be one of {', '.join(RESULTS)}, got {result!r}")
         why = reason if isinstance(reason, str) and reason else "decided on the other board"
         if self._result is None:
             log.info("remote: the other board's game ended %s (%s)", result, why)

@@ -62,6 +62,7 @@ class RemoteOpponent(Opponent):
         self._answered = 0  # the serial last answered
         self._reading: ClockReading | None = None  # the host's newest clock, not yet taken
         self._reading_tried: int | None = None  # the serial it was last tried against
+        self._result_due: tuple[str, str] | None = None  # the far board's result, to take
         self._wake = threading.Condition()
         self._closed = False
         self._worker = threading.Thread(target=self._work, name="remote-opponent", daemon=True)
@@ -114,8 +115,10 @@ class RemoteOpponent(Opponent):
         self.problem = text  # logged by the link; shown with the opponent on the pages
 
     def _on_result(self, result: str, reason: str) -> None:
-        if self.follow_result is not None:
-            self.follow_result(result, reason)
+        # Taken on the worker: this may run inside update, with the session's lock held.
+        with self._wake:
+            self._result_due = (result, reason)
+            self._wake.notify()
 
     def _on_clock(self, reading: ClockReading) -> None:
         with self._wake:
@@ -125,10 +128,16 @@ class RemoteOpponent(Opponent):
     def _work(self) -> None:
         """Answer the newest position that asks for a move once the far move for it is in, and
         give the session the host's newest clock reading until it fits (a reading can arrive
-        before the far move it follows is taken). On this thread: the session takes its lock."""
+        before the far move it follows is taken) and the far board's result. On this thread:
+        the session takes its lock."""
         while True:
             with self._wake:
-                while not self._closed and not self._answer_due() and not self._clock_due():
+                while (
+                    not self._closed
+                    and not self._answer_due()
+                    and not self._clock_due()
+                    and (self._result_due is None or self._latest is None)
+                ):
                     self._wake.wait(timeout=1.0)
                 if self._closed:
                     return
@@ -140,6 +149,9 @@ class RemoteOpponent(Opponent):
                     self._answered = position.serial
                 if reading is not None:
                     self._reading_tried = position.serial
+                result, self._result_due = self._result_due, None
+            if result is not None and self.follow_result is not None:
+                self.follow_result(*result)
             if far is not None and not answer(position.serial, far.move):
                 log.warning("remote: the session did not take ply %d %s", far.ply, far.notation)
             if reading is not None and self.follow_clock is not None and self.follow_clock(reading):

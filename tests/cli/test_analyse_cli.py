@@ -4,7 +4,9 @@ read back by our PDN reader with its tags, clocks, remarks and results intact; b
 from __future__ import annotations
 
 import io
+import os
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -86,3 +88,16 @@ def test_bad_input_is_named_and_nothing_is_written(tmp_path: Path) -> None:
     (tmp_path / "empty.pdn").write_text("\n")
     done = poolboard("analyse", "empty.pdn", cwd=tmp_path)
     assert (done.returncode, done.stderr) == (1, "poolboard analyse: empty.pdn: no games found\n")
+
+
+def test_the_output_file_gets_the_usual_permissions_or_keeps_its_own(tmp_path: Path) -> None:
+    shutil.copy(DATA / "club_night.pdn", tmp_path / "club.pdn")
+    umask = os.umask(0o022)
+    os.umask(umask)
+    done = poolboard("analyse", "club.pdn", "--depth", "1", "-o", "new.pdn", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert stat.S_IMODE((tmp_path / "new.pdn").stat().st_mode) == 0o666 & ~umask
+    (tmp_path / "club.pdn").chmod(0o640)
+    done = poolboard("analyse", "club.pdn", "--depth", "1", "-o", "club.pdn", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert stat.S_IMODE((tmp_path / "club.pdn").stat().st_mode) == 0o640

@@ -78,3 +78,11 @@ def test_remote_invite_prints_a_config_each_board_can_load(tmp_path) -> None:
         loaded = load_config(path)
         assert loaded.remote.invite == code and loaded.remote.role == role
         assert loaded.opponent.kind == "remote" and loaded.remote.broker == "10.0.0.5"
+
+
+def test_a_ca_file_that_holds_no_certificate_is_named(tmp_path) -> None:
+    ca_file = tmp_path / "ca.pem"
+    ca_file.write_text("not a certificate\n")
+    with pytest.raises(ConfigError) as error:
+        config_from_mapping(config(remote={"tls": True, "ca_file": str(ca_file)}), "board.toml")
+    assert str(error.value).startswith(f"board.toml: [remote] ca_file: {ca_file}: no certificate")

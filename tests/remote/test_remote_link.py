@@ -33,6 +33,7 @@ class Board_:
         self.offered: list[PeerMove] = []
         self.clocks: list[ClockReading] = []
         self.problems: list[str] = []
+        self.results: list[tuple[str, str]] = []
         config = RemoteLinkConfig(
             broker="127.0.0.1",
             port=port,
@@ -50,6 +51,7 @@ class Board_:
             on_move=lambda move: self._note(self.offered, move),
             on_clock=lambda reading: self._note(self.clocks, reading),
             on_problem=lambda text: self._note(self.problems, text),
+            on_result=lambda result, reason: self._note(self.results, (result, reason)),
         )
 
     def _note(self, where: list, item) -> None:
@@ -109,6 +111,19 @@ def test_moves_cross_both_ways_and_are_acknowledged(pair) -> None:
     assert not host.problems and not guest.problems
 
 
+def test_a_result_sent_with_the_last_move_ends_the_game_once_that_move_is_executed(pair):
+    host, guest = pair
+    host.moves.append("11-15")  # the host's player moves, and resigns before the guest executes
+    host.link.update(list(host.moves), "0-1", "Black resigned")
+    guest.wait(lambda: guest.offered, "ply 1 reaching the guest")
+    settle_logs(0.3)
+    assert guest.results == []  # the move is not on the guest's board yet
+    guest.play("11-15")
+    guest.wait(lambda: guest.results, "the host's result, once ply 1 is executed")
+    assert guest.results == [("0-1", "Black resigned")]
+    assert not guest.problems
+
+
 def test_the_hosts_clock_reaches_the_guest(pair) -> None:
     host, guest = pair
     host.link.publish_clock(ClockReading(1, 1_799_000, 1_800_000, "white", "running"))
@@ -139,6 +154,8 @@ def test_garbage_duplicates_and_out_of_order_are_ignored_with_one_line(pair, bro
     cases = {
         b"\xff\xfe not json": "not UTF-8 JSON",
         b"[1, 2]": "expected a JSON object",
+        b"[" * 5000: "JSON nested too deeply",
+        b" " * 70_000 + b"{}": "70002 bytes, longer than 65536",
         json.dumps({"v": 1, "ply": 4}).encode(): "no signature",
         signed(ply=2, move="23-19", fen=fen2): "duplicate of ply 2 (23-19), shown already",
         signed(ply=6, move="26-22", fen=fen2): "ply 6 came before ply 2",

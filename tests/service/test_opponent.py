@@ -338,6 +338,26 @@ def test_the_opponent_interface_drops_stale_and_illegal_answers(tmp_path: Path) 
     table.session.close()
 
 
+def test_a_move_made_for_the_opponent_before_it_has_chosen_is_not_recorded(
+    tmp_path: Path,
+) -> None:
+    opponent = ScriptedOpponent(Color.WHITE)
+    table = OpponentTable(tmp_path, opponent)
+    table.set_up()
+    table.move(11, 15)
+    asked = opponent.positions[-1]
+    table.move(22, 18)  # the hand plays for White while White still chooses
+    session = table.session
+    assert session.state()["moves"] == ["11-15"]
+    assert [m.notation for m in session.store.game(session.game_id).moves] == ["11-15"]
+    assert status(table) == "thinking" and session.state()["violations"] == []
+    table.show(table.occupied - {18} | {22})
+    assert opponent.answer(asked.serial, asked.game.board.parse_move("22-17")) is True
+    table.move(22, 17)
+    assert session.state()["moves"] == ["11-15", "22-17"]
+    session.close()
+
+
 def test_a_referee_correction_supersedes_the_question(tmp_path: Path) -> None:
     opponent = ScriptedOpponent(Color.WHITE)
     table = OpponentTable(tmp_path, opponent)

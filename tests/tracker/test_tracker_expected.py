@@ -125,3 +125,23 @@ def test_a_king_slid_past_its_square_and_back_is_the_expected_move_with_no_viola
     h.lift(18, step=0.1).place(22, step=0.1).wait(1.0)
     assert h.notations() == ["29-22"]
     assert h.rules() == [] and h.of("correction") == []
+
+
+def test_nothing_is_recorded_for_the_opponent_before_its_move_is_known(hands) -> None:
+    h = hands()
+    h.tracker = Tracker(Board(), TrackerConfig(), opponent=Color.WHITE)
+    h.events += h.tracker.feed(Snapshot(h.t, frozenset(h.occupied)))
+    h.move(11, 15).wait(1.0)
+    h.lift(22).place(22).wait(1.0)  # a piece of the opponent's touched: no touch rule for it
+    # The hand plays a legal move for the opponent while it still thinks: not its move.
+    h.move(22, 18).wait(1.0)
+    assert h.notations() == ["11-15"]
+    assert h.tracker._state is not None
+    assert h.tracker._state[1].endswith("then wait for White's move")
+    cues = h.tracker.cues.to_json()
+    assert cues["18"] == "restore-clear" and cues["22"] == "restore-fill"
+    assert h.rules() == []  # no rule broken on the opponent's behalf
+    h.lift(18).place(22).wait(1.0)
+    expect(h, "22-17")
+    h.move(22, 17).wait(1.0)
+    assert h.notations() == ["11-15", "22-17"]
