@@ -7,7 +7,7 @@ diagonal 4-29 (where R-DRW-3 would give the three only 5 moves), White to move, 
 on either side. Each is played out by the engine on both sides under the ``apca`` profile
 through :class:`engine.game.Game`, which draws it when the lone king's 13th move is made
 (R-DRW-2). Not every such position is a win within 13 moves in pool; the score is how many the
-engine converts, and how many moves it needed. (Run as a module: see ``bench.engine``.)
+engine converts, and how many moves it needed. (Run as a module from the repository root.)
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ level, its score with a 95 % interval (normal approximation over games), and the
 difference the score implies. ``--time-scale`` multiplies every level's move time (its depth
 limit stays), to afford the high levels.
 
-(Run as a module from the repository root, as ``bench.engine`` explains.)
+(Run as a module from the repository root.)
 """
 
 from __future__ import annotations

@@ -230,9 +230,10 @@ class Board:
         if piece.king:
             self.kings |= mask
 
-    def transposition_key(self) -> tuple[int, int, int, Color]:
-        """What makes two positions the same for repetition (R-DRW-1): pieces and side to move."""
-        return (self.black, self.white, self.kings, self.turn)
+    def transposition_key(self) -> tuple[int, int, int, bool]:
+        """What makes two positions the same for repetition (R-DRW-1): pieces and whether Black
+        is to move. Only ints, so the garbage collector need not track a table of keys."""
+        return (self.black, self.white, self.kings, self.turn is Color.BLACK)
 
     # -- moves ---------------------------------------------------------------------------------
 

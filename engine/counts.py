@@ -180,7 +180,7 @@ class Count:
 
 
 def counts(
-    state: CountState, rules: RulesProfile, keys: Sequence[tuple[int, int, int, Color]]
+    state: CountState, rules: RulesProfile, keys: Sequence[tuple[int, int, int, bool]]
 ) -> list[Count]:
     """The counts running under ``rules``, in rule-ID order; ``keys`` are the transposition keys
     of every position so far (``keys[ply]``), for repetitions."""
@@ -217,7 +217,7 @@ def counts(
 
 
 def _repetitions(
-    state: CountState, rules: RulesProfile, keys: Sequence[tuple[int, int, int, Color]]
+    state: CountState, rules: RulesProfile, keys: Sequence[tuple[int, int, int, bool]]
 ) -> int:
     """How often the current position occurred where R-DRW-1 looks: the whole game, or since the
     stronger-side count was invoked; never before the last man move or capture (irreversible)."""

@@ -38,7 +38,8 @@ from engine.geometry import BITS
 CHECK_EVERY = 256
 #: The deepest iteration any search starts.
 MAX_DEPTH = 64
-#: Table entries kept before the table is emptied (a few hundred MB at most).
+#: Table entries kept before the table is emptied: about 370 bytes each in CPython, so the
+#: default is some 370 MB at most; a process with less to spare passes a smaller limit.
 TABLE_LIMIT = 1_000_000
 #: A score this close to WIN is a forced win (or loss) in ``WIN - abs(score)`` plies.
 WIN_THRESHOLD = WIN - MAX_PLY
@@ -52,7 +53,7 @@ COUNT_CLAIM_DEFICIT = 100
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _INFINITY = WIN + 1
 
-Key = tuple[int, int, int, Color]
+Key = tuple[int, int, int, bool]
 
 
 class SearchStopped(Exception):
@@ -168,13 +169,17 @@ class Searcher:
     """Searches positions; keeps its table, killers and history between searches of one game.
 
     ``noise`` (hundredths of a man) perturbs every evaluation by a fixed pseudo-random amount per
-    position and ``seed``: the weak levels' mistakes. ``stop`` is polled with the clock.
+    position and ``seed``: the weak levels' mistakes. ``stop`` is polled with the clock. The
+    table is emptied whenever it passes ``table_limit`` entries (memory, see TABLE_LIMIT).
     """
 
-    def __init__(self, *, noise: int = 0, seed: int = 0) -> None:
+    def __init__(self, *, noise: int = 0, seed: int = 0, table_limit: int = TABLE_LIMIT) -> None:
         self.noise = noise
         self.seed = seed
-        self.table: dict[Key, tuple[int, int, int, Move | None]] = {}
+        self.table_limit = table_limit
+        # Entry: depth, score, bound, the best move's path. Only ints and tuples of ints, so the
+        # garbage collector stops tracking entries: a full collection never walks the table.
+        self.table: dict[Key, tuple[int, int, int, tuple[int, ...]]] = {}
         self._history = [0] * (33 * 33)
         self._killers: list[list[tuple[int, ...] | None]] = [[None, None] for _ in range(MAX_PLY)]
         self.nodes = 0
@@ -214,7 +219,7 @@ class Searcher:
         self._seen = {}
         for key in root.history:
             self._seen[key] = self._seen.get(key, 0) + 1
-        if len(self.table) > TABLE_LIMIT:
+        if len(self.table) > self.table_limit:
             self.table.clear()
 
         moves = self._board.generate_legal_moves()
@@ -272,7 +277,7 @@ class Searcher:
                 if index:
                     self._partial = best
         self._seen[key] -= 1
-        self.table[key] = (depth, alpha, _EXACT, best)
+        self.table[key] = (depth, alpha, _EXACT, best.path)
         return alpha, best
 
     def _flags(self, move: Move, counted: bool, quiet: bool) -> tuple[bool, bool]:
@@ -297,7 +302,7 @@ class Searcher:
             return 0
         if quiet and self._quiet_plies is not None and ply >= self._quiet_plies:
             return 0
-        key = (board.black, board.white, board.kings, board.turn)
+        key = (board.black, board.white, board.kings, board.turn is Color.BLACK)
         if self._seen.get(key):
             return 0
         if ply >= MAX_PLY - 1:
@@ -314,7 +319,7 @@ class Searcher:
         entry = self.table.get(key)
         hash_path: tuple[int, ...] | None = None
         if entry is not None:
-            entry_depth, entry_score, flag, hash_move = entry
+            entry_depth, entry_score, flag, hash_path = entry
             if entry_depth >= depth:
                 score = _from_table(entry_score, ply)
                 if (
@@ -323,8 +328,6 @@ class Searcher:
                     or (flag == _UPPER and score <= alpha)
                 ):
                     return score
-            if hash_move is not None:
-                hash_path = hash_move.path
 
         if len(moves) == 1:
             depth += 1  # a forced reply costs no depth
@@ -366,7 +369,7 @@ class Searcher:
             flag = _EXACT
         else:
             flag = _UPPER
-        self.table[key] = (max(depth, 0), _to_table(best_score, ply), flag, best_move)
+        self.table[key] = (max(depth, 0), _to_table(best_score, ply), flag, best_move.path)
         return best_score
 
     def _order(self, moves: list[Move], hash_path: tuple[int, ...] | None, ply: int) -> list[Move]:
@@ -423,6 +426,8 @@ class Searcher:
             raise SearchStopped
         if self._node_limit is not None and self.nodes >= self._node_limit:
             raise SearchStopped
+        if len(self.table) > self.table_limit:  # a cache: emptied, it only costs some speed
+            self.table.clear()
 
     def _principal_variation(self, best: Move, depth: int) -> tuple[Move, ...]:
         """The expected line: the best move, then the table's moves while they stay legal."""
@@ -432,10 +437,10 @@ class Searcher:
         seen = {board.transposition_key()}
         while len(line) < depth:
             entry = self.table.get(board.transposition_key())
-            if entry is None or entry[3] is None:
+            if entry is None:
                 break
-            move = entry[3]
-            legal = next((m for m in board.generate_legal_moves() if m.path == move.path), None)
+            path = entry[3]
+            legal = next((m for m in board.generate_legal_moves() if m.path == path), None)
             if legal is None:
                 break
             board.push(legal)

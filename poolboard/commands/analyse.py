@@ -18,7 +18,6 @@ from pathlib import Path
 
 from engine.analysis import BLUNDER_NAG, MISTAKE_NAG, analyse, annotate
 from engine.color import Color
-from engine.gcpause import without_collection_pauses
 from engine.pdn import GameRecord, PdnError, read_games, write_games
 from engine.profiles import DEFAULT_PROFILE, PROFILES
 from engine.search import MAX_DEPTH, Limits
@@ -135,8 +134,7 @@ def run(args: argparse.Namespace) -> int:
             if live:
                 print(f"\r{label}: position {done} of {total}", end="", file=sys.stderr)
 
-        with without_collection_pauses():  # a pause would eat into each position's move time
-            analysis = analyse(record, limits, rules, progress=progress)
+        analysis = analyse(record, limits, rules, progress=progress)
         if live:
             print(file=sys.stderr)
         for note in analysis.notes:

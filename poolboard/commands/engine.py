@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from typing import BinaryIO, TextIO
 
 from engine.game import Game
-from engine.gcpause import without_collection_pauses
 from engine.profiles import DEFAULT_PROFILE, PROFILES, RulesProfile
 from engine.protocol import (
     Go,
@@ -150,10 +149,9 @@ class Engine:
             self.output.send(info_line(board, info))
 
         try:
-            with without_collection_pauses():
-                result = self.searcher.search(
-                    root, command.limits(), on_info=report, stop=self._stop.is_set
-                )
+            result = self.searcher.search(
+                root, command.limits(), on_info=report, stop=self._stop.is_set
+            )
             answer = bestmove_line(board, result)
         except Exception as error:  # a bug must not leave the engine busy for ever
             answer = f"error go: the search failed: {type(error).__name__}: {error}"

@@ -26,6 +26,9 @@ log = logging.getLogger("poolboard.opponents")
 
 #: How hard a hint looks: level 7 (depth 8, at most 1 s, no noise).
 HINT_LEVEL = LEVELS[7]
+#: Table entries one thinker keeps (about 370 bytes each: some 75 MB), so the computer and the
+#: hints together stay within what a Pi with 1 GB can spare beside the service.
+TABLE_LIMIT = 200_000
 
 
 @dataclass(frozen=True)
@@ -113,7 +116,7 @@ class Thinker:
     def _search(self, job: _Job) -> Move | None:
         level = job.level
         if self._searcher is None or self._searcher.noise != level.noise:
-            self._searcher = Searcher(noise=level.noise, seed=self._seed)
+            self._searcher = Searcher(noise=level.noise, seed=self._seed, table_limit=TABLE_LIMIT)
             self._game_id = job.game_id
         elif self._game_id != job.game_id:
             self._searcher.new_game()  # nothing learnt in one game misleads the next

@@ -1,9 +1,6 @@
 """Search speed and time keeping of the pool checkers player (``engine/search.py``).
 
-    .venv/bin/python -m bench.engine [--seconds 1.0] [--searches 200]
-
-(Run as a module from the repository root: run as a script, this file would shadow the
-``engine`` package it measures.)
+    .venv/bin/python -m bench.search_speed [--seconds 1.0] [--searches 200]
 
 Three measures:
 
