@@ -188,6 +188,7 @@ class Session:
             opponent.follow_result = self.follow_remote_result
         self._opponent_serial = 0
         self._opponent_told: tuple[Any, ...] | None = None
+        self._clock_actions = 0  # the referee's pauses, resumes and adjustments, told onwards
         self._hinter: Thinker | None = None
         self._hint_serial = 0
         self._hint_for: tuple[Any, ...] | None = None  # the position a hint is being sought for
@@ -673,6 +674,7 @@ class Session:
             self.game.result,
             self._opponent_to_move(),
             self.tracker.expected,
+            self._clock_actions,  # a remote host publishes its clock after each
         )
         if told == self._opponent_told:
             return
@@ -754,14 +756,24 @@ class Session:
 
     def follow_host_clock(self, reading: ClockReading) -> bool:
         """Set this board's clock to the host's reading when both stand at the same ply with the
-        same side's time running (any thread); whether it was taken. The host charges each side
-        from its own clock, so both boards show and record the same times."""
+        same side's time running, pausing or resuming it as the host's referee did (any thread);
+        whether it was taken. The host charges each side from its own clock, so both boards show
+        and record the same times."""
         with self.lock:
             plies = len(self.game.board.move_stack) + (self.tracker.expected is not None)
-            running = None if self.clock.running is None else self.clock.running.value
-            if reading.ply != plies or reading.running != running or self.game.is_over():
+            if reading.ply != plies or self.game.is_over():
                 return False
+            before = self.clock.to_dict()
             try:
+                host_paused = reading.state == ClockState.PAUSED.value
+                if host_paused and self.clock.state is ClockState.RUNNING:
+                    self.clock.pause()
+                elif not host_paused and self.clock.state is ClockState.PAUSED:
+                    self.clock.resume()
+                running = None if self.clock.running is None else self.clock.running.value
+                if reading.running != running:
+                    self.clock = Clock.from_dict(before, self.now)
+                    return False
                 with self._stored_together():
                     for side, ms in (
                         (Color.BLACK, reading.black_ms),
@@ -772,6 +784,7 @@ class Session:
                             self.clock.adjust(side, behind)
                     self.store.save_clock(self.game_id, self.clock.to_dict())
             except (ClockError, StorageError) as error:
+                self.clock = Clock.from_dict(before, self.now)
                 log.warning("remote: the host's clock was not taken: %s", error)
                 return False
             self._announce()
@@ -924,6 +937,7 @@ class Session:
             self.clock.pause()
             self.store.save_clock(self.game_id, self.clock.to_dict())
             self._audited(actor, "pause", {})
+            self._clock_actions += 1
 
     def resume_clock(self, actor: str) -> None:
         """Restart the clock of the side to move."""
@@ -931,6 +945,7 @@ class Session:
             self.clock.resume()
             self.store.save_clock(self.game_id, self.clock.to_dict())
             self._audited(actor, "resume", {})
+            self._clock_actions += 1
 
     def adjust_clock(self, actor: str, side: Color, seconds: float) -> None:
         """Add time to a side's clock (negative: take time)."""
@@ -941,6 +956,7 @@ class Session:
             self.store.save_clock(self.game_id, self.clock.to_dict())
             ply = len(self.game.board.move_stack)
             self._audited(actor, "adjust", {"side": side.value, "seconds": seconds, "ply": ply})
+            self._clock_actions += 1
 
     def correct_move(self, actor: str, ply: int, text: str) -> None:
         """Replace recorded move ``ply`` (1-based) with ``text``, re-validated; later moves are
