@@ -50,6 +50,7 @@ from engine.events import (
     Violation,
 )
 from engine.game import BLACK_WINS, DRAW, WHITE_WINS, Game
+from engine.search import claims_count
 from engine.sensing import (
     CueDisplay,
     LeverPress,
@@ -667,6 +668,15 @@ class Session:
         supersedes, and so cancels, whatever it was doing). Called with the lock held."""
         if self.opponent is None:
             return
+        if (
+            self.opponent.claims_counts
+            and self._opponent_to_move()
+            and claims_count(self.game, self.opponent.side)
+        ):
+            try:  # its own follow-up tells the opponent the game with the count running
+                self.invoke_count(self.opponent.player_name(), self.opponent.side)
+            except RefereeError as error:
+                log.warning("game %d: the opponent's count claim failed: %s", self.game_id, error)
         board = self.game.board
         told = (
             self.game_id,

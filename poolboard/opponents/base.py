@@ -82,6 +82,10 @@ class Opponent(ABC):
     kind: ClassVar[str]
     #: What the pages say while the session waits for this opponent's move.
     waiting_text: ClassVar[str] = "thinking…"
+    #: Whether the session invokes the stronger-side count (R-DRW-4) for this opponent when it
+    #: is the weaker side (engine/search.py ``claims_count``): the computer cannot ask the
+    #: referee; a person far away claims it at their own board.
+    claims_counts: ClassVar[bool] = False
 
     def __init__(self, side: Color) -> None:
         self.side = side

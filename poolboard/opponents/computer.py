@@ -133,6 +133,7 @@ class ComputerOpponent(Opponent):
 
     kind: ClassVar[str] = "engine"
     waiting_text: ClassVar[str] = "thinking…"
+    claims_counts: ClassVar[bool] = True
 
     def __init__(self, side: Color, level: int, *, seed: int | None = None) -> None:
         super().__init__(side)

@@ -217,6 +217,23 @@ def test_a_new_position_cancels_the_thinking_and_the_computer_opens_as_black(
     session.close()
 
 
+def test_the_computer_as_the_weaker_side_invokes_the_stronger_side_count(tmp_path: Path) -> None:
+    # R-DRW-4: a lone king against two kings: the computer (White) cannot ask the referee, so
+    # the session claims the count for it, once, recorded like the referee's (R-DRW-6 strength).
+    table = against_computer(tmp_path, level=1, rules=RulesConfig(profile="apca"))
+    session = table.session
+    table.set_up()
+    session.set_position("referee", "W:WK32:BK1,K5")
+    assert not session.game.counts()  # nothing until the position stands on the board
+    table.set_up()
+    (count,) = session.game.counts()
+    assert count.rule == "R-DRW-4"
+    claims = [(actor, data) for _, actor, action, data in session.store.audit_log(session.game_id)]
+    assert ("poolboard level 1", {"side": "white"}) in claims
+    assert sum(data == {"side": "white"} for _, data in claims) == 1
+    session.close()
+
+
 def test_casual_takeback_undoes_the_computer_s_reply_with_the_player_s_move(tmp_path: Path) -> None:
     table = against_computer(tmp_path)
     session = table.session
