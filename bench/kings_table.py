@@ -1,6 +1,6 @@
 """Three kings against one solved backwards under the 13 count and the long line.
 
-    .venv/bin/python -m bench.kings_table [--positions 24] [--seed 7] [--no-engine]
+    .venv/bin/python -m bench.kings_table [--positions 24] [--seed 7] [--no-engine] [--no-long-line]
 
 A retrograde solver over every position of one to three White kings against one Black king,
 either side to move, with the moves of :mod:`engine.board` (flying kings R-KNG-1/2, compulsory
@@ -64,7 +64,8 @@ def successors(board: Board, white: int, black: int) -> list[int]:
 class KingsTable:
     """Fewest White moves to a win within the counts, for every White-to-move position."""
 
-    def __init__(self) -> None:
+    def __init__(self, long_line: int | None = LONG_LINE) -> None:
+        self.long_line = THIRTEEN if long_line is None else long_line  # ``None``: classic
         board = Board.empty()
         self.moves: dict[int, list[int]] = {}
         for lone in SQUARES:
@@ -102,7 +103,7 @@ class KingsTable:
         while frontier and layer <= THIRTEEN:
             following = []
             for position in frontier:
-                if position >> 32 & _DIAGONAL and layer > LONG_LINE:
+                if position >> 32 & _DIAGONAL and layer > self.long_line:
                     continue  # the lone king got onto 4-29 here: only 5 moves left (R-DRW-3)
                 for parent in parents[position]:
                     if parent not in waiting:
@@ -122,7 +123,7 @@ class KingsTable:
         board = Board(fen)
         position = key(board.white, board.black, True)
         moves = self.white_moves.get(position, UNSOLVED)
-        budget = LONG_LINE if board.black & _DIAGONAL else THIRTEEN
+        budget = self.long_line if board.black & _DIAGONAL else THIRTEEN
         return moves if moves <= budget else UNSOLVED
 
 
@@ -132,21 +133,27 @@ def summary(table: KingsTable) -> list[str]:
     for kings in (3, 2):
         groups = {"White to move, off 4-29": [0, 0], "White to move, on 4-29": [0, 0]}
         groups["Black to move"] = [0, 0]
+        groups["Black to move, a capture compulsory (R-CAP-1)"] = [0, 0]
         for position in table.moves:
             if (position & 0xFFFFFFFF).bit_count() != kings:
                 continue
             if position & _WHITE_TO_MOVE:
                 on_line = bool(position >> 32 & _DIAGONAL)
                 group = groups["White to move, on 4-29" if on_line else "White to move, off 4-29"]
-                budget = LONG_LINE if on_line else THIRTEEN
-                won = table.white_moves.get(position, UNSOLVED) <= budget
-            else:  # the lone king's first move: 12 White moves left after it
-                group = groups["Black to move"]
-                won = not table.moves[position] or table.needs.get(position, UNSOLVED) < THIRTEEN
-            group[0] += won
-            group[1] += 1
-        for name, (won, total) in groups.items():
-            lines.append(f"{kings}K v 1K, {name}: {won} of {total} won within the counts")
+                budget = table.long_line if on_line else THIRTEEN
+                group[0] += table.white_moves.get(position, UNSOLVED) <= budget
+                group[1] += 1
+                continue
+            # the lone king's first move: 12 White moves left after it
+            won = not table.moves[position] or table.needs.get(position, UNSOLVED) < THIRTEEN
+            names = ["Black to move"]
+            if any(child & 0xFFFFFFFF != position & 0xFFFFFFFF for child in table.moves[position]):
+                names.append("Black to move, a capture compulsory (R-CAP-1)")
+            for name in names:
+                groups[name][0] += won
+                groups[name][1] += 1
+        for name, (count, total) in groups.items():
+            lines.append(f"{kings}K v 1K, {name}: {count} of {total} won within the counts")
     return lines
 
 
@@ -155,9 +162,12 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=24, help="bench/endings.py positions")
     parser.add_argument("--seed", type=int, default=7, help="bench/endings.py's seed")
     parser.add_argument("--no-engine", action="store_true", help="skip the engine's play-outs")
+    parser.add_argument(
+        "--no-long-line", action="store_true", help="13 count only (classic: no R-DRW-3)"
+    )
     args = parser.parse_args()
     started = time.perf_counter()
-    table = KingsTable()
+    table = KingsTable(None if args.no_long_line else LONG_LINE)
     print(f"{len(table.moves)} positions solved in {time.perf_counter() - started:.0f} s")
     print("\n".join(summary(table)))
     tallies = {"won": 0, "depth 6": 0, "0.3 s": 0}
