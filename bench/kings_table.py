@@ -6,12 +6,13 @@ A retrograde solver over every position of one to three White kings against one 
 either side to move, with the moves of :mod:`engine.board` (flying kings R-KNG-1/2, compulsory
 capture R-CAP-1, so a king sacrificed into 2K v 1K is in the table). For a White-to-move
 position it finds the fewest White moves that force the win (R-END-1: the lone king captured or
-left without a move) when the lone king cannot avoid it. A win only counts inside the counts, as
-engine/counts.py reads them: the lone king's 13th move completed draws (R-DRW-2), so White has
-13 moves from a start position; once the lone king stands on 4-29 with White to move, White has
-5 more moves, counted on to the end of the ending (R-DRW-3). Both counts run down one a full
-move, so a position with White to move needs only its remaining budget of White moves. It then
-checks the positions bench/endings.py draws (same seed) against the table and the engine.
+left without a move) against the best defence; the lone king makes one move fewer. A win only
+counts inside the counts, as engine/counts.py reads them: the lone king's 13th move completed
+draws (R-DRW-2), so White has 13 moves from a start position; once the lone king stands on
+4-29 with White to move, White has 5 more moves, counted on to the end of the ending (R-DRW-3).
+Both counts run down one a full move, so a position with White to move needs only its
+remaining budget of White moves. It then checks the positions bench/endings.py draws (same
+seed) against the table and the engine.
 """
 
 from __future__ import annotations
