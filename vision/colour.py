@@ -48,6 +48,10 @@ _ACROSS = np.arange(-0.6, 0.6001, 1 / 10)  # and across it
 _ALONG_BAND = np.abs(_ALONG) <= 0.3 + 1e-9  # where a piece's base stands, set off-centre or not
 _ACROSS_BAND = np.abs(_ACROSS) <= 0.3 + 1e-9
 _BASE_BAND = _ACROSS_BAND[:, None] & _ALONG_BAND[None, :]  # (across, along) round the base
+#: The same window, finer along the line of sight, where a stack's length is measured: a man's
+#: top moves by only 2-3 tenths of a square, so tenths would blur men into kings.
+_STACK_ALONG = np.arange(-0.7, 1.5, 1 / 20)
+_STACK_ALONG_BAND = np.abs(_STACK_ALONG) <= 0.3 + 1e-9
 _SURROUND_SEEN = 50  # sampled pixels of the board's surround needed to learn its colour
 _SATURATED = 235  # a pixel this bright in every channel is a reflection, whatever it lies on
 _OFFSET = 8.0  # added to 0-255 values before the log: a dark pixel's noise does not explode
@@ -78,7 +82,8 @@ class Sampler:
     base: np.ndarray  # (32, b): a disc where a piece's base stands
     side: np.ndarray  # (32, e): where a piece's side shows, nearer the camera than its top
     window: np.ndarray  # (32, w): a strip from the square along the line of sight
-    off_board: np.ndarray  # (32, w) bool: which of the strip lies past the playing area
+    strip: np.ndarray  # (32, s): the same strip sampled finer along the line of sight
+    off_board: np.ndarray  # (32, s) bool: which of ``strip`` lies past the playing area
     light: np.ndarray  # (32, c): each light square's part that pieces do not lean into
     corners: np.ndarray  # (32, d): each dark square's corners, which a round piece leaves bare
     ring: np.ndarray  # (r,): a band just outside the playing area (the board's frame)
@@ -98,18 +103,20 @@ class Sampler:
         across = np.stack([-along[:, 1], along[:, 0]], axis=1)
         box = centres[:, None] + offsets_disc(_BOX)[None]
         base = centres[:, None] + offsets_disc(_BASE)[None]
-        steps, sideways = (g.ravel() for g in np.meshgrid(_ALONG, _ACROSS))
-        window = (
-            centres[:, None]
-            + steps[None, :, None] * along[:, None]
+        window, strip = (
+            centres[:, None] + steps[None, :, None] * along[:, None]
             + sideways[None, :, None] * across[:, None]
-        )
+            for steps, sideways in (
+                (g.ravel() for g in np.meshgrid(lengths, _ACROSS))
+                for lengths in (_ALONG, _STACK_ALONG)
+            )
+        )  # fmt: skip
         light_far = LIGHT_CENTRES + 0.2 * _direction(LIGHT_CENTRES, pose)
         light = light_far[:, None] + offsets_disc(0.2)[None]
         side = (centres - 0.12 * along)[:, None] + offsets_disc(0.22)[None]
         ring = np.stack(np.meshgrid(*[np.arange(-0.4, 8.4, 1 / 8)] * 2), axis=-1).reshape(-1, 2)
         ring = ring[(np.abs(ring - 4.0) > 4.0).any(axis=1)]  # just outside the playing area
-        regions = [flat(r) for r in (box, base, side, window, light)] + [LAYOUT.corners]
+        regions = [flat(r) for r in (box, base, side, window, strip, light)] + [LAYOUT.corners]
         regions.append(flat(ring))
         pixels, inverse = np.unique(
             np.concatenate([r.ravel() for r in regions]), return_inverse=True
@@ -118,7 +125,7 @@ class Sampler:
         for region in regions:
             parts.append(inverse[start : start + region.size].reshape(region.shape))
             start += region.size
-        box_at, base_at, side_at, window_at, light_at, corners_at, ring_at = parts
+        box_at, base_at, side_at, window_at, strip_at, light_at, corners_at, ring_at = parts
         distance = np.linalg.norm(centres - np.array(pose.foot), axis=1)
         rise = distance / max(pose.height, 1e-3)
         leaned = [_leaned_on(points, rise, along) for points in (box, light, ring)]
@@ -128,7 +135,7 @@ class Sampler:
         cells = np.clip(cells, 0, 7)
         return cls(
             pixels=pixels, box=box_at, base=base_at, side=side_at, window=window_at,
-            off_board=(np.abs(window - 4.0) > 4.0).any(axis=-1), light=light_at,
+            strip=strip_at, off_board=(np.abs(strip - 4.0) > 4.0).any(axis=-1), light=light_at,
             corners=corners_at, ring=ring_at, cell=cells[0] * 8 + cells[1], rise=rise,
             along=along, box_leaned=leaned[0], light_leaned=leaned[1],
             ring_leaned=leaned[2], beyond=beyond,
@@ -379,19 +386,18 @@ def _stack_heights(labels: np.ndarray, sampler: Sampler) -> np.ndarray:
     side's pieces.
     """
     heights = np.zeros((32, 2))
-    step = _ALONG[1] - _ALONG[0]
     for side, colour in enumerate((BLACK, WHITE)):
-        window = labels[sampler.window]
+        window = labels[sampler.strip]
         # A piece's outline is any piece's colour: a pale piece's shaded wall may look like the
         # dark pieces; the square's side is decided apart.
         mine = (window == BLACK) | (window == WHITE)
         if (labels[sampler.ring] == colour).mean() > _FRAME_LIKE:
             mine &= ~sampler.off_board  # the frame looks like this side's pieces: stop at it
-        mine = mine.reshape(32, len(_ACROSS), len(_ALONG))
-        width = (
-            np.percentile(_runs_through(mine.transpose(0, 2, 1), _ACROSS_BAND), 85, axis=1) * step
-        )
-        length = np.percentile(_runs_through(mine, _ALONG_BAND), 85, axis=1) * step
+        mine = mine.reshape(32, len(_ACROSS), len(_STACK_ALONG))
+        across = _runs_through(mine.transpose(0, 2, 1), _ACROSS_BAND)
+        width = np.percentile(across, 85, axis=1) * (_ACROSS[1] - _ACROSS[0])
+        along = _runs_through(mine, _STACK_ALONG_BAND)
+        length = np.percentile(along, 85, axis=1) * (_STACK_ALONG[1] - _STACK_ALONG[0])
         swept = np.maximum(length - width, 0)
         heights[:, side] = np.where(width > 0.2, swept / np.maximum(sampler.rise, 1e-3), 0)
     return heights

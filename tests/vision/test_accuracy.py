@@ -9,6 +9,7 @@ import numpy as np
 from vision.calibration import calibrate, read_squares
 from vision.synthetic import (
     START,
+    camera_corners,
     hardened_position,
     hardened_style,
     hardened_view,
@@ -67,3 +68,30 @@ def test_emblem_kings_overhead_read_as_kings() -> None:
     assert emptied == 0, f"{emptied} pieces read as empty"
     assert seen >= 0.75 * kings, f"only {seen} of {kings} emblem kings read as kings"
     assert crowned <= 0.02 * men, f"{crowned} of {men} men read as kings"
+
+
+def test_stacked_kings_seen_obliquely_read_as_kings() -> None:
+    """A camera on a stand 40° off the vertical sees a king of two stacked men twice as tall
+    as a man (issue #10: kings as stacks). Wooden-disc-like pieces 0.2 square thick, set up
+    to 0.3 square off-centre, read under other light than at calibration; every square is
+    judged, kings and men alike."""
+    rng = np.random.default_rng(40)
+    kings = seen = men = crowned = 0
+    for azimuth in (20.0, 200.0):
+        style = replace(hardened_style(rng), kings="stack", piece_height=0.2)
+        corners = camera_corners(40.0, azimuth, 0.0, fill=0.7)
+        view = hardened_view(rng, corners=corners, distortion=0.0)
+        calibration = calibrate(render(START, style, view).image, np.array(corners))
+        for _ in range(3):
+            position = hardened_position(rng)
+            other = hardened_view(rng, corners=corners, distortion=0.0)
+            got = read_squares(calibration, render(position, style, other).image)
+            for square, truth in position.items():
+                kings += truth in "BW"
+                seen += truth in "BW" and got[square] == truth
+                men += truth in "bw"
+                crowned += truth in "bw" and got[square] in "BW"
+    # A floor, not the goal (every king): see docs/vision.md, "Limits" (16 of 35 and 2 of 71
+    # when written; the reader before the finer stack strip saw 14 and crowned 1).
+    assert seen >= 0.4 * kings, f"only {seen} of {kings} stacked kings read as kings"
+    assert crowned <= 0.05 * men, f"{crowned} of {men} men read as kings"
