@@ -46,6 +46,15 @@ def test_three_kings_catch_the_lone_king_in_three_moves() -> None:
     assert outcome is not None and outcome.winner is Color.WHITE and outcome.rule == "R-END-1"
 
 
+def test_a_quiet_sacrifice_among_kings_is_not_searched_too_shallow() -> None:
+    # bench/kings_table.py: White wins in 3 (5-9 6x13 18-22 13x26 31x22), inside depth 6's
+    # horizon; a late-move reduction searched the sacrifice a ply shallower and hid it.
+    game = Game("W:WK5,K18,K31:BK6", profile="apca")
+    result = Searcher().search(Root.from_game(game), Limits(depth=6))
+    assert game.board.notation(result.best) == "5-9"
+    assert mate_in(result.score) == 3
+
+
 def test_the_catch_is_played_when_the_13_count_leaves_time_for_it() -> None:
     # R-DRW-2: 10 of 13 lone-king moves made, 3 left: the catch lands on White's third move.
     game = game_with_lone_king_moves(10)
