@@ -6,10 +6,9 @@ adds the remote game's own rules (docs/remote.md). An empty ``broker`` means no 
 
 from __future__ import annotations
 
-import ssl
 from dataclasses import dataclass
-from pathlib import Path
 
+from poolboard.hall.link import check_broker_connection
 from poolboard.remote_protocol import ROLES, Invite, check_board_name
 
 
@@ -47,15 +46,4 @@ def check_remote_link(link: RemoteLinkConfig) -> tuple[str, str] | None:
         return ("user" if "board name" in str(error) else "invite"), str(error)
     if link.role not in ROLES:
         return "role", f"expected host or guest, got {link.role!r}"
-    if not 1 <= link.port <= 65535:
-        return "port", f"expected an integer 1-65535, got {link.port}"
-    if not 2 <= link.keepalive <= 600:
-        return "keepalive", f"expected 2-600 seconds, got {link.keepalive}"
-    if link.ca_file and not Path(link.ca_file).expanduser().is_file():
-        return "ca_file", f"no such file {link.ca_file}"
-    if link.ca_file:
-        try:  # paho would raise the same at connect time, naming no key
-            ssl.create_default_context(cafile=str(Path(link.ca_file).expanduser()))
-        except (ssl.SSLError, OSError) as error:
-            return "ca_file", f"{link.ca_file}: no certificate to trust the broker by ({error})"
-    return None
+    return check_broker_connection(link.port, link.keepalive, link.ca_file)

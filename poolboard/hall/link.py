@@ -6,6 +6,7 @@ adds the hall's own rules. An empty ``broker`` means the table is not in a hall.
 
 from __future__ import annotations
 
+import ssl
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,10 +41,22 @@ def check_hall_link(link: HallLinkConfig) -> tuple[str, str] | None:
         check_table_name(link.table)
     except ValueError as error:
         return "table", str(error)
-    if not 1 <= link.port <= 65535:
-        return "port", f"expected an integer 1-65535, got {link.port}"
-    if not 2 <= link.keepalive <= 600:
-        return "keepalive", f"expected 2-600 seconds, got {link.keepalive}"
-    if link.ca_file and not Path(link.ca_file).expanduser().is_file():
-        return "ca_file", f"no such file {link.ca_file}"
+    return check_broker_connection(link.port, link.keepalive, link.ca_file)
+
+
+def check_broker_connection(port: int, keepalive: int, ca_file: str) -> tuple[str, str] | None:
+    """``(key, why)`` if a broker connection's port, keepalive or TLS CA file cannot be used
+    (shared by the hall's tables and remote play), else ``None``."""
+    if not 1 <= port <= 65535:
+        return "port", f"expected an integer 1-65535, got {port}"
+    if not 2 <= keepalive <= 600:
+        return "keepalive", f"expected 2-600 seconds, got {keepalive}"
+    if ca_file:
+        path = Path(ca_file).expanduser()
+        if not path.is_file():
+            return "ca_file", f"no such file {ca_file}"
+        try:  # paho would raise the same at connect time, naming no key
+            ssl.create_default_context(cafile=str(path))
+        except (ssl.SSLError, OSError) as error:
+            return "ca_file", f"{ca_file}: no certificate to trust the broker by ({error})"
     return None
