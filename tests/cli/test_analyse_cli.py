@@ -7,26 +7,12 @@ import io
 import os
 import shutil
 import stat
-import subprocess
-import sys
 from pathlib import Path
 
 from engine.pdn import read_games
+from tests.poolboard_cli import poolboard
 
 DATA = Path(__file__).parents[1] / "data" / "pdn"
-
-
-def poolboard(*args: str, cwd: Path, stdin: bytes = b"") -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        [sys.executable, "-m", "poolboard.cli", *args],
-        input=stdin,
-        capture_output=True,
-        cwd=cwd,
-        timeout=120,
-    )
-    return subprocess.CompletedProcess(
-        done.args, done.returncode, done.stdout.decode(), done.stderr.decode()
-    )
 
 
 def test_every_move_is_annotated_and_the_file_reads_back(tmp_path: Path) -> None:

@@ -3,20 +3,9 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 from engine.board import STARTING_FEN
-
-
-def poolboard(*args: str, stdin: str | bytes = b"") -> subprocess.CompletedProcess[str]:
-    data = stdin.encode() if isinstance(stdin, str) else stdin
-    done = subprocess.run(
-        [sys.executable, "-m", "poolboard.cli", *args], input=data, capture_output=True, timeout=60
-    )
-    return subprocess.CompletedProcess(
-        done.args, done.returncode, done.stdout.decode(), done.stderr.decode()
-    )
+from tests.poolboard_cli import poolboard
 
 
 def test_moves_of_fens_given_as_arguments() -> None:

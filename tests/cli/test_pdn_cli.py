@@ -4,26 +4,13 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.poolboard_cli import poolboard
+
 DATA = Path(__file__).parents[1] / "data" / "pdn"
-
-
-def poolboard(*args: str, cwd: Path, stdin: bytes = b"") -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        [sys.executable, "-m", "poolboard.cli", *args],
-        input=stdin,
-        capture_output=True,
-        cwd=cwd,
-        timeout=60,
-    )
-    return subprocess.CompletedProcess(
-        done.args, done.returncode, done.stdout.decode(), done.stderr.decode()
-    )
 
 
 def test_summary_line_per_game(tmp_path: Path) -> None:

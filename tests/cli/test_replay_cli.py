@@ -2,20 +2,13 @@
 
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 from engine.board import Board
 from engine.pdn import read_games
 from poolboard.sensor_log import SensorLogWriter, read_sensor_log
 from poolboard.simulator import HumanSimulator, random_game
-
-
-def poolboard(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "poolboard.cli", *args], capture_output=True, text=True
-    )
+from tests.poolboard_cli import poolboard
 
 
 def write_log(path: Path, seed: int, plies: int = 30, fen: str | None = None) -> list:

@@ -20,14 +20,9 @@ from poolboard.simulated_board import SimulatedBoard
 from poolboard.simulator import random_game
 from poolboard.storage import DamagedGame, GameStore, StorageError
 from poolboard.web.app import WebServer
+from tests.poolboard_cli import poolboard
 
 PAGE = 4096  # SQLite's default page size, which the store keeps
-
-
-def poolboard(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "poolboard.cli", *args], capture_output=True, text=True, timeout=60
-    )
 
 
 def make_store(folder: Path, games: int = 3, plies: int = 10) -> Path:

@@ -10,12 +10,7 @@ import httpx
 
 from engine.board import Board
 from poolboard.storage import GameStore
-
-
-def poolboard(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "poolboard.cli", *args], capture_output=True, text=True
-    )
+from tests.poolboard_cli import poolboard
 
 
 def make_store(tmp_path: Path) -> Path:

@@ -4,17 +4,11 @@ Real processes throughout: ``poolboard run`` and ``poolboard demo`` as the opera
 the lock is the kernel's ``flock``, and ``kill -9`` is how the first one ends.
 """
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-
-def poolboard(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "poolboard.cli", *args], capture_output=True, text=True, timeout=60
-    )
+from tests.poolboard_cli import poolboard
 
 
 def test_a_second_service_on_one_folder_stops_naming_the_first(tmp_path: Path, services) -> None:

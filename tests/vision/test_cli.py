@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from dataclasses import replace
 
 import cv2
 import numpy as np
 
+from tests.poolboard_cli import poolboard
 from vision.colour import START_POSITION
 from vision.markers import detect_markers
 from vision.synthetic import START, Style, View, render
@@ -17,21 +16,16 @@ from vision.synthetic import START, Style, View, render
 AFTER = {**START, 22: "empty", 18: "w"}
 
 
-def poolboard(*args: str) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "poolboard.cli", "vision", *args]
-    return subprocess.run(command, capture_output=True, text=True, timeout=60)
-
-
 def test_calibrate_then_read(tmp_path, view: View) -> None:
     start, after = tmp_path / "start.png", tmp_path / "after.png"
     cv2.imwrite(str(start), render(START, Style(), view).image)
     cv2.imwrite(str(after), render(AFTER, Style(), replace(view, seed=9)).image)
     cal = tmp_path / "cal.json"
-    done = poolboard("calibrate", str(start), "--out", str(cal))
+    done = poolboard("vision", "calibrate", str(start), "--out", str(cal))
     assert done.returncode == 0, done.stderr
     assert "calibrated by markers" in done.stdout
     assert json.loads(cal.read_text())["version"] == 2
-    done = poolboard("read", str(start), str(after), "--calibration", str(cal), "--json")
+    done = poolboard("vision", "read", str(start), str(after), "--calibration", str(cal), "--json")
     assert done.returncode == 0, done.stderr
     readings = [json.loads(line) for line in done.stdout.splitlines()]
     assert [r["image"] for r in readings] == [str(start), str(after)]
@@ -44,7 +38,7 @@ def test_calibrate_with_corners_given(tmp_path, view: View) -> None:
     cv2.imwrite(str(start), frame.image)
     corners = ",".join(f"{v:.0f}" for v in frame.corners.ravel())
     done = poolboard(
-        "calibrate", str(start), "--out", str(tmp_path / "c.json"), "--corners", corners
+        "vision", "calibrate", str(start), "--out", str(tmp_path / "c.json"), "--corners", corners
     )
     assert done.returncode == 0, done.stderr
     assert "calibrated by manual" in done.stdout
@@ -53,21 +47,23 @@ def test_calibrate_with_corners_given(tmp_path, view: View) -> None:
 def test_errors_are_plain_sentences(tmp_path) -> None:
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((480, 640, 3), 128, dtype=np.uint8))
-    done = poolboard("calibrate", str(blank), "--out", str(tmp_path / "c.json"))
+    done = poolboard("vision", "calibrate", str(blank), "--out", str(tmp_path / "c.json"))
     assert done.returncode == 2
     assert "markers not found" in done.stderr and "--corners" in done.stderr
     assert "Traceback" not in done.stderr
-    done = poolboard("calibrate", str(tmp_path / "none.png"), "--out", str(tmp_path / "c.json"))
+    done = poolboard(
+        "vision", "calibrate", str(tmp_path / "none.png"), "--out", str(tmp_path / "c.json")
+    )
     assert done.returncode == 2 and "does not exist" in done.stderr
-    done = poolboard("read", str(blank), "--calibration", str(tmp_path / "none.json"))
+    done = poolboard("vision", "read", str(blank), "--calibration", str(tmp_path / "none.json"))
     assert done.returncode == 2 and "does not exist" in done.stderr
-    done = poolboard("calibrate", str(blank), "--out", "x.json", "--corners", "1,2")
+    done = poolboard("vision", "calibrate", str(blank), "--out", "x.json", "--corners", "1,2")
     assert done.returncode == 2 and "eight numbers" in done.stderr
 
 
 def test_markers_sheet_is_written_and_detectable(tmp_path) -> None:
     out = tmp_path / "markers.png"
-    done = poolboard("markers", str(out), "--size", "200")
+    done = poolboard("vision", "markers", str(out), "--size", "200")
     assert done.returncode == 0, done.stderr
     assert sorted(detect_markers(cv2.imread(str(out)))) == [0, 1, 2, 3]
 
@@ -89,7 +85,7 @@ def test_evaluate_reads_a_labelled_real_photo(tmp_path) -> None:
     }
     path = tmp_path / "labels.json"
     path.write_text(json.dumps(labels))
-    done = poolboard("evaluate", str(path), "--images", str(PHOTO.parent))
+    done = poolboard("vision", "evaluate", str(path), "--images", str(PHOTO.parent))
     assert done.returncode == 0, done.stderr
     assert "other half" in done.stdout
     total = next(line for line in done.stdout.splitlines() if line.startswith("total"))
@@ -97,11 +93,11 @@ def test_evaluate_reads_a_labelled_real_photo(tmp_path) -> None:
 
 
 def test_evaluate_names_bad_labels(tmp_path) -> None:
-    done = poolboard("evaluate", str(tmp_path / "none.json"))
+    done = poolboard("vision", "evaluate", str(tmp_path / "none.json"))
     assert done.returncode == 2 and "does not exist" in done.stderr
     path = tmp_path / "labels.json"
     path.write_text('{"photos": {"x.jpg": {"corners_a1_h1_h8_a8": [], "squares": {}}}}')
-    done = poolboard("evaluate", str(path))
+    done = poolboard("vision", "evaluate", str(path))
     assert done.returncode == 2 and "x.jpg: malformed label" in done.stderr
     assert "Traceback" not in done.stderr
 
@@ -111,7 +107,7 @@ def test_corners_outside_the_picture_are_named(tmp_path, view: View) -> None:
     cv2.imwrite(str(start), render(START, Style(), view).image)
     corners = "100,400,2000,400,500,50,100,50"
     done = poolboard(
-        "calibrate", str(start), "--out", str(tmp_path / "c.json"), "--corners", corners
+        "vision", "calibrate", str(start), "--out", str(tmp_path / "c.json"), "--corners", corners
     )
     assert done.returncode == 2 and "outside the 640x480 picture" in done.stderr
 
@@ -121,10 +117,10 @@ def test_calibrate_from_a_mid_game_position_given_as_fen(tmp_path, view: View) -
     cv2.imwrite(str(picture), render(AFTER, Style(), view).image)
     cal = tmp_path / "c.json"
     fen = "W:W18,21,23-32:B1-12"
-    done = poolboard("calibrate", str(picture), "--out", str(cal), "--fen", fen)
+    done = poolboard("vision", "calibrate", str(picture), "--out", str(cal), "--fen", fen)
     assert done.returncode == 0, done.stderr
     assert "warning" not in done.stdout
-    done = poolboard("calibrate", str(picture), "--out", str(cal), "--fen", "W:W99:B1")
+    done = poolboard("vision", "calibrate", str(picture), "--out", str(cal), "--fen", "W:W99:B1")
     assert done.returncode == 2 and "position" in done.stderr
 
 
@@ -133,7 +129,7 @@ def test_reading_a_picture_that_is_not_the_board_says_so(tmp_path, view: View) -
     cv2.imwrite(str(start), render(START, Style(), view).image)
     cv2.imwrite(str(noise), np.random.default_rng(0).integers(0, 255, (480, 640, 3), np.uint8))
     cal = tmp_path / "cal.json"
-    assert poolboard("calibrate", str(start), "--out", str(cal)).returncode == 0
-    done = poolboard("read", str(noise), "--calibration", str(cal))
+    assert poolboard("vision", "calibrate", str(start), "--out", str(cal)).returncode == 0
+    done = poolboard("vision", "read", str(noise), "--calibration", str(cal))
     assert done.returncode == 2 and "shows no checker board" in done.stderr
     assert "Traceback" not in done.stderr
