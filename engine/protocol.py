@@ -120,6 +120,8 @@ def _parse_position(args: list[str]) -> Position:
         raise ProtocolError("position: 'moves' must be followed by at least one move")
     if where == ["startpos"]:
         return Position(None, moves)
+    if where[0] == "fen" and len(where) > 1:  # as UCI writes it: ``position fen FEN``
+        where = where[1:]
     fen = " ".join(where)
     try:
         Board(fen)

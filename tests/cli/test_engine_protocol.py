@@ -74,6 +74,9 @@ def test_a_compulsory_capture_is_played(engine: EngineClient) -> None:
     engine.send("position B:W18,30:B14,1")
     _, best = engine.search("go depth 6")
     assert best.move == "14x23"
+    engine.send("position fen B:W18,30:B14,1")  # the UCI spelling is the same position
+    _, best = engine.search("go depth 6")
+    assert best.move == "14x23"
     # White to move after 11-15 24-20 15-18 must take the man on 18 (R-CAP-1).
     engine.send("position startpos moves 11-15 24-20 15-18")
     _, best = engine.search("go movetime 200")
