@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from engine.board import Board, Move
 from engine.color import Color
 from engine.counts import CountKind, strength
+from engine.endgame import THIRTEEN, KingsEnding
 from engine.evaluation import MAX_PLY, WIN, evaluate, material
 from engine.game import Game
 from engine.geometry import BITS
@@ -177,6 +178,8 @@ class Searcher:
         self.noise = noise
         self.seed = seed
         self.table_limit = table_limit
+        #: Solved kings-v-lone-king endings (engine/endgame.py), if the caller has built them.
+        self.endgame: KingsEnding | None = None
         # Entry: depth, score, bound, the best move's path. Only ints and tuples of ints, so the
         # garbage collector stops tracking entries: a full collection never walks the table.
         self.table: dict[Key, tuple[int, int, int, tuple[int, ...]]] = {}
@@ -225,6 +228,16 @@ class Searcher:
         moves = self._board.generate_legal_moves()
         if not moves:
             return Result(None, -WIN, 0, 0, 0.0, ())
+        if self.endgame is not None:
+            budget = THIRTEEN if root.count_plies is None else (root.count_plies + 1) // 2
+            known = self.endgame.winning_move(self._board, budget)
+            if known is not None:  # kings against a lone king: the table's fastest win
+                move, in_moves = known
+                plies = 2 * in_moves - 1
+                answer = Info(plies, WIN - plies, 0, time.perf_counter() - started, (move,))
+                if on_info is not None:
+                    on_info(answer)
+                return Result(move, answer.score, plies, 0, answer.seconds, (move,))
         best, score, depth_done = moves[0], 0, 0
         pv: tuple[Move, ...] = (moves[0],)
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)

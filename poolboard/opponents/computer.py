@@ -15,8 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from engine.board import Move
+from engine.board import Board, Move
 from engine.color import Color
+from engine.endgame import KingsEnding
 from engine.game import Game
 from engine.levels import LEVELS, Level
 from engine.search import Root, Searcher
@@ -29,6 +30,41 @@ HINT_LEVEL = LEVELS[7]
 #: Table entries one thinker keeps (about 370 bytes each: some 75 MB), so the computer and the
 #: hints together stay within what a Pi with 1 GB can spare beside the service.
 TABLE_LIMIT = 200_000
+
+
+class _Endings:
+    """The solved kings-v-lone-king endings (engine/endgame.py), built once per process on a
+    thread of their own the first time a game comes near one: some seconds of one core here
+    (more on a Pi) and a few hundred MB while building, a few tens of MB kept."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._table: KingsEnding | None = None
+        self._building = False
+
+    def get(self) -> KingsEnding | None:
+        """The table if it is built; otherwise start building it and return ``None``."""
+        with self._lock:
+            if self._table is None and not self._building:
+                self._building = True
+                threading.Thread(target=self._build, name="kings-endings", daemon=True).start()
+            return self._table
+
+    def _build(self) -> None:
+        table = KingsEnding()
+        with self._lock:
+            self._table = table
+        log.info("the kings endings are solved: the computer plays them perfectly now")
+
+
+#: Shared by every thinker of the process (the computer and the hints).
+ENDINGS = _Endings()
+
+
+def near_kings_ending(board: Board) -> bool:
+    """Kings only and at most five pieces: a kings-v-lone-king ending is near or here."""
+    pieces = board.white | board.black
+    return board.kings == pieces and pieces.bit_count() <= 5
 
 
 @dataclass(frozen=True)
@@ -122,6 +158,8 @@ class Thinker:
             self._searcher.new_game()  # nothing learnt in one game misleads the next
             self._game_id = job.game_id
 
+        if level.noise == 0 and near_kings_ending(job.game.board):  # the unerring levels
+            self._searcher.endgame = ENDINGS.get()
         result = self._searcher.search(
             Root.from_game(job.game), level.limits(), stop=job.stop.is_set
         )
