@@ -43,11 +43,21 @@ class _Endings:
         self._building = False
 
     def get(self) -> KingsEnding | None:
-        """The table if it is built; otherwise start building it and return ``None``."""
+        """The table if it is built; otherwise start building it (if the machine has the memory
+        to spare) and return ``None``."""
         with self._lock:
             if self._table is None and not self._building:
                 self._building = True
-                threading.Thread(target=self._build, name="kings-endings", daemon=True).start()
+                spare = _available_memory()
+                if spare is not None and spare < ENDINGS_MEMORY:
+                    log.warning(
+                        "the kings endings need about %d MB and %d MB are available: the "
+                        "computer plays them by search alone",
+                        ENDINGS_MEMORY >> 20,
+                        spare >> 20,
+                    )
+                else:
+                    threading.Thread(target=self._build, name="kings-endings", daemon=True).start()
             return self._table
 
     def _build(self) -> None:
@@ -59,6 +69,20 @@ class _Endings:
 
 #: Shared by every thinker of the process (the computer and the hints).
 ENDINGS = _Endings()
+#: What building the endings may take at its peak, with room to spare (280 MB measured).
+ENDINGS_MEMORY = 400 << 20
+
+
+def _available_memory() -> int | None:
+    """Bytes the kernel says can be had without swapping (Linux), else ``None``."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
 
 
 def near_kings_ending(board: Board) -> bool:

@@ -3,6 +3,7 @@ hand, recorded only when the board shows exactly it; hints, takebacks, the clock
 
 import dataclasses
 import random
+import threading
 import time
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from poolboard.config import (
     StorageConfig,
     load_config,
 )
-from poolboard.opponents import Answer, Opponent, Position
+from poolboard.opponents import Answer, Opponent, Position, computer
 from poolboard.opponents.computer import ENDINGS, ComputerOpponent
 from poolboard.session import RefereeError, Session
 from poolboard.simulated_board import SimulatedBoard
@@ -216,6 +217,15 @@ def test_the_unerring_levels_play_kings_endings_from_the_solved_table(tmp_path: 
     known = endings.winning_move(Board("W:WK22,K29,K30:BK2"))
     assert known is not None and session.tracker.expected == known[0]
     session.close()
+
+
+def test_a_machine_without_the_memory_plays_kings_endings_by_search(monkeypatch, caplog) -> None:
+    monkeypatch.setattr(computer, "ENDINGS_MEMORY", 1 << 60)  # more than any machine has
+    endings = computer._Endings()
+    assert endings.get() is None and endings.get() is None
+    assert not [t for t in threading.enumerate() if t.name == "kings-endings" and t.is_alive()]
+    assert [r.message for r in caplog.records].count(caplog.records[0].message) == 1
+    assert "by search alone" in caplog.records[0].message
 
 
 def test_a_new_position_cancels_the_thinking_and_the_computer_opens_as_black(
