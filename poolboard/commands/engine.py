@@ -30,6 +30,7 @@ from engine.protocol import (
     parse_command,
 )
 from engine.search import Info, Root, Searcher
+from poolboard.opponents.computer import ENDINGS, near_kings_ending
 
 #: The longest line read; a longer one is answered with an error and skipped.
 MAX_LINE = 65_536
@@ -148,6 +149,8 @@ class Engine:
         def report(info: Info) -> None:
             self.output.send(info_line(board, info))
 
+        if near_kings_ending(root.board):  # solved on a thread of its own the first time
+            self.searcher.endgame = ENDINGS.get()
         try:
             result = self.searcher.search(
                 root, command.limits(), on_info=report, stop=self._stop.is_set

@@ -257,6 +257,20 @@ def test_forced_wins_and_losses_are_scored_in_moves(engine: EngineClient) -> Non
     assert best.score is not None and best.score.kind == "loss" and best.score.value >= 1
 
 
+def test_three_kings_v_one_is_won_from_the_solved_endings(engine: EngineClient) -> None:
+    # A win in 11 moves inside the 13 count (R-DRW-2), past any depth: the engine solves these
+    # endings on a thread of its own the first time it meets one, then answers from them.
+    deadline = time.monotonic() + 120
+    while True:
+        engine.send("position W:WK22,K29,K30:BK2")
+        _, best = engine.search("go movetime 200")
+        if best.score is not None and best.score.kind == "win":
+            break
+        assert time.monotonic() < deadline, "the endings were not solved within 2 minutes"
+        time.sleep(0.5)
+    assert (best.move, best.score.value) == ("22-13", 11)
+
+
 def test_crlf_lines_blank_lines_and_tabs_are_read(engine: EngineClient) -> None:
     engine.send("")
     engine.send("position\tstartpos  moves 11-15\r")
