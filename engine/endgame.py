@@ -11,7 +11,9 @@ compulsory capture R-CAP-1, so a king sacrificed into two kings v one is in the 
 
 Building it takes some seconds and a few hundred MB while it runs (about 320,000 positions);
 afterwards only the winning distances are kept. The table is solved with White as the strong
-side; a position with Black strong is read turned half round (square s becomes 33 - s).
+side; a position with Black strong is read turned half round (square s becomes 33 - s). Under
+a profile without the long line the wins it gives are still wins; a few more exist that it
+leaves to the search.
 """
 
 from __future__ import annotations
