@@ -187,6 +187,7 @@ class Session:
         if isinstance(opponent, RemoteOpponent):  # a remote game: docs/remote.md
             opponent.follow_clock = self.follow_host_clock
             opponent.follow_result = self.follow_remote_result
+            opponent.show_changed = self._show_opponent
         self._opponent_serial = 0
         self._opponent_told: tuple[Any, ...] | None = None
         self._clock_actions = 0  # the referee's pauses, resumes and adjustments, told onwards
@@ -799,6 +800,12 @@ class Session:
                 return False
             self._announce()
             return True
+
+    def _show_opponent(self) -> None:
+        """The opponent's own news (a remote link up or down, the boards disagreeing): the pages
+        show it now, not at the next change of the game (any thread)."""
+        with self.lock:
+            self._announce()
 
     def follow_remote_result(self, result: str, reason: str) -> bool:
         """End the game as the far board ended it at the same ply (a resignation, a flag, its

@@ -78,7 +78,8 @@ class RemoteLink:
     (a divergence found by ``update``: on its caller's), with no lock of the link held:
     ``on_move`` for the other board's next move, ``on_clock`` (guest) for the host's clock,
     ``on_result`` for a result the other board reached first (a resignation, a flag),
-    ``on_problem`` for what the players must know (the boards disagree, the terms differ)."""
+    ``on_problem`` for what the players must know (the boards disagree, the terms differ),
+    ``on_link`` when the link comes up or goes down (``connected`` says which)."""
 
     def __init__(
         self,
@@ -89,6 +90,7 @@ class RemoteLink:
         on_move: Callable[[PeerMove], None] = lambda _: None,
         on_clock: Callable[[ClockReading], None] = lambda _: None,
         on_problem: Callable[[str], None] = lambda _: None,
+        on_link: Callable[[], None] = lambda: None,
         on_result: Callable[[str, str], None] = lambda _, __: None,
     ) -> None:
         self.link = link
@@ -97,6 +99,7 @@ class RemoteLink:
         self.board_name = link.user
         self.side = side  # the side this board's player plays
         self.on_move, self.on_clock, self.on_problem = on_move, on_clock, on_problem
+        self.on_link = on_link  # the link came up or went down (``connected`` says which)
         self.on_result = on_result
         self.boot = secrets.token_hex(6)
         self.peer: str | None = None  # the other board's name, once it has said something valid
@@ -178,6 +181,7 @@ class RemoteLink:
             if self._clock is not None and self.link.role == "host":
                 self._publish(protocol.CLOCK, self._clock_body(self._clock))
         self.connected.set()
+        self.on_link()
 
     def _on_connect_fail(self, _: mqtt.Client, __: Any) -> None:
         if not self._unreachable_said:  # once until it works: the log is for people
@@ -190,6 +194,7 @@ class RemoteLink:
 
     def _on_disconnect(self, _: mqtt.Client, __: Any, ___: Any, reason: Any, ____: Any) -> None:
         self.connected.clear()
+        self.on_link()
         if not self._stopping:
             log.warning(
                 "remote: lost the broker (%s); play goes on, moves wait for the link", reason

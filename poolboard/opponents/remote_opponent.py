@@ -56,6 +56,9 @@ class RemoteOpponent(Opponent):
         self.follow_clock: Callable[[ClockReading], bool] | None = None
         #: A result the far board reached first is taken with this (``follow_remote_result``).
         self.follow_result: Callable[[str, str], bool] | None = None
+        #: Called when what :meth:`describe` says has changed (the link, a problem): the pages.
+        self.show_changed: Callable[[], None] | None = None
+        self._shown_due = False
         self._latest: tuple[Position, Answer] | None = None
         #: What the players must know about the link (the boards disagree), for the pages.
         self.problem: str | None = None
@@ -82,6 +85,7 @@ class RemoteOpponent(Opponent):
                 on_clock=self._on_clock,
                 on_problem=self._on_problem,
                 on_result=self._on_result,
+                on_link=self._describe_changed,
             )
             self.link.load(*self._record(position))
             self.link.start()
@@ -113,6 +117,13 @@ class RemoteOpponent(Opponent):
 
     def _on_problem(self, text: str) -> None:
         self.problem = text  # logged by the link; shown with the opponent on the pages
+        self._describe_changed()
+
+    def _describe_changed(self) -> None:
+        # Shown by the worker: this may run inside update, with the session's lock held.
+        with self._wake:
+            self._shown_due = True
+            self._wake.notify()
 
     def _on_result(self, result: str, reason: str) -> None:
         # Taken on the worker: this may run inside update, with the session's lock held.
@@ -137,19 +148,18 @@ class RemoteOpponent(Opponent):
                     and not self._answer_due()
                     and not self._clock_due()
                     and (self._result_due is None or self._latest is None)
+                    and not self._shown_due
                 ):
                     self._wake.wait(timeout=1.0)
                 if self._closed:
                     return
-                assert self._latest is not None and self.link is not None
-                position, answer = self._latest
-                far = self.link.pending if self._answer_due() else None
-                reading = self._reading if self._clock_due() else None
-                if far is not None:
-                    self._answered = position.serial
-                if reading is not None:
-                    self._reading_tried = position.serial
-                result, self._result_due = self._result_due, None
+                shown, self._shown_due = self._shown_due, False
+                taken = self._take()
+            if shown and self.show_changed is not None:
+                self.show_changed()
+            if taken is None:
+                continue  # the link has not started yet: nothing else can be due
+            position, answer, far, reading, result = taken
             if result is not None and self.follow_result is not None:
                 self.follow_result(*result)
             if far is not None and not answer(position.serial, far.move):
@@ -158,6 +168,25 @@ class RemoteOpponent(Opponent):
                 with self._wake:
                     if self._reading is reading:
                         self._reading = None
+
+    def _take(
+        self,
+    ) -> (
+        tuple[Position, Answer, PeerMove | None, ClockReading | None, tuple[str, str] | None] | None
+    ):
+        """With the lock held: the newest position, and the far move, the host's clock reading
+        and the far board's result due for it; ``None`` before the first update."""
+        if self._latest is None or self.link is None:
+            return None
+        position, answer = self._latest
+        far = self.link.pending if self._answer_due() else None
+        reading = self._reading if self._clock_due() else None
+        if far is not None:
+            self._answered = position.serial
+        if reading is not None:
+            self._reading_tried = position.serial
+        result, self._result_due = self._result_due, None
+        return position, answer, far, reading, result
 
     def _answer_due(self) -> bool:
         if self._latest is None or self.link is None:
