@@ -19,13 +19,8 @@ pytestmark = pytest.mark.skipif(
 
 
 def shoot_lit(page, cue: str, name: str) -> None:
-    """A screenshot taken while the blinking ``cue`` is in its lit half (1 Hz, half on)."""
-    page.wait_for_function(
-        "cue => [...document.querySelectorAll(`#board .cue[data-cue='${cue}']`)]"
-        ".every(c => getComputedStyle(c).opacity === '1')",
-        arg=cue,
-        timeout=TIMEOUT,
-    )
+    """Wait for the ``cue`` squares to be drawn, then a screenshot (blinking cues shown lit)."""
+    page.locator(f"#board .cue[data-cue='{cue}']").first.wait_for(timeout=TIMEOUT)
     shoot(page, name)
 
 

@@ -19,8 +19,10 @@ TIMEOUT = 5000  # ms for anything to appear
 
 
 def shoot(page, name: str) -> None:
+    """Save a screenshot when asked; blinking cues are caught in their lit half (the
+    animations are held at their start, which is lit), so the pictures do not depend on timing."""
     if SHOTS:
-        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"))
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), animations="disabled")
 
 
 def centre(page, square: int) -> tuple[float, float]:
