@@ -452,6 +452,26 @@ class Clock:
         self._begin_turn(side.opponent, now, one_capture)
         return True
 
+    def hand_over(self, side: Color, *, one_capture: bool = False) -> None:
+        """The turn passes to ``side`` with no move made (a referee's correction changed whose
+        move it is): the time used so far is charged to the side that had the turn, no bonus is
+        earned and no move counted. A paused clock stays paused. ``one_capture``: as in
+        :meth:`start`."""
+        now = self._advance()
+        state = self._state()
+        if state not in (ClockState.RUNNING, ClockState.PAUSED):
+            raise ClockError(f"the turn cannot pass: the clock is {state.value}")
+        if side is self._to_move:
+            return
+        mover = self._to_move
+        assert mover is not None  # running or paused
+        if not self._control.is_per_move:
+            self._banked[mover] -= self._charged(self._move_used(now))
+        paused = state is ClockState.PAUSED
+        self._begin_turn(side, now, one_capture)
+        if paused:
+            self._since = None
+
     def pause(self) -> None:
         """Stop the running side's time (the referee); the move's time so far is kept."""
         now = self._advance()

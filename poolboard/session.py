@@ -1009,7 +1009,20 @@ class Session:
             self.game = self._replay(self.game.start_fen, game.board.move_stack)
             self._replace_tracker()
             self._finish_if_over()
+            self._clock_follows_the_record()
             self._audited(actor, "correct", {"ply": ply, "move": text, "dropped": dropped})
+
+    def _clock_follows_the_record(self) -> None:
+        """After a correction the turn on the clock is the corrected record's: time used since
+        is charged to whoever had it, with no bonus (so a computer whose answer the correction
+        dropped thinks again on its own time, not the player's)."""
+        turn = self.game.board.turn
+        if self.game.is_over() or self.clock.to_move in (None, turn):
+            return
+        with _clock_errors():
+            self.clock.hand_over(turn, one_capture=self._only_capture())
+        self.store.save_clock(self.game_id, self.clock.to_dict())
+        self._clock_actions += 1
 
     def set_position(self, actor: str, fen: str) -> None:
         """Start a new game from a position (a problem, an adjourned game); the board is cued."""

@@ -300,6 +300,38 @@ def test_pause_stops_the_running_side_and_resume_restarts_it() -> None:
         clock.resume()
 
 
+def test_hand_over_passes_the_turn_without_a_move_or_a_bonus() -> None:
+    """A referee's correction gives the turn back: time used is charged, nothing earned."""
+    clock, time = make("300+5")
+    clock.start(B)
+    time.at(10)
+    clock.move_made(B)  # Black 295 (300 - 10 + 5)
+    time.at(30)
+    clock.hand_over(B)  # the correction: it is Black's move after all
+    assert clock.running is B and times(clock) == (295, 280)
+    assert clock.moves(W) == 0 and clock.moves(B) == 1
+    time.at(40)
+    assert times(clock) == (285, 280)
+    clock.hand_over(B)  # already Black's turn: nothing changes
+    assert times(clock) == (285, 280)
+    clock.pause()
+    clock.hand_over(W)
+    assert clock.state is ClockState.PAUSED and clock.to_move is W
+    time.at(90)
+    assert times(clock) == (285, 280)
+    clock.stop()
+    with pytest.raises(ClockError, match="the turn cannot pass: the clock is stopped"):
+        clock.hand_over(B)
+
+
+def test_hand_over_on_a_per_move_clock_starts_the_new_side_s_move_afresh() -> None:
+    clock, time = make("move:300")
+    clock.start(B)
+    time.at(100)
+    clock.hand_over(W)
+    assert clock.running is W and times(clock) == (360, 360)  # the call at 300, the grace to 360
+
+
 def test_a_pause_inside_the_us_delay_does_not_restart_the_delay() -> None:
     clock, time = make("300d5")
     clock.start(B)

@@ -421,6 +421,32 @@ def test_a_referee_correction_supersedes_the_question(tmp_path: Path) -> None:
     table.session.close()
 
 
+def test_a_correction_that_drops_the_computer_s_answer_gives_it_back_its_clock(
+    tmp_path: Path,
+) -> None:
+    """The player's clock runs while they execute the computer's move; a correction that drops
+    that move gives the turn on the clock back to the computer, which thinks again on its own
+    time, with no bonus for the dropped answer (docs/opponents.md)."""
+    opponent = ScriptedOpponent(Color.WHITE)
+    table = OpponentTable(tmp_path, opponent, clock=ClockConfig(time_control="600+5"))
+    session = table.session
+    table.set_up()
+    table.move(11, 15)
+    asked = opponent.positions[-1]
+    table.settle(10.0)
+    assert opponent.answer(asked.serial, asked.game.board.parse_move("22-18")) is True
+    assert session.clock.running is Color.BLACK  # the player executes the computer's move
+    white = session.clock.remaining(Color.WHITE)
+    table.settle(20.0)
+    session.correct_move("referee", 1, "11-16")  # misrecorded: it was 11-16
+    assert session.clock.running is Color.WHITE
+    assert session.clock.remaining(Color.WHITE) == pytest.approx(white, abs=0.01)
+    table.settle(5.0)
+    assert session.clock.remaining(Color.WHITE) == pytest.approx(white - 5.0, abs=0.01)
+    assert session.store.game(session.game_id).clock["to_move"] == "white"  # saved with it
+    session.close()
+
+
 def test_an_answer_that_cannot_be_stored_is_not_cued_and_is_asked_again(tiny_disk) -> None:
     opponent = ScriptedOpponent(Color.WHITE)
     table = OpponentTable(tiny_disk.folder, opponent, clock=ClockConfig(time_control="600"))
