@@ -28,7 +28,7 @@ from engine.evaluation import WIN
 from engine.game import Game
 from engine.pdn.model import GameRecord
 from engine.profiles import DEFAULT_PROFILE, RulesProfile, profile
-from engine.search import WIN_THRESHOLD, Limits, Root, Searcher
+from engine.search import TABLE_LIMIT, WIN_THRESHOLD, Limits, Root, Searcher
 
 #: A move losing this much (hundredths of a man) against the best move is a mistake ...
 MISTAKE = 50
@@ -103,9 +103,10 @@ def analyse(
     rules: RulesProfile | None = None,
     *,
     progress: Callable[[int, int], None] | None = None,
+    table_limit: int = TABLE_LIMIT,
 ) -> Analysis:
     """Judge every move of ``record`` with searches bounded by ``limits``; ``progress(done,
-    total)`` hears each move judged."""
+    total)`` hears each move judged; ``table_limit``: the search table's entries (memory)."""
     rules = rules or profile(DEFAULT_PROFILE)
     game = Game(record.starting_fen, rules)
     roots = [Root.from_game(game)]
@@ -123,7 +124,7 @@ def analyse(
         roots.append(Root.from_game(game))
         outcomes.append(game.outcome())
 
-    searcher = Searcher()
+    searcher = Searcher(table_limit=table_limit)
     last = len(roots) - 1
 
     def value_of(index: int, bound: Limits) -> int:

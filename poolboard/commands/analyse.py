@@ -20,8 +20,9 @@ from engine.analysis import BLUNDER_NAG, MISTAKE_NAG, analyse, annotate
 from engine.color import Color
 from engine.pdn import GameRecord, PdnError, read_games, write_games
 from engine.profiles import DEFAULT_PROFILE, PROFILES
-from engine.search import MAX_DEPTH, Limits
+from engine.search import MAX_DEPTH, TABLE_LIMIT, Limits
 from poolboard.commands.pdn import read_text
+from poolboard.opponents.computer import table_limit
 
 DEFAULT_MOVETIME_MS = 500
 
@@ -126,6 +127,7 @@ def run(args: argparse.Namespace) -> int:
     rules = PROFILES[args.profile]
     annotator = f"poolboard analyse ({_budget_text(limits)}, {rules.name} rules)"
     live = sys.stderr.isatty()
+    entries = table_limit(TABLE_LIMIT, share=4)  # the only search running: a quarter of memory
     for number, record in enumerate(records, 1):
         label = f"game {number} of {len(records)}"
         print(f"{label}: {_players(record)}, {len(record.moves)} plies", file=sys.stderr)
@@ -134,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
             if live:
                 print(f"\r{label}: position {done} of {total}", end="", file=sys.stderr)
 
-        analysis = analyse(record, limits, rules, progress=progress)
+        analysis = analyse(record, limits, rules, progress=progress, table_limit=entries)
         if live:
             print(file=sys.stderr)
         for note in analysis.notes:

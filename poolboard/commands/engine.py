@@ -29,8 +29,8 @@ from engine.protocol import (
     info_line,
     parse_command,
 )
-from engine.search import Info, Root, Searcher
-from poolboard.opponents.computer import ENDINGS, near_kings_ending
+from engine.search import TABLE_LIMIT, Info, Root, Searcher
+from poolboard.opponents.computer import ENDINGS, near_kings_ending, table_limit
 
 #: The longest line read; a longer one is answered with an error and skipped.
 MAX_LINE = 65_536
@@ -79,7 +79,9 @@ class Engine:
         self.output = output
         self.profile = profile
         self.game: Game | None = None
-        self.searcher = Searcher()
+        # The engine alone thinks: its table may take a quarter of the memory available.
+        self.table_limit = table_limit(TABLE_LIMIT, share=4)
+        self.searcher = Searcher(table_limit=self.table_limit)
         self._stop = threading.Event()
         self._worker: threading.Thread | None = None
         self._busy = False  # a search runs: cleared just before its bestmove is sent
@@ -134,7 +136,7 @@ class Engine:
         self.stop()  # the last search has sent its bestmove; collect its thread
         self._stop.clear()
         if self.searcher.noise != command.noise:
-            self.searcher = Searcher(noise=command.noise)
+            self.searcher = Searcher(noise=command.noise, table_limit=self.table_limit)
         self._busy = True
         root = Root.from_game(self.game)
         self._worker = threading.Thread(

@@ -30,6 +30,10 @@ HINT_LEVEL = LEVELS[7]
 #: Table entries one thinker keeps (about 370 bytes each: some 75 MB), so the computer and the
 #: hints together stay within what a Pi with 1 GB can spare beside the service.
 TABLE_LIMIT = 200_000
+#: Bytes one table entry takes in CPython (measured: docs/engine.md).
+TABLE_ENTRY_BYTES = 370
+#: The least a table is given however short memory is: a few MB, still some depth.
+TABLE_FLOOR = 10_000
 
 
 class _Endings:
@@ -83,6 +87,16 @@ def _available_memory() -> int | None:
     except (OSError, ValueError, IndexError):
         return None
     return None
+
+
+def table_limit(ceiling: int = TABLE_LIMIT, share: int = 8) -> int:
+    """Entries a search table may keep: ``ceiling``, or fewer where they would take more than
+    one ``share``-th of the memory available now (a Pi Zero 2 W has about 400 MB for
+    everything), so thinking never pushes the service into swap or the OOM killer."""
+    spare = _available_memory()
+    if spare is None:
+        return ceiling
+    return max(TABLE_FLOOR, min(ceiling, spare // share // TABLE_ENTRY_BYTES))
 
 
 def near_kings_ending(board: Board) -> bool:
@@ -176,7 +190,7 @@ class Thinker:
     def _search(self, job: _Job) -> Move | None:
         level = job.level
         if self._searcher is None or self._searcher.noise != level.noise:
-            self._searcher = Searcher(noise=level.noise, seed=self._seed, table_limit=TABLE_LIMIT)
+            self._searcher = Searcher(noise=level.noise, seed=self._seed, table_limit=table_limit())
             self._game_id = job.game_id
         elif self._game_id != job.game_id:
             self._searcher.new_game()  # nothing learnt in one game misleads the next

@@ -12,6 +12,8 @@ import pytest
 from engine.board import Board
 from engine.color import Color
 from engine.cues import CueKind, Cues
+from engine.game import Game
+from engine.levels import LEVELS
 from poolboard.config import (
     ClockConfig,
     Config,
@@ -226,6 +228,28 @@ def test_a_machine_without_the_memory_plays_kings_endings_by_search(monkeypatch,
     assert not [t for t in threading.enumerate() if t.name == "kings-endings" and t.is_alive()]
     assert [r.message for r in caplog.records].count(caplog.records[0].message) == 1
     assert "by search alone" in caplog.records[0].message
+
+
+def test_a_machine_short_of_memory_gets_smaller_search_tables(monkeypatch) -> None:
+    """A Pi Zero 2 W has some 400 MB for everything: a thinker's table takes an eighth of what
+    is available (the engine command alone a quarter), never less than the floor."""
+    monkeypatch.setattr(computer, "_available_memory", lambda: 400 << 20)
+    assert computer.table_limit() == (400 << 20) // 8 // computer.TABLE_ENTRY_BYTES < 200_000
+    assert computer.table_limit(1_000_000, share=4) == (400 << 20) // 4 // 370
+    monkeypatch.setattr(computer, "_available_memory", lambda: 8 << 20)
+    assert computer.table_limit() == computer.TABLE_FLOOR
+    monkeypatch.setattr(computer, "_available_memory", lambda: 8 << 30)  # a desktop
+    assert computer.table_limit() == computer.TABLE_LIMIT
+    monkeypatch.setattr(computer, "_available_memory", lambda: None)  # not Linux
+    assert computer.table_limit() == computer.TABLE_LIMIT
+    monkeypatch.setattr(computer, "_available_memory", lambda: 400 << 20)
+    thinker = computer.Thinker("test-thinker", seed=7)
+    answers: list[int] = []
+    thinker.think(1, 1, Game(), LEVELS[1], lambda serial, move: answers.append(serial))
+    wait_for(lambda: answers == [1])
+    assert thinker._searcher is not None
+    assert thinker._searcher.table_limit == computer.table_limit() < computer.TABLE_LIMIT
+    thinker.close()
 
 
 def test_a_new_position_cancels_the_thinking_and_the_computer_opens_as_black(
