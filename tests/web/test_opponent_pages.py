@@ -87,6 +87,20 @@ def test_the_pages_show_the_computer_thinking_its_move_and_a_hint(
     shoot_lit(board, "hint-from", "opponent-hint")
     context.close()
 
+    # On a phone the virtual board, the computer's line and the hint button all fit the screen.
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    small = phone.new_page()
+    small.goto(live.url + "/board")
+    small.locator(f"#board .cue[data-square='{hint_from}'][data-cue='hint-from']").wait_for(
+        timeout=TIMEOUT
+    )
+    for part in ("#board", "#opponent-line", "#hint"):
+        box = small.locator(part).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, part
+    assert small.locator("#board").bounding_box()["width"] > 300
+    shoot(small, "opponent-phone", full_page=True)
+    phone.close()
+
 
 def test_the_hint_button_is_hidden_in_a_tournament_game(browser, live: Live) -> None:
     context = browser.new_context()

@@ -18,11 +18,13 @@ SHOTS = os.environ.get("POOLBOARD_SCREENSHOTS")
 TIMEOUT = 5000  # ms for anything to appear
 
 
-def shoot(page, name: str) -> None:
+def shoot(page, name: str, *, full_page: bool = False) -> None:
     """Save a screenshot when asked; blinking cues are caught in their lit half (the
     animations are held at their start, which is lit), so the pictures do not depend on timing."""
     if SHOTS:
-        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), animations="disabled")
+        page.screenshot(
+            path=str(Path(SHOTS) / f"{name}.png"), animations="disabled", full_page=full_page
+        )
 
 
 def centre(page, square: int) -> tuple[float, float]:
@@ -121,8 +123,7 @@ def test_play_on_the_virtual_board_and_watch_the_spectator_page(browser, live: L
     wait_moves(small, ["11-15", "24-19", "15x24"])
     board_box = small.locator("#board").bounding_box()
     assert board_box["width"] <= 390 and board_box["width"] > 300  # the board fits the phone
-    if SHOTS:
-        small.screenshot(path=str(Path(SHOTS) / "phone.png"), full_page=True)
+    shoot(small, "phone", full_page=True)
     phone.close()
     context.close()
 
