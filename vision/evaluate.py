@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.calibration import Calibration, CalibrationError, calibrate, load_image, read_squares
-from vision.corners import homography, warp
+from vision.corners import CornerError, check_quad, homography, warp
 from vision.layout import LAYOUT
 
 VALUES = ("empty", "b", "B", "w", "W")
@@ -83,6 +83,10 @@ def load_labels(path: str | Path, images: str | Path | None = None) -> list[Phot
             truth = {int(s): str(v) for s, v in entry["squares"].items()}
         except (KeyError, TypeError, ValueError) as error:
             raise LabelError(f"{name}: malformed label ({error})") from None
+        try:
+            check_quad(corners)
+        except CornerError as error:
+            raise LabelError(f"{name}: {error}") from None
         wrong = [f"{s}={v}" for s, v in truth.items() if v not in (*VALUES, "unknown")]
         if sorted(truth) != list(range(1, 33)) or wrong:
             raise LabelError(f"{name}: squares must be 1-32, each one of {VALUES} or unknown")

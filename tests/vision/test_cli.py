@@ -100,6 +100,15 @@ def test_evaluate_names_bad_labels(tmp_path) -> None:
     done = poolboard("vision", "evaluate", str(path))
     assert done.returncode == 2 and "x.jpg: malformed label" in done.stderr
     assert "Traceback" not in done.stderr
+    squares = {str(s): "empty" for s in range(1, 33)}
+    backwards = [[400, 400], [0, 400], [0, 0], [400, 0]]  # a mirror image of the board
+    entry = {"corners_a1_h1_h8_a8": backwards, "squares": squares}
+    path.write_text(json.dumps({"photos": {"x.jpg": entry}}))
+    done = poolboard("vision", "evaluate", str(path))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines() == [
+        "poolboard vision: x.jpg: corners run the wrong way round: give them as a1, h1, h8, a8"
+    ]
 
 
 def test_corners_outside_the_picture_are_named(tmp_path, view: View) -> None:
