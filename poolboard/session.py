@@ -62,6 +62,7 @@ from engine.sensing import (
 from engine.tracker import Tracker, TrackerConfig
 from poolboard import records
 from poolboard.config import Config
+from poolboard.listeners import Listeners
 from poolboard.opponents import Opponent, Position, make_opponent
 from poolboard.opponents.computer import HINT_LEVEL, Thinker
 from poolboard.opponents.remote import ClockReading
@@ -153,7 +154,7 @@ class Session:
             config.storage.sensor_logs_kept,
         )
         self.lock = threading.RLock()
-        self._listeners: list[Listener] = []
+        self._listeners: Listeners[dict[str, Any]] = Listeners("session")
         self._violations: list[dict[str, Any]] = []
         self._faults: list[dict[str, Any]] = []
         self._tracker_state: StateChanged | None = None
@@ -1246,20 +1247,10 @@ class Session:
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener`` with the whole state after every change; returns an unsubscribe."""
-        with self.lock:
-            self._listeners.append(listener)
-
-        def unsubscribe() -> None:
-            with self.lock:
-                if listener in self._listeners:
-                    self._listeners.remove(listener)
-
-        return unsubscribe
+        return self._listeners.add(listener)
 
     def _announce(self) -> None:
-        state = self.state()
-        for listener in list(self._listeners):
-            listener(state)
+        self._listeners.notify(self.state())
 
     def state(self) -> dict[str, Any]:
         """Everything a screen shows, as JSON-ready data (GET /api/state); any thread."""

@@ -26,6 +26,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from poolboard.hall import topics
 from poolboard.hall.event import EventStore
 from poolboard.hall.settings import HallConfig
+from poolboard.listeners import Listeners
 
 log = logging.getLogger("poolboard.hall")
 
@@ -119,7 +120,7 @@ class HallMonitor:
         self.alerts: deque[Alert] = deque(maxlen=ALERTS_KEPT)
         self._conditions: dict[tuple[str, str], Alert] = {}
         self._alert_ids = itertools.count(1)
-        self._listeners: list[Callable[[str], None]] = []
+        self._listeners: Listeners[str] = Listeners("hall")
         self._replies: dict[str, Future[dict[str, Any]]] = {}
         self._stop = threading.Event()
         self._checker: threading.Thread | None = None
@@ -182,22 +183,10 @@ class HallMonitor:
 
     def subscribe(self, listener: Callable[[str], None]) -> Callable[[], None]:
         """Call ``listener(table)`` after every change to that table's view."""
-        with self.lock:
-            self._listeners.append(listener)
-
-        def unsubscribe() -> None:
-            with self.lock:
-                if listener in self._listeners:
-                    self._listeners.remove(listener)
-
-        return unsubscribe
+        return self._listeners.add(listener)
 
     def _changed(self, table: str) -> None:
-        for listener in list(self._listeners):
-            try:
-                listener(table)
-            except Exception:
-                log.exception("hall: a listener failed")
+        self._listeners.notify(table)
 
     # -- alerts --------------------------------------------------------------------------------
 

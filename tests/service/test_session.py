@@ -42,6 +42,28 @@ def test_a_simulated_game_is_recorded_and_every_move_is_on_disk_first(
     assert table.session.state()["moves"][0] == Board().notation(moves[0])
 
 
+def test_a_failing_spectator_neither_stops_the_record_nor_the_other_spectators(
+    make_table, caplog
+) -> None:
+    table = make_table()
+    heard: list[list[str]] = []
+
+    def broken(state: dict) -> None:  # a page whose connection died mid-send
+        raise ConnectionResetError("the spectator's socket is gone")
+
+    table.session.subscribe(broken)
+    stop = table.session.subscribe(lambda state: heard.append(state["moves"]))
+    table.set_up()
+    table.move(11, 15)
+    assert table.session.state()["moves"] == ["11-15"] and heard[-1] == ["11-15"]
+    assert [m.notation for m in table.session.store.game(table.session.game_id).moves] == ["11-15"]
+    assert "session: a listener failed" in caplog.text
+    stop()
+    count = len(heard)
+    table.move(23, 19)
+    assert len(heard) == count  # unsubscribed: hears nothing more
+
+
 def test_resume_after_a_crash_cues_the_position_and_does_not_charge_the_outage(
     tmp_path: Path, make_table
 ) -> None:
