@@ -1,8 +1,8 @@
 // The virtual board (/board): the simulated sensor. Every change of occupancy is sent as a whole
 // snapshot (POST /api/board), exactly what a reed board reports, so the real tracker does the rest.
 import {
-  BoardView, ClockModel, askHint, connect, cueStyles, formatClock, parseFen, players, renderMoves,
-  showConnection, showOpponent, sideLine, stateLine, storeFlip, storedFlip, violationText,
+  BoardView, ClockModel, askHint, connect, cueStyles, parseFen, players, renderMoves, showClockFaces,
+  showConnection, showOpponent, showPlayer, stateLine, storeFlip, storedFlip, violationText,
 } from "/static/poolboard.js";
 
 const view = new BoardView(document.getElementById("board"), { flipped: storedFlip("flip-board") });
@@ -190,10 +190,7 @@ document.getElementById("flip").addEventListener("click", () => {
 });
 
 function tickClocks() {
-  for (const side of ["black", "white"]) {
-    const left = clock.remaining(side);
-    document.querySelector(`#player-${side} .clock`).textContent = left === null ? "" : formatClock(left);
-  }
+  showClockFaces(clock);
 }
 
 async function refreshBoard() {
@@ -212,11 +209,7 @@ connect((next) => {
   clock.update(state.clock);
   const names = players(state);
   for (const side of ["black", "white"]) {
-    const box = document.getElementById(`player-${side}`);
-    box.querySelector(".name").textContent = names[side];
-    box.querySelector(".pieces").textContent = sideLine(state, side);
-    box.classList.toggle("running", state.clock.running === side && state.clock.state === "running");
-    box.classList.toggle("to-move", state.turn === side && !state.result);
+    showPlayer(document.getElementById(`player-${side}`), state, side, names[side]);
   }
   document.getElementById("state-line").textContent = stateLine(state);
   showOpponent(state, document.getElementById("opponent-line"), document.getElementById("hint"));

@@ -382,6 +382,22 @@ export function matchPoints(state, side) {
   return match.score.find((entry) => entry.name === label)?.points ?? 0;
 }
 
+/** Fill a player's box: the name, the side line, and whether their time runs or it is their move. */
+export function showPlayer(box, state, side, name) {
+  box.querySelector(".name").textContent = name;
+  box.querySelector(".pieces").textContent = sideLine(state, side);
+  box.classList.toggle("running", state.clock.running === side && state.clock.state === "running");
+  box.classList.toggle("to-move", state.turn === side && !state.result);
+}
+
+/** Show the ticking clock on the faces of the #player-black and #player-white boxes. */
+export function showClockFaces(clock) {
+  for (const side of ["black", "white"]) {
+    const left = clock.remaining(side);
+    document.querySelector(`#player-${side} .clock`).textContent = left === null ? "" : formatClock(left);
+  }
+}
+
 /** The text of a player's side line: pieces on the board and match points. */
 export function sideLine(state, side) {
   const points = matchPoints(state, side);

@@ -1,8 +1,8 @@
 // The referee console (/referee): every action is a POST to /api/referee/... with the HTTP Basic
 // credentials the browser asked for when the page was opened; the session audits each one.
 import {
-  BoardView, ClockModel, connect, cueStyles, formatClock, matchLine, parseFen, players,
-  renderMoves, showConnection, sideLine, stateLine, violationText,
+  BoardView, ClockModel, connect, cueStyles, matchLine, parseFen, players, renderMoves,
+  showClockFaces, showConnection, showPlayer, stateLine, violationText,
 } from "/static/poolboard.js";
 
 const view = new BoardView(document.getElementById("board"));
@@ -132,21 +132,14 @@ async function refreshLogs() {
 }
 
 function tickClocks() {
-  for (const side of ["black", "white"]) {
-    const left = clock.remaining(side);
-    document.querySelector(`#player-${side} .clock`).textContent = left === null ? "" : formatClock(left);
-  }
+  showClockFaces(clock);
 }
 
 let lastGame = null;
 function show() {
   const names = players(state);
   for (const side of ["black", "white"]) {
-    const box = document.getElementById(`player-${side}`);
-    box.querySelector(".name").textContent = names[side];
-    box.querySelector(".pieces").textContent = sideLine(state, side);
-    box.classList.toggle("running", state.clock.running === side && state.clock.state === "running");
-    box.classList.toggle("to-move", state.turn === side && !state.result);
+    showPlayer(document.getElementById(`player-${side}`), state, side, names[side]);
   }
   document.getElementById("clock-note").textContent = `${state.clock.control} · clock ${state.clock.state}`;
   const match = state.match ?? {};

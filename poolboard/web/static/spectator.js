@@ -1,7 +1,7 @@
 // The spectator page (/ and /big): the live board, clocks, moves, counts, the match and result.
 import {
   BoardView, ClockModel, askHint, connect, cueStyles, formatClock, matchLine, parseFen, players,
-  renderMoves, showConnection, showOpponent, sideLine, stateLine, storeFlip, storedFlip,
+  renderMoves, showConnection, showOpponent, showPlayer, stateLine, storeFlip, storedFlip,
   violationText,
 } from "/static/poolboard.js";
 
@@ -39,12 +39,9 @@ function show() {
   document.getElementById("match-line").textContent = matchLine(state, { event: false });
   document.title = `${names.black} – ${names.white} · ${event}`;
   for (const [box, side] of playerBoxes()) {
-    box.querySelector(".name").textContent = names[side];
-    box.querySelector(".pieces").textContent = sideLine(state, side);
     box.className = `player ${side}`;
     box.dataset.side = side;
-    box.classList.toggle("running", state.clock.running === side && state.clock.state === "running");
-    box.classList.toggle("to-move", state.turn === side && !state.result);
+    showPlayer(box, state, side, names[side]);
   }
   const paused = state.clock.state === "paused";
   const control = state.headers?.TimeControl ?? state.clock.control;
