@@ -139,16 +139,10 @@ class MatrixScanner:
     def _scan_driven(self) -> Reading:
         """Idle rows driven high; two ``output()`` calls a row, no line re-requested."""
         gpio = self.gpio
-        read = gpio.input
         occupied = 0
         for r, row in enumerate(self.pins.rows):
             gpio.output(row, gpio.LOW)
-            if self.settle_s:
-                self._sleep(self.settle_s)
-            bits = 0
-            for c, column in enumerate(self.pins.columns):
-                if not read(column):
-                    bits |= 1 << c
+            bits = self._closed_columns()
             gpio.output(row, gpio.HIGH)
             self._row_bits[r] = bits
             occupied |= self._row_squares(r, bits)
@@ -166,12 +160,7 @@ class MatrixScanner:
         gpio.setup(rows, gpio.IN, pull_up_down=gpio.PUD_UP)
         for r, row in enumerate(rows):
             gpio.setup(row, gpio.OUT, initial=gpio.LOW)
-            if self.settle_s:
-                self._sleep(self.settle_s)
-            bits = 0
-            for c, column in enumerate(self.pins.columns):
-                if not read(column):
-                    bits |= 1 << c
+            bits = self._closed_columns()
             row_bits[r] = bits
             if bits:
                 for other_index, other in enumerate(rows):
@@ -181,6 +170,18 @@ class MatrixScanner:
             occupied |= self._row_squares(r, bits)
         gpio.setup(rows, gpio.OUT, initial=gpio.HIGH)
         return Reading(occupied, self._read_levers(), tuple(leaks))
+
+    def _closed_columns(self) -> int:
+        """With one row driven low, after the settle time: the columns reading low (a closed
+        reed between them and that row), as bits."""
+        if self.settle_s:
+            self._sleep(self.settle_s)
+        read = self.gpio.input
+        bits = 0
+        for c, column in enumerate(self.pins.columns):
+            if not read(column):
+                bits |= 1 << c
+        return bits
 
     def _row_squares(self, row: int, bits: int) -> int:
         cells = self._cells[row]
