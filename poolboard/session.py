@@ -1011,18 +1011,19 @@ class Session:
             self._replace_tracker()
             self._finish_if_over()
             self._clock_follows_the_record()
+            self.store.save_clock(self.game_id, self.clock.to_dict())
             self._audited(actor, "correct", {"ply": ply, "move": text, "dropped": dropped})
 
     def _clock_follows_the_record(self) -> None:
-        """After a correction the turn on the clock is the corrected record's: time used since
-        is charged to whoever had it, with no bonus (so a computer whose answer the correction
-        dropped thinks again on its own time, not the player's)."""
+        """After a correction or voided moves the turn on the clock is the record's: time used
+        since is charged to whoever had it, with no bonus and no move counted (so a computer
+        whose answer was dropped thinks again on its own time, not the player's). The caller
+        saves the clock."""
         turn = self.game.board.turn
         if self.game.is_over() or self.clock.to_move in (None, turn):
             return
         with _clock_errors():
             self.clock.hand_over(turn, one_capture=self._only_capture())
-        self.store.save_clock(self.game_id, self.clock.to_dict())
         self._clock_actions += 1
 
     def set_position(self, actor: str, fen: str) -> None:
@@ -1141,8 +1142,8 @@ class Session:
                 self.store.reopen(self.game_id)
                 self.headers = {k: v for k, v in self.headers.items() if k != "Termination"}
                 self.store.set_headers(self.game_id, self.headers)
-            elif count % 2 and self.clock.running is not None:
-                self._switch_clock(self.clock.running)
+            else:
+                self._clock_follows_the_record()
             self.store.save_clock(self.game_id, self.clock.to_dict())
             self._replace_tracker()
             self._score_match()

@@ -471,6 +471,26 @@ def test_a_correction_that_drops_the_computer_s_answer_gives_it_back_its_clock(
     session.close()
 
 
+def test_voiding_the_player_s_move_keeps_the_clock_with_the_player(tmp_path: Path) -> None:
+    """The computer has answered (the player's clock runs while they execute it); the referee
+    voids the player's move: the answer goes with it and it is the player's move again, on
+    the player's clock. (Voiding used to switch the clock as if a move had been made.)"""
+    opponent = ScriptedOpponent(Color.WHITE)
+    table = OpponentTable(tmp_path, opponent, clock=ClockConfig(time_control="600+5"))
+    session = table.session
+    table.set_up()
+    table.move(11, 15)
+    asked = opponent.positions[-1]
+    assert opponent.answer(asked.serial, asked.game.board.parse_move("22-18")) is True
+    white = session.clock.remaining(Color.WHITE)
+    session.void_moves("referee", 1)
+    assert session.state()["turn"] == "black" and session.tracker.expected is None
+    assert session.clock.running is Color.BLACK
+    table.settle(5.0)
+    assert session.clock.remaining(Color.WHITE) == pytest.approx(white, abs=0.01)
+    session.close()
+
+
 def test_an_answer_that_cannot_be_stored_is_not_cued_and_is_asked_again(tiny_disk) -> None:
     opponent = ScriptedOpponent(Color.WHITE)
     table = OpponentTable(tiny_disk.folder, opponent, clock=ClockConfig(time_control="600"))

@@ -213,6 +213,21 @@ def test_voided_moves_leave_the_record_audited(make_table) -> None:
     assert session.store.audit_log()[-1][2:] == ("void", {"ply": 2, "moves": ["23-19"]})
 
 
+def test_voiding_a_move_gives_back_the_turn_on_the_clock_without_a_bonus(make_table) -> None:
+    table = make_table(clock=ClockConfig(time_control="300+5"))
+    session = opened(table)  # 11-15 23-19: Black to move, on Black's clock
+    clock = session.clock
+    table.settle(10.0)
+    white = clock.remaining(Color.WHITE)
+    black = clock.remaining(Color.BLACK)
+    session.void_moves("ref", 1)  # 23-19 was misrecorded: White to move again
+    assert clock.running is Color.WHITE
+    assert clock.remaining(Color.BLACK) == pytest.approx(black, abs=0.01)  # no increment
+    assert clock.remaining(Color.WHITE) == pytest.approx(white, abs=0.01)
+    session.void_moves("ref", 1)  # and 11-15 too: Black to move
+    assert clock.running is Color.BLACK
+
+
 @pytest.mark.parametrize(
     ("control", "tag", "note"),
     [
