@@ -508,13 +508,11 @@ class Session:
                 log.info("game %d: move %d corrected to %s", self.game_id, ply, notation)
                 self._teach_sensor()
                 self._finish_if_over()
-            case MoveTakenBack(ply=ply, side=side):
+            case MoveTakenBack(ply=ply):
                 self._violation = None
                 self.game.pop()
                 self.store.delete_moves_from(self.game_id, ply)
-                # The turn goes back to the side that moved (casual play; an increment or
-                # delay bonus may be credited once more: docs/service.md).
-                self._switch_clock(side.opponent)
+                self._clock_follows_the_record()  # the turn goes back to the side that moved
                 self.store.save_clock(self.game_id, self.clock.to_dict())
             case Violation():
                 shown = {**event.to_json(), "ply": len(self.game.board.move_stack)}
@@ -1015,10 +1013,10 @@ class Session:
             self._audited(actor, "correct", {"ply": ply, "move": text, "dropped": dropped})
 
     def _clock_follows_the_record(self) -> None:
-        """After a correction or voided moves the turn on the clock is the record's: time used
-        since is charged to whoever had it, with no bonus and no move counted (so a computer
-        whose answer was dropped thinks again on its own time, not the player's). The caller
-        saves the clock."""
+        """After a takeback, a correction or voided moves the turn on the clock is the record's:
+        time used since is charged to whoever had it, with no bonus and no move counted (so a
+        computer whose answer was dropped thinks again on its own time, not the player's). The
+        caller saves the clock."""
         turn = self.game.board.turn
         if self.game.is_over() or self.clock.to_move in (None, turn):
             return

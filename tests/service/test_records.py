@@ -228,6 +228,19 @@ def test_voiding_a_move_gives_back_the_turn_on_the_clock_without_a_bonus(make_ta
     assert clock.running is Color.BLACK
 
 
+def test_a_casual_takeback_gives_back_the_turn_on_the_clock_without_a_bonus(make_table) -> None:
+    table = make_table(rules=RulesConfig(profile="casual"), clock=ClockConfig(time_control="300+5"))
+    session = opened(table)  # 11-15 23-19
+    clock = session.clock
+    table.settle(10.0)
+    white, black = clock.remaining(Color.WHITE), clock.remaining(Color.BLACK)
+    table.move(19, 23)  # White takes 23-19 back
+    assert session.state()["moves"] == ["11-15"] and clock.running is Color.WHITE
+    # Black's clock ran while the hand took the move back (0.7 s), and earns no increment.
+    assert clock.remaining(Color.BLACK) == pytest.approx(black - 0.7, abs=0.01)
+    assert clock.remaining(Color.WHITE) == pytest.approx(white, abs=0.01)
+
+
 @pytest.mark.parametrize(
     ("control", "tag", "note"),
     [
