@@ -129,11 +129,14 @@ def rewind_from(data: dict[str, Any]) -> Rewind | None:
 
 @dataclass(frozen=True)
 class PeerRecord:
-    """The other board's newest record: its moves, the position after them, its rewinds."""
+    """The other board's newest record: its moves, the position after them, its rewinds, its
+    result and the reason (once its game is over)."""
 
     moves: tuple[str, ...]
     fen: str
     rewind: Rewind | None
+    result: str | None = None
+    reason: Any = None
 
 
 @dataclass(frozen=True)
@@ -368,8 +371,8 @@ class RemoteLink:
         """This board's record as stored, before ``start`` (a resumed game), and the rewind it
         follows as kept: sent as the record on connecting; its moves the other board has not
         acknowledged are re-sent then."""
-        self.update(moves, result, reason, send=False)
         self._rewind = rewind
+        self.update(moves, result, reason, send=False)
 
     def update(
         self,
@@ -446,6 +449,8 @@ class RemoteLink:
         self._adopting = None
         rewind = self._rewind
         calls.append(lambda: self.on_history(rewind))
+        if peer is not None:
+            calls.append(lambda: self._retake(peer))
 
     def _push(self, text: str) -> int:
         self._board.push(self._board.parse_move(text))
@@ -595,10 +600,17 @@ class RemoteLink:
             raise ProtocolError(
                 f"'result' must be one of {', '.join(RESULTS)} or null, got {result!r}"
             )
-        peer = PeerRecord(tuple(moves), fen, rewind_from(data))
-        self._peer_record = peer
-        if not self._same_history(peer, calls):
-            return
+        peer = PeerRecord(tuple(moves), fen, rewind_from(data), result, data.get("reason"))
+        same = self._same_history(peer, calls)
+        self._peer_record = peer  # once it has passed the checks
+        if same:
+            self._take_peer(peer, calls)
+
+    def _take_peer(self, peer: PeerRecord, calls: list[Callable[[], None]]) -> None:
+        """The other board's record, of the same history as this one's: compared (v1's rules),
+        taken as the acknowledgement, its next move and its result taken; ProtocolError if the
+        records have diverged."""
+        moves, fen, result = list(peer.moves), peer.fen, peer.result
         for ply, text in enumerate(moves[: len(self._moves)], start=1):
             if text != self._moves[ply - 1]:
                 self._compare(ply, text, None, calls)
@@ -616,11 +628,11 @@ class RemoteLink:
             return
         self._agreed(calls)
         self.peer_plies = len(moves)
-        self._peer_final = None if result is None else (list(moves), result, data.get("reason"))
+        self._peer_final = None if result is None else (moves, result, peer.reason)
         if len(moves) == len(self._moves) + 1 and self.side_of(len(moves)) is not self.side:
             self._offer(len(moves), moves[-1], fen, calls, duplicate_is_news=False)
         if result is not None and len(moves) == len(self._moves):
-            self._take_result(result, data.get("reason"), calls)
+            self._take_result(result, peer.reason, calls)
         if self._resend_due:
             self._resend_due = False
             unacknowledged = [
@@ -667,6 +679,21 @@ class RemoteLink:
                 calls,
             )
         return False
+
+    def _retake(self, peer: PeerRecord) -> None:
+        """The other board's record taken again after this one was rewound (it may now follow
+        the same rewind, or lack this board's); run after the update that rewound it."""
+        calls: list[Callable[[], None]] = []
+        with self._lock:
+            if self._peer_record is not peer:
+                return  # a newer one came meanwhile, and was taken
+            try:
+                if self._same_history(peer, calls):
+                    self._take_peer(peer, calls)
+            except ProtocolError as error:
+                log.warning("remote: the other board's record: %s", error)
+        for call in calls:
+            call()
 
     def _peer_leads(self, peer: PeerRecord) -> bool:
         """Whether the other board's rewind is newer than this board's: a higher number, or
