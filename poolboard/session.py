@@ -852,9 +852,11 @@ class Session:
             ply = 1
             while ply <= min(len(new), len(old)) and new[ply - 1] == old[ply - 1]:
                 ply += 1
+            withdrawn = self.tracker.expected
+            if new == old and withdrawn is None:
+                return True  # nothing here to follow (the far move was executed meanwhile)
             try:
                 with self._referee_action():
-                    withdrawn = self.tracker.expected
                     if new != old:
                         self._store_record_from(ply, new)
                         self.game = self._replay(self.game.start_fen, new)

@@ -424,15 +424,20 @@ class RemoteLink:
     def _rewound_here(self, ply: int, undone: list[str], calls: list[Callable[[], None]]) -> None:
         """This board's record was rewound from ``ply`` on: the other board's rewind followed
         (its newer record begins with this one), or a new rewind of this board's own user."""
-        peer = self._peer_record
-        if (
+        peer, asked = self._peer_record, self._adopting
+        followed: Rewind | None = None
+        if asked is not None and list(asked[1]) == self._moves:
+            followed = asked[0]  # the one asked for, even if the other board went on since
+        elif (
             peer is not None
             and peer.rewind is not None
             and number_of(peer.rewind) >= number_of(self._rewind)
             and peer.rewind != self._rewind
             and list(peer.moves[: len(self._moves)]) == self._moves
         ):
-            self._rewind = peer.rewind
+            followed = peer.rewind  # its referee did here what the other board's did there
+        if followed is not None:
+            self._rewind = followed
             log.info("remote: this board's record follows the other board's again")
             self._agreed(calls)
         else:

@@ -325,3 +325,18 @@ def test_a_board_started_while_the_broker_is_down_says_so_once_and_joins_later(
     assert guest.offered[0].notation == "11-15"
     host.link.stop()
     guest.link.stop()
+
+
+def test_a_board_speaking_another_protocol_version_is_named(pair, broker, caplog) -> None:
+    host, _ = pair
+    caplog.set_level(logging.WARNING, logger="poolboard.remote")
+    sender = raw_client(broker.port, "t2", TABLES["t2"])
+    hello = protocol.topic(INVITE.game, "t2", protocol.HELLO)
+    body = {"v": 1, "game": INVITE.game, "board": "t2", "role": "guest", "sent": 0}
+    sender.publish(hello, protocol.encode(INVITE, hello, body), qos=1).wait_for_publish(5)
+    host.wait(lambda: host.problems, "the host naming the version")
+    assert host.problems[-1] == (
+        "the other board speaks another remote protocol (protocol version 1; this board "
+        "speaks v2): run the same poolboard version on both boards (docs/remote.md)"
+    )
+    sender.loop_stop()
