@@ -1,8 +1,9 @@
 """A takeback or a correction on one board of a remote game (docs/remote.md, protocol v2): two
 sessions on simulated boards play over a real Mosquitto. Under ``casual`` the other board follows
-(its store, its LEDs cueing the restore, its clock); under ``apca`` both name what to do; a
-duplicate, a forged and a stale rewind change nothing; a rewind made while the other board is
-down (and the rewinding board restarted meanwhile) is followed when it comes back."""
+(its store, its LEDs cueing the restore, its clock, a far move it had cued withdrawn); under
+``apca`` both name what to do; a duplicate, a forged and a stale rewind change nothing; a rewind
+made while the other board is down (and the rewinding board restarted meanwhile) is followed
+when it comes back."""
 
 import json
 import logging
@@ -271,6 +272,22 @@ def test_a_takeback_crossing_the_reply_in_flight_is_followed_and_the_reply_dropp
     guest.move(11, 8)
     assert not guest.restore_cued()
     assert guest.session.clock.running is host.session.clock.running is Color.BLACK
+    host.move(9, 14)
+    assert guest.execute_cued() == "9-14"
+    both_agree(host, guest, ["11-15", "23-19", "9-14"])
+
+
+def test_a_far_move_taken_back_before_it_is_executed_is_withdrawn(boards) -> None:
+    host, guest = boards("casual")
+    opening(host, guest)
+    host.move(8, 11)  # cued at the guest...
+    wait_for(lambda: status(guest) == "execute")
+    assert guest.session.clock.running is Color.WHITE  # the guest's player runs while executing
+    host.move(11, 8)  # ...and taken back at the host before the guest's player executes it
+    wait_for(lambda: status(guest) != "execute")
+    assert guest.session.tracker.expected is None and not guest.leds.squares(CueKind.PLAY_FROM)
+    assert guest.session.clock.running is host.session.clock.running is Color.BLACK
+    assert guest.audited("rewind")[0]["words"] == "the other board withdrew ply 3 8-11"
     host.move(9, 14)
     assert guest.execute_cued() == "9-14"
     both_agree(host, guest, ["11-15", "23-19", "9-14"])
