@@ -631,7 +631,13 @@ class RemoteLink:
                 calls,
             )
             return
-        self._agreed(calls)
+        clash = (  # a different result at the same ply: it stays named
+            self._result is not None
+            and result not in (None, self._result[0])
+            and len(moves) == len(self._moves)
+        )
+        if not clash:
+            self._agreed(calls)
         self.peer_plies = len(moves)
         self._peer_final = None if result is None else (moves, result, peer.reason)
         if len(moves) == len(self._moves) + 1 and self.side_of(len(moves)) is not self.side:
