@@ -148,6 +148,7 @@ def test_a_casual_takeback_on_the_guest_is_followed_by_the_host(boards) -> None:
 def test_a_casual_takeback_on_the_host_undoes_two_plies_on_both_boards(boards) -> None:
     host, guest = boards("casual")
     opening(host, guest)
+    host.time.now += 30  # the host's player thinks, then takes back
     host.move(19, 23)  # the far reply back first ("put back your own move too")...
     host.move(15, 11)  # ...then the host's own move: both plies go
     assert host.stored() == []
@@ -158,6 +159,10 @@ def test_a_casual_takeback_on_the_host_undoes_two_plies_on_both_boards(boards) -
     guest.move(19, 23)
     assert not guest.restore_cued()
     assert guest.session.clock.running is host.session.clock.running is Color.BLACK
+    # The host's clock is the game's: the guest took its reading after the takeback (the 30 s
+    # the host's player thought first included; the restore on the guest's board runs on).
+    host_black = host.session.clock.remaining(Color.BLACK)
+    wait_for(lambda: abs(guest.session.clock.remaining(Color.BLACK) - host_black) < 2)
     host.move(9, 14)
     assert guest.execute_cued() == "9-14"
     both_agree(host, guest, ["9-14"])
