@@ -198,6 +198,22 @@ def test_under_apca_a_correction_is_named_on_both_boards_not_followed(boards) ->
     assert guest.session.opponent.problem is None
 
 
+def test_under_classic_voided_moves_are_named_with_how_to_void_them(boards) -> None:
+    host, guest = boards("classic")
+    opening(host, guest)
+    guest.session.void_moves("referee", 2)  # the guest's referee strikes both moves
+    wait_for(lambda: host.session.opponent.problem is not None)
+    assert host.session.opponent.problem == (
+        "the boards disagree: the other board voided 11-15 23-19 from ply 1: void them here "
+        "too (the referee's void) (docs/remote.md)"
+    )
+    assert host.stored() == ["11-15", "23-19"] and not host.audited("rewind")
+    host.session.void_moves("referee", 2)
+    both_agree(host, guest, [])
+    wait_for(lambda: guest.session.opponent.problem is None)
+    assert host.session.opponent.problem is None
+
+
 def test_a_duplicate_a_forged_and_a_wrong_rewind_change_nothing(boards, broker, caplog) -> None:
     caplog.set_level(logging.INFO, logger="poolboard.remote")
     host, guest = boards("casual")
