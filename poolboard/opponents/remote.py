@@ -83,7 +83,8 @@ class Rewind:
     def done(self, after: Sequence[str]) -> str:
         """What it did, in words: ``took back 22-18 at ply 8``, ``corrected ply 7 to 22-17``."""
         if self.how == "correction":
-            return f"corrected ply {self.ply} to {after[self.ply - 1]}"
+            to = f" to {after[self.ply - 1]}" if len(after) >= self.ply else ""
+            return f"corrected ply {self.ply}{to}"
         verb = "took back" if self.how == "takeback" else "voided"
         where = "at" if len(self.undone) == 1 else "from"
         return f"{verb} {' '.join(self.undone)} {where} ply {self.ply}"
@@ -605,7 +606,12 @@ class RemoteLink:
             raise ProtocolError(
                 f"'result' must be one of {', '.join(RESULTS)} or null, got {result!r}"
             )
-        peer = PeerRecord(tuple(moves), fen, rewind_from(data), result, data.get("reason"))
+        rewind = rewind_from(data)
+        if rewind is not None and len(moves) < rewind.ply - (rewind.how != "correction"):
+            raise ProtocolError(
+                f"its rewind at ply {rewind.ply} does not fit its {len(moves)} moves"
+            )
+        peer = PeerRecord(tuple(moves), fen, rewind, result, data.get("reason"))
         same = self._same_history(peer, calls)
         self._peer_record = peer  # once it has passed the checks
         if same:

@@ -249,6 +249,7 @@ def test_a_duplicate_a_forged_and_a_wrong_rewind_change_nothing(boards, broker, 
         protocol.encode(INVITE, record_topic, {**wrong, "moves": ["10-16"]}),  # not legal
         protocol.encode(INVITE, record_topic, {**wrong, "fen": Board().fen()}),  # wrong fen
         protocol.encode(INVITE, record_topic, {**wrong, "rewind": {"how": "redo"}}),
+        protocol.encode(INVITE, record_topic, {**wrong, "rewind": {**wrong["rewind"], "ply": 9}}),
     ]
     for payload in publish:
         sender.publish(record_topic, payload, qos=1).wait_for_publish(5)
@@ -259,6 +260,7 @@ def test_a_duplicate_a_forged_and_a_wrong_rewind_change_nothing(boards, broker, 
         "its ply 1 '10-16' is not legal",
         "its moves lead to",
         "'how' must be one of takeback, correction, void",
+        "its rewind at ply 9 does not fit its 1 moves",
     ):
         assert len([line for line in lines if why in line and record_topic in line]) == 1, why
     assert len(host.audited("rewind")) == 1, "the real rewind was followed once, no more"
