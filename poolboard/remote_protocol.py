@@ -19,7 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 ROOT = "poolboard/remote"
-PROTOCOL_VERSION = 1
+#: v2 (docs/remote.md): records may be rewound (a takeback, a correction, voided moves), so a
+#: ``record`` and a ``move`` say which rewind of the game they follow. v1 boards are refused.
+PROTOCOL_VERSION = 2
 QOS = 1
 #: What a board publishes: ``hello`` and ``record`` and ``clock`` are retained.
 HELLO = "hello"  # who this board is, which side it plays, the game's start and time control
@@ -29,6 +31,9 @@ CLOCK = "clock"  # the clock as the host (the one clock authority) has it
 KINDS = (HELLO, MOVE, RECORD, CLOCK)
 RETAINED = frozenset({HELLO, RECORD, CLOCK})
 ROLES = ("host", "guest")
+#: How a board's own user rewound its record: a casual takeback on the board, a referee's
+#: correction (or the tracker's of the last move), or moves the referee voided.
+REWIND_KINDS = ("takeback", "correction", "void")
 #: The longest payload read (a record of a very long game is a few kilobytes); longer ones are
 #: dropped before any parsing, as is JSON nested too deeply to parse.
 MAX_PAYLOAD = 65_536
@@ -40,6 +45,10 @@ _BOARD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
 
 class ProtocolError(ValueError):
     """A message that does not follow docs/remote.md; the text says what was wrong."""
+
+
+class VersionMismatch(ProtocolError):
+    """A message of this game, rightly signed, in another version of the protocol."""
 
 
 @dataclass(frozen=True)
@@ -132,7 +141,9 @@ def decode(invite: Invite, name: str, raw: bytes) -> dict[str, Any]:
     if not hmac.compare_digest(sig, _signature(invite.secret, name, data)):
         raise ProtocolError("wrong signature: not from a board that holds this game's invite")
     if data.get("v") != PROTOCOL_VERSION:
-        raise ProtocolError(f"protocol version {data.get('v')!r}; this board speaks v1")
+        raise VersionMismatch(
+            f"protocol version {data.get('v')!r}; this board speaks v{PROTOCOL_VERSION}"
+        )
     return data
 
 

@@ -188,6 +188,9 @@ class Session:
         if isinstance(opponent, RemoteOpponent):  # a remote game: docs/remote.md
             opponent.follow_clock = self.follow_host_clock
             opponent.follow_result = self.follow_remote_result
+            opponent.follow_rewind = self.follow_remote_rewind
+            opponent.keep_history = self._keep_remote_history
+            opponent.kept_history = self._kept_remote_history
             opponent.show_changed = self._show_opponent
         self._opponent_serial = 0
         self._opponent_told: tuple[Any, ...] | None = None
@@ -827,6 +830,66 @@ class Session:
                 return False
             return True
 
+    def follow_remote_rewind(self, moves: Sequence[str] | None, words: str) -> bool:
+        """The far board's takeback or correction, followed here (``casual``, docs/remote.md):
+        the record becomes ``moves`` (PDN from the start), the board is cued to restore its
+        position, and the clock's turn follows; ``None``: only the far move cued here is
+        withdrawn. Audited as ``remote`` with ``words``. Whether it was taken (any thread)."""
+        with self.lock:
+            if self.game.is_over():
+                log.warning("remote: %s; not followed: this game is over here", words)
+                return False
+            old, before = list(self.game.board.move_stack), self.game.board.fen()
+            board = Board(self.game.start_fen)
+            try:
+                for text in moves or ():
+                    board.push(board.parse_move(text))
+            except ValueError as error:
+                log.warning("remote: %s; not followed: %s", words, error)
+                return False
+            new = old if moves is None else board.move_stack
+            ply = 1
+            while ply <= min(len(new), len(old)) and new[ply - 1] == old[ply - 1]:
+                ply += 1
+            withdrawn = self.tracker.expected
+            if new == old and withdrawn is None:
+                return True  # nothing here to follow (the far move was executed meanwhile)
+            try:
+                with self._referee_action():
+                    if new != old:
+                        self._store_record_from(ply, new)
+                        self.game = self._replay(self.game.start_fen, new)
+                        self._replace_tracker()  # it cues the board back to the record
+                        self._finish_if_over()
+                    elif withdrawn is not None:
+                        for event in self.tracker.expect(None, self.now()):
+                            self._on_tracker_event(event)
+                    if withdrawn is not None:  # not cued again after a restart
+                        data = {"ply": len(old) + 1, "fen": before, "path": []}
+                        self.store.add_event(self.game_id, "opponent-move", data)
+                    self._clock_follows_the_record()
+                    self._audited("remote", "rewind", {"ply": ply, "words": words})
+            except RefereeError as error:
+                log.warning("remote: %s; not followed: %s", words, error)
+                return False
+            log.info("game %d: %s: followed here", self.game_id, words)
+            return True
+
+    def _keep_remote_history(self, fields: dict[str, Any]) -> None:
+        """Keep the rewind a remote game's record follows (docs/remote.md), for a restart."""
+        with self.lock:
+            try:
+                self.store.add_event(self.game_id, "remote-rewind", fields)
+            except StorageError as error:
+                log.warning("remote: the rewind count was not kept: %s", error)
+
+    def _kept_remote_history(self) -> dict[str, Any] | None:
+        """The rewind a remote game's record followed when it was last kept."""
+        kept = [
+            data for _, kind, data in self.store.events(self.game_id) if kind == "remote-rewind"
+        ]
+        return kept[-1] if kept else None
+
     # -- hints -----------------------------------------------------------------------------------
 
     def _position_key(self) -> tuple[Any, ...]:
@@ -993,17 +1056,7 @@ class Session:
                 if game.is_over() or move not in game.board.generate_legal_moves():
                     break
                 kept.append(game.push(move))
-            times = {
-                m.ply: (m.clock_black, m.clock_white) for m in self.store.game(self.game_id).moves
-            }
-            self.store.delete_moves_from(self.game_id, ply)
-            board = Board(self.game.start_fen)
-            for number, move in enumerate(game.board.move_stack, start=1):
-                if number >= ply:
-                    black, white = times.get(number, (None, None))
-                    clock = None if black is None or white is None else (black, white)
-                    self.store.add_move(self.game_id, number, move, board.notation(move), clock)
-                board.push(move)
+            self._store_record_from(ply, game.board.move_stack)
             dropped = len(moves) - (ply - 1) - len(kept)
             self.game = self._replay(self.game.start_fen, game.board.move_stack)
             self._replace_tracker()
@@ -1011,6 +1064,19 @@ class Session:
             self._clock_follows_the_record()
             self.store.save_clock(self.game_id, self.clock.to_dict())
             self._audited(actor, "correct", {"ply": ply, "move": text, "dropped": dropped})
+
+    def _store_record_from(self, ply: int, moves: Sequence[Move]) -> None:
+        """Store ``moves`` (the whole record) in place of the stored moves from ``ply`` on; each
+        keeps the clock times stored at its ply, if any."""
+        times = {m.ply: (m.clock_black, m.clock_white) for m in self.store.game(self.game_id).moves}
+        self.store.delete_moves_from(self.game_id, ply)
+        board = Board(self.game.start_fen)
+        for number, move in enumerate(moves, start=1):
+            if number >= ply:
+                black, white = times.get(number, (None, None))
+                clock = None if black is None or white is None else (black, white)
+                self.store.add_move(self.game_id, number, move, board.notation(move), clock)
+            board.push(move)
 
     def _clock_follows_the_record(self) -> None:
         """After a takeback, a correction or voided moves the turn on the clock is the record's:

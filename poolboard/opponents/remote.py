@@ -6,6 +6,11 @@ execute. Every message is checked (topic, signature, the other board, ply, legal
 after it) and anything wrong is ignored with one log line naming it, never raised. Nothing depends
 on the link staying up: the records are retained, each side re-sends its moves the other has not
 acknowledged whenever it connects, and a move seen twice is ignored by its ply.
+
+A record rewound by its own board's user (a takeback, a correction, voided moves) is a numbered
+:class:`Rewind` that both records then carry: the other board follows it (``on_rewind``) under
+``casual`` and names it under the other profiles. Only a board's own user makes a new one, so two
+boards never keep rewinding each other.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import socket
 import ssl
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,6 +45,99 @@ RESULTS = (BLACK_WINS, WHITE_WINS, DRAW)
 
 class Duplicate(ProtocolError):
     """A move this board has already (QoS 1 delivers at least once; moves are re-sent)."""
+
+
+class Superseded(ProtocolError):
+    """A move made before a rewind this board has taken, or after one it has not taken yet."""
+
+
+@dataclass(frozen=True)
+class Rewind:
+    """A record rewound by its own board's user (docs/remote.md): the game's ``number``-th
+    rewind (both boards' counted), made on board ``by``, ``how`` (a
+    :data:`~poolboard.remote_protocol.REWIND_KINDS`), from ``ply`` on, undoing ``undone`` (the
+    moves that board had from ``ply``)."""
+
+    number: int
+    by: str
+    how: str
+    ply: int
+    undone: tuple[str, ...]
+
+    def fields(self) -> dict[str, Any]:
+        """The ``rewinds`` and ``rewind`` fields of a record (and of the board's kept state)."""
+        described = {"by": self.by, "how": self.how, "ply": self.ply, "undone": list(self.undone)}
+        return {"rewinds": self.number, "rewind": described}
+
+    def explains(self, before: Sequence[str], after: Sequence[str]) -> bool:
+        """Whether ``before`` is a record this rewind was made on (the same moves up to
+        ``ply``, then the moves it undid, as far as both go: moves made while it crossed count)
+        and ``after``, the record it made, differs from it."""
+        kept = self.ply - 1
+        if list(before) == list(after) or list(before[:kept]) != list(after[:kept]):
+            return False
+        return len(before) >= kept and all(
+            mine == undone for mine, undone in zip(before[kept:], self.undone, strict=False)
+        )
+
+    def done(self, after: Sequence[str]) -> str:
+        """What it did, in words: ``took back 22-18 at ply 8``, ``corrected ply 7 to 22-17``."""
+        if self.how == "correction":
+            to = f" to {after[self.ply - 1]}" if len(after) >= self.ply else ""
+            return f"corrected ply {self.ply}{to}"
+        verb = "took back" if self.how == "takeback" else "voided"
+        where = "at" if len(self.undone) == 1 else "from"
+        return f"{verb} {' '.join(self.undone)} {where} ply {self.ply}"
+
+    def instruction(self, where: str) -> str:
+        """How a board whose record lacks it makes it agree (``where``: here or there)."""
+        them = "it" if len(self.undone) == 1 else "them"
+        if self.how == "correction":
+            return f"correct it {where} (the referee's correction)"
+        if self.how == "takeback":
+            return f"take {them} back {where} too"
+        return f"void {them} {where} too (the referee's void)"
+
+
+def number_of(rewind: Rewind | None) -> int:
+    """How many rewinds a record follows (0: none)."""
+    return 0 if rewind is None else rewind.number
+
+
+def rewind_from(data: dict[str, Any]) -> Rewind | None:
+    """The :class:`Rewind` in a record's (or the kept state's) ``rewinds`` and ``rewind``
+    fields; ProtocolError naming what is wrong."""
+    number = protocol.field(data, "rewinds", int, "a count of rewinds from 0")
+    described = data.get("rewind")
+    if number < 0:
+        raise ProtocolError(f"'rewinds' must be a count of rewinds from 0, got {number}")
+    if number == 0:
+        if described is not None:
+            raise ProtocolError("'rewind' must be null while 'rewinds' is 0")
+        return None
+    if not isinstance(described, dict):
+        raise ProtocolError(f"'rewind' must describe rewind {number}: by, how, ply, undone")
+    how = protocol.field(described, "how", str, "takeback, correction or void")
+    if how not in protocol.REWIND_KINDS:
+        raise ProtocolError(f"'how' must be one of {', '.join(protocol.REWIND_KINDS)}: {how!r}")
+    ply = protocol.field(described, "ply", int, "the first ply it changed")
+    undone = protocol.field(described, "undone", list, "the moves it undid")
+    if ply < 1 or not undone or not all(isinstance(text, str) for text in undone):
+        raise ProtocolError("'rewind' must have a 'ply' from 1 and the moves it undid in PDN")
+    by = protocol.field(described, "by", str, "the board that made it")
+    return Rewind(number, by, how, ply, tuple(undone))
+
+
+@dataclass(frozen=True)
+class PeerRecord:
+    """The other board's newest record: its moves, the position after them, its rewinds, its
+    result and the reason (once its game is over)."""
+
+    moves: tuple[str, ...]
+    fen: str
+    rewind: Rewind | None
+    result: str | None = None
+    reason: Any = None
 
 
 @dataclass(frozen=True)
@@ -78,8 +176,11 @@ class RemoteLink:
     (a divergence found by ``update``: on its caller's), with no lock of the link held:
     ``on_move`` for the other board's next move, ``on_clock`` (guest) for the host's clock,
     ``on_result`` for a result the other board reached first (a resignation, a flag),
-    ``on_problem`` for what the players must know (the boards disagree, the terms differ),
-    ``on_link`` when the link comes up or goes down (``connected`` says which)."""
+    ``on_problem`` for what the players must know (the boards disagree, the terms differ;
+    ``None``: the records agree again), ``on_link`` when the link comes up or goes down
+    (``connected`` says which), ``on_rewind`` for the other board's rewind to follow here
+    (its whole record; ``None``: only the far move cued here is withdrawn) with its words, and
+    ``on_history`` for the rewind this board's record now follows, to keep for a restart."""
 
     def __init__(
         self,
@@ -89,9 +190,11 @@ class RemoteLink:
         *,
         on_move: Callable[[PeerMove], None] = lambda _: None,
         on_clock: Callable[[ClockReading], None] = lambda _: None,
-        on_problem: Callable[[str], None] = lambda _: None,
+        on_problem: Callable[[str | None], None] = lambda _: None,
         on_link: Callable[[], None] = lambda: None,
         on_result: Callable[[str, str], None] = lambda _, __: None,
+        on_rewind: Callable[[list[str] | None, str], None] = lambda _, __: None,
+        on_history: Callable[[Rewind], None] = lambda _: None,
     ) -> None:
         self.link = link
         self.terms = terms
@@ -101,6 +204,7 @@ class RemoteLink:
         self.on_move, self.on_clock, self.on_problem = on_move, on_clock, on_problem
         self.on_link = on_link  # the link came up or went down (``connected`` says which)
         self.on_result = on_result
+        self.on_rewind, self.on_history = on_rewind, on_history
         self.boot = secrets.token_hex(6)
         self.peer: str | None = None  # the other board's name, once it has said something valid
         self.peer_plies = 0  # how many plies the other board has recorded: its acknowledgement
@@ -112,6 +216,9 @@ class RemoteLink:
         self._board = Board(terms.start_fen)
         self._first = self._board.turn
         self._result: tuple[str, str] | None = None
+        self._rewind: Rewind | None = None  # the newest rewind this board's record follows
+        self._peer_record: PeerRecord | None = None
+        self._adopting: tuple[Rewind, tuple[str, ...]] | None = None  # asked of the owner
         self._clock: ClockReading | None = None
         #: The other board's finished record (moves, result, reason): taken once this board's
         #: record has the same moves (its last move may still be executed here).
@@ -229,7 +336,13 @@ class RemoteLink:
             fen=self._fens[-1] if self._fens else self.terms.start_fen,
             result=result,
             reason=reason,
+            **self._history_fields(),
         )
+
+    def _history_fields(self) -> dict[str, Any]:
+        if self._rewind is None:
+            return {"rewinds": 0, "rewind": None}
+        return self._rewind.fields()
 
     def _publish(self, kind: str, body: dict[str, Any]) -> None:
         name = protocol.topic(self.invite.game, self.board_name, kind)
@@ -237,16 +350,29 @@ class RemoteLink:
         self.client.publish(name, payload, protocol.QOS, retain=kind in protocol.RETAINED)
 
     def _send_move(self, ply: int) -> None:
-        body = self._body(ply=ply, move=self._moves[ply - 1], fen=self._fens[ply - 1])
+        body = self._body(
+            ply=ply,
+            move=self._moves[ply - 1],
+            fen=self._fens[ply - 1],
+            rewinds=number_of(self._rewind),
+        )
         self._publish(protocol.MOVE, body)
 
     def side_of(self, ply: int) -> Color:
         """Who makes ply ``ply`` (1-based) of the game."""
         return self._first if ply % 2 else self._first.opponent
 
-    def load(self, moves: list[str], result: str | None = None, reason: str | None = None) -> None:
-        """This board's record as stored, before ``start`` (a resumed game): sent as the
-        record on connecting; its moves the other board has not acknowledged are re-sent then."""
+    def load(
+        self,
+        moves: list[str],
+        result: str | None = None,
+        reason: str | None = None,
+        rewind: Rewind | None = None,
+    ) -> None:
+        """This board's record as stored, before ``start`` (a resumed game), and the rewind it
+        follows as kept: sent as the record on connecting; its moves the other board has not
+        acknowledged are re-sent then."""
+        self._rewind = rewind
         self.update(moves, result, reason, send=False)
 
     def update(
@@ -266,12 +392,15 @@ class RemoteLink:
                 common < min(len(moves), len(self._moves)) and moves[common] == self._moves[common]
             ):
                 common += 1
-            if common < len(self._moves):  # a correction or takeback: replay from the start
+            undone = self._moves[common:]
+            if undone:  # a correction or takeback: replay from the start
                 self._board = Board(self.terms.start_fen)
                 del self._moves[:], self._fens[:]
                 for text in moves[:common]:
                     self._push(text)
             new = [self._push(text) for text in moves[common:]]
+            if undone:
+                self._rewound_here(common + 1, undone, calls)
             self._result = None if result is None else (result, reason or "")
             shown = self.pending
             if shown is not None and shown.ply <= len(self._moves):
@@ -286,12 +415,48 @@ class RemoteLink:
             final = self._peer_final
             if self._result is None and final is not None and final[0] == self._moves:
                 self._take_result(final[1], final[2], calls)
-            for ply in new if send else ():
+            for ply in new if send and not undone else ():  # a rewind: the record says all
                 if self.side_of(ply) is self.side:
                     self._send_move(ply)
             self._publish(protocol.RECORD, self._record())
         for call in calls:
             call()
+
+    def _rewound_here(self, ply: int, undone: list[str], calls: list[Callable[[], None]]) -> None:
+        """This board's record was rewound from ``ply`` on: the other board's rewind followed
+        (its newer record begins with this one), or a new rewind of this board's own user."""
+        peer, asked = self._peer_record, self._adopting
+        followed: Rewind | None = None
+        if asked is not None and list(asked[1]) == self._moves:
+            followed = asked[0]  # the one asked for, even if the other board went on since
+        elif (
+            peer is not None
+            and peer.rewind is not None
+            and number_of(peer.rewind) >= number_of(self._rewind)
+            and peer.rewind != self._rewind
+            and list(peer.moves[: len(self._moves)]) == self._moves
+        ):
+            followed = peer.rewind  # its referee did here what the other board's did there
+        if followed is not None:
+            self._rewind = followed
+            log.info("remote: this board's record follows the other board's again")
+            self._agreed(calls)
+        else:
+            if len(self._moves) >= ply:
+                how = "correction"
+            else:
+                how = "takeback" if self.terms.profile == "casual" else "void"
+            number = (
+                max(number_of(self._rewind), number_of(None if peer is None else peer.rewind)) + 1
+            )
+            self._rewind = Rewind(number, self.board_name, how, ply, tuple(undone))
+            log.info("remote: this board %s (rewind %d)", self._rewind.done(self._moves), number)
+            self.pending = None  # a far move cued here: dropped with the position it was for
+        self._adopting = None
+        rewind = self._rewind
+        calls.append(lambda: self.on_history(rewind))
+        if peer is not None:
+            calls.append(lambda: self._retake(peer))
 
     def _push(self, text: str) -> int:
         self._board.push(self._board.parse_move(text))
@@ -338,7 +503,17 @@ class RemoteLink:
                 raise ProtocolError(f"game {game!r} is not this board's game")
             if not payload:
                 return calls  # a retained message being cleared
-            data = protocol.decode(self.invite, name, payload)
+            try:
+                data = protocol.decode(self.invite, name, payload)
+            except protocol.VersionMismatch as error:
+                if kind == protocol.HELLO:  # the players must know: no move will count
+                    with self._lock:
+                        self._problem(
+                            f"the other board speaks another remote protocol ({error}): run "
+                            "the same poolboard version on both boards (docs/remote.md)",
+                            calls,
+                        )
+                raise
             with self._lock:
                 self._check_sender(board, data)
                 if kind == protocol.HELLO:
@@ -349,7 +524,7 @@ class RemoteLink:
                     self._take_record(data, calls)
                 else:
                     self._take_clock(data, calls)
-        except Duplicate as error:  # QoS 1 and re-sending after a reconnect: expected
+        except (Duplicate, Superseded) as error:  # QoS 1, re-sending, rewinds: expected
             log.info("remote: ignored a message on %s: %s", name, error)
         except ProtocolError as error:
             log.warning("remote: ignored a message on %s: %s", name, error)
@@ -400,6 +575,17 @@ class RemoteLink:
             raise ProtocolError(f"ply {ply}: plies count from 1")
         if self.side_of(ply) is self.side:
             raise ProtocolError(f"ply {ply} is {self.side.value}'s, this board's own side")
+        theirs, mine = (
+            protocol.field(data, "rewinds", int, "a count of rewinds"),
+            number_of(self._rewind),
+        )
+        if theirs < mine:
+            raise Superseded(f"ply {ply} {notation} was made before rewind {mine}: ignored")
+        if theirs > mine:
+            raise Superseded(
+                f"ply {ply} {notation} follows rewind {theirs}, not taken here yet: ignored "
+                "(the record brings it)"
+            )
         recorded = len(self._moves)
         if ply <= recorded:
             self._compare(ply, notation, fen, calls)
@@ -420,6 +606,22 @@ class RemoteLink:
             raise ProtocolError(
                 f"'result' must be one of {', '.join(RESULTS)} or null, got {result!r}"
             )
+        rewind = rewind_from(data)
+        if rewind is not None and len(moves) < rewind.ply - (rewind.how != "correction"):
+            raise ProtocolError(
+                f"its rewind at ply {rewind.ply} does not fit its {len(moves)} moves"
+            )
+        peer = PeerRecord(tuple(moves), fen, rewind, result, data.get("reason"))
+        same = self._same_history(peer, calls)
+        self._peer_record = peer  # once it has passed the checks
+        if same:
+            self._take_peer(peer, calls)
+
+    def _take_peer(self, peer: PeerRecord, calls: list[Callable[[], None]]) -> None:
+        """The other board's record, of the same history as this one's: compared (v1's rules),
+        taken as the acknowledgement, its next move and its result taken; ProtocolError if the
+        records have diverged."""
+        moves, fen, result = list(peer.moves), peer.fen, peer.result
         for ply, text in enumerate(moves[: len(self._moves)], start=1):
             if text != self._moves[ply - 1]:
                 self._compare(ply, text, None, calls)
@@ -427,12 +629,27 @@ class RemoteLink:
         if len(moves) == len(self._moves) and moves and fen != self._fens[-1]:
             self._compare(len(moves), moves[-1], fen, calls)
             return
+        if len(moves) > len(self._moves) and self.side_of(len(self._moves) + 1) is self.side:
+            ply = len(self._moves) + 1
+            self._problem(
+                f"the boards disagree at ply {ply}: the other board recorded {moves[ply - 1]}, "
+                "this one has no such move of its own; correct one of them (docs/remote.md)",
+                calls,
+            )
+            return
+        clash = (  # a different result at the same ply: it stays named
+            self._result is not None
+            and result not in (None, self._result[0])
+            and len(moves) == len(self._moves)
+        )
+        if not clash:
+            self._agreed(calls)
         self.peer_plies = len(moves)
-        self._peer_final = None if result is None else (list(moves), result, data.get("reason"))
+        self._peer_final = None if result is None else (moves, result, peer.reason)
         if len(moves) == len(self._moves) + 1 and self.side_of(len(moves)) is not self.side:
             self._offer(len(moves), moves[-1], fen, calls, duplicate_is_news=False)
         if result is not None and len(moves) == len(self._moves):
-            self._take_result(result, data.get("reason"), calls)
+            self._take_result(result, peer.reason, calls)
         if self._resend_due:
             self._resend_due = False
             unacknowledged = [
@@ -446,6 +663,122 @@ class RemoteLink:
                 log.info(
                     "remote: re-sent plies %s the other board had not recorded", unacknowledged
                 )
+
+    def _same_history(self, peer: PeerRecord, calls: list[Callable[[], None]]) -> bool:
+        """Whether the other board's record follows the same rewinds as this one's (then v1's
+        rules compare the moves). If not, the newer rewind is followed here (``casual``), named
+        here (the other profiles), or waited for (it is this board's), as docs/remote.md says."""
+        mine, theirs = self._rewind, peer.rewind
+        if theirs == mine:
+            return True
+        if not self._peer_leads(peer):
+            if list(peer.moves) == self._moves[: len(peer.moves)]:
+                return True  # it lacks moves only (a correction of a move it had not executed)
+            if mine is not None and mine.explains(peer.moves, self._moves):
+                self._waiting_for_peer(mine, calls)
+                return False
+            return True  # v1's comparison names the divergence
+        self._withdraw_dropped(peer, calls)
+        if list(peer.moves[: len(self._moves)]) == self._moves:  # this board lacks moves only
+            self._rewind = theirs
+            if theirs is not None:
+                calls.append(lambda: self.on_history(theirs))
+            return True
+        if theirs is None or not theirs.explains(self._moves, peer.moves):
+            return True  # not a rewind of this record: v1's comparison names the divergence
+        self._check_replay(peer)
+        if self.terms.profile == "casual":
+            self._follow(peer, theirs, calls)
+        else:
+            self._problem(
+                f"the boards disagree: the other board {theirs.done(peer.moves)}: "
+                f"{theirs.instruction('here')} (docs/remote.md)",
+                calls,
+            )
+        return False
+
+    def _retake(self, peer: PeerRecord) -> None:
+        """The other board's record taken again after this one was rewound (it may now follow
+        the same rewind, or lack this board's); run after the update that rewound it."""
+        calls: list[Callable[[], None]] = []
+        with self._lock:
+            if self._peer_record is not peer:
+                return  # a newer one came meanwhile, and was taken
+            try:
+                if self._same_history(peer, calls):
+                    self._take_peer(peer, calls)
+            except ProtocolError as error:
+                log.warning("remote: the other board's record: %s", error)
+        for call in calls:
+            call()
+
+    def _peer_leads(self, peer: PeerRecord) -> bool:
+        """Whether the other board's rewind is newer than this board's: a higher number, or
+        the same number made at the same time, where the other board's explains this record
+        and this board's does not explain that one, or both do and the other is the host."""
+        mine, theirs = self._rewind, peer.rewind
+        if number_of(theirs) != number_of(mine):
+            return number_of(theirs) > number_of(mine)
+        assert theirs is not None and mine is not None  # the same number, not the same rewind
+        if not theirs.explains(self._moves, peer.moves):
+            return False
+        return self.link.role == "guest" or not mine.explains(peer.moves, self._moves)
+
+    def _waiting_for_peer(self, mine: Rewind, calls: list[Callable[[], None]]) -> None:
+        """The other board's record lacks this board's rewind: under ``casual`` it follows
+        soon (said once in the log); under the other profiles its referee must, so it is named."""
+        done = mine.done(self._moves)
+        if self.terms.profile == "casual":
+            said = f"waiting for the other board to follow: this board {done}"
+            if said not in self._problems_said:
+                self._problems_said.add(said)
+                log.info("remote: %s", said)
+            return
+        self._problem(
+            f"the boards disagree: this board {done}; the other board has not: "
+            f"{mine.instruction('there')} (docs/remote.md)",
+            calls,
+        )
+
+    def _withdraw_dropped(self, peer: PeerRecord, calls: list[Callable[[], None]]) -> None:
+        """The far move cued here is withdrawn if the other board's newer record has it no
+        more (it took it back, voided or corrected it)."""
+        shown = self.pending
+        if shown is None or peer.moves[shown.ply - 1 : shown.ply] == (shown.notation,):
+            return
+        self.pending = None
+        words = f"the other board withdrew ply {shown.ply} {shown.notation}"
+        log.info("remote: %s", words)
+        calls.append(lambda: self.on_rewind(None, words))
+
+    def _check_replay(self, peer: PeerRecord) -> None:
+        """A record to follow must replay legally from the start and reach its ``fen``."""
+        board = Board(self.terms.start_fen)
+        for ply, text in enumerate(peer.moves, start=1):
+            try:
+                board.push(board.parse_move(text))
+            except ValueError as error:
+                raise ProtocolError(f"its ply {ply} {text!r} is not legal: {error}") from None
+        if board.fen() != peer.fen:
+            raise ProtocolError(f"its moves lead to {board.fen()}, not to its 'fen' {peer.fen}")
+
+    def _follow(self, peer: PeerRecord, rewind: Rewind, calls: list[Callable[[], None]]) -> None:
+        """Ask the owner to make this board's record the other board's (``casual``), once."""
+        asked = (rewind, peer.moves)
+        if self._adopting == asked:
+            return
+        self._adopting = asked
+        self.pending = None
+        words = f"the other board {rewind.done(peer.moves)}"
+        log.info("remote: %s: followed here (casual)", words)
+        moves = list(peer.moves)
+        calls.append(lambda: self.on_rewind(moves, words))
+
+    def _agreed(self, calls: list[Callable[[], None]]) -> None:
+        """The records agree again: a problem shown about them is cleared."""
+        if self._problems_said and self._disagreement is None:
+            self._problems_said.clear()
+            calls.append(lambda: self.on_problem(None))
 
     def _take_result(self, result: str, reason: Any, calls: list[Callable[[], None]]) -> None:
         """The other board's game is over at the same ply: over here too (a resignation, a

@@ -3,7 +3,9 @@
 The session tells this opponent the game after every change; it mirrors this board's record to
 the other board through :class:`~poolboard.opponents.remote.RemoteLink` and answers with the far
 player's move, which the session cues here for this board's player to execute. The host (the
-inviting board) publishes its clock; the guest follows it through ``follow_clock``.
+inviting board) publishes its clock; the guest follows it through ``follow_clock``. The other
+board's takeback or correction is followed through ``follow_rewind`` (``casual``), and the rewind
+the record follows is kept in the session's store (``keep_history``) for a restart.
 """
 
 from __future__ import annotations
@@ -18,7 +20,15 @@ from engine.board import Board
 from engine.clock import Clock, ClockError
 from engine.color import Color
 from poolboard.opponents.base import Answer, Opponent, Position
-from poolboard.opponents.remote import ClockReading, GameTerms, PeerMove, RemoteLink
+from poolboard.opponents.remote import (
+    ClockReading,
+    GameTerms,
+    PeerMove,
+    RemoteLink,
+    Rewind,
+    rewind_from,
+)
+from poolboard.remote_protocol import ProtocolError
 from poolboard.remote_settings import RemoteLinkConfig
 
 log = logging.getLogger("poolboard.remote")
@@ -56,6 +66,12 @@ class RemoteOpponent(Opponent):
         self.follow_clock: Callable[[ClockReading], bool] | None = None
         #: A result the far board reached first is taken with this (``follow_remote_result``).
         self.follow_result: Callable[[str, str], bool] | None = None
+        #: The far board's rewind is followed with this (``follow_remote_rewind``): its whole
+        #: record, or ``None`` to withdraw only the far move cued here; and the words for it.
+        self.follow_rewind: Callable[[list[str] | None, str], bool] | None = None
+        #: The rewind this board's record follows, kept in the store and read back at start.
+        self.keep_history: Callable[[dict[str, Any]], None] | None = None
+        self.kept_history: Callable[[], dict[str, Any] | None] | None = None
         #: Called when what :meth:`describe` says has changed (the link, a problem): the pages.
         self.show_changed: Callable[[], None] | None = None
         self._shown_due = False
@@ -66,6 +82,7 @@ class RemoteOpponent(Opponent):
         self._reading: ClockReading | None = None  # the host's newest clock, not yet taken
         self._reading_tried: int | None = None  # the serial it was last tried against
         self._result_due: tuple[str, str] | None = None  # the far board's result, to take
+        self._rewind_due: tuple[list[str] | None, str] | None = None  # the far board's rewind
         self._wake = threading.Condition()
         self._closed = False
         self._worker = threading.Thread(target=self._work, name="remote-opponent", daemon=True)
@@ -86,8 +103,10 @@ class RemoteOpponent(Opponent):
                 on_problem=self._on_problem,
                 on_result=self._on_result,
                 on_link=self._describe_changed,
+                on_rewind=self._on_rewind,
+                on_history=self._on_history,
             )
-            self.link.load(*self._record(position))
+            self.link.load(*self._record(position), self._kept())
             self.link.start()
         else:
             self.link.update(*self._record(position))
@@ -110,12 +129,33 @@ class RemoteOpponent(Opponent):
             return moves, None, None
         return moves, outcome.result, outcome.reason
 
+    def _kept(self) -> Rewind | None:
+        """The rewind this game's record followed when it was last kept (a resumed game)."""
+        kept = None if self.kept_history is None else self.kept_history()
+        if kept is None:
+            return None
+        try:
+            return rewind_from(kept)
+        except ProtocolError as error:
+            log.error("remote: the kept rewind state is damaged (%s): counted from 0", error)
+            return None
+
+    def _on_history(self, rewind: Rewind) -> None:
+        if self.keep_history is not None:
+            self.keep_history(rewind.fields())
+
+    def _on_rewind(self, moves: list[str] | None, words: str) -> None:
+        # Taken on the worker: this may run inside update, with the session's lock held.
+        with self._wake:
+            self._rewind_due = (moves, words)
+            self._wake.notify()
+
     def _on_move(self, _: PeerMove) -> None:
         self.problem = None  # the boards agree again
         with self._wake:
             self._wake.notify()
 
-    def _on_problem(self, text: str) -> None:
+    def _on_problem(self, text: str | None) -> None:
         self.problem = text  # logged by the link; shown with the opponent on the pages
         self._describe_changed()
 
@@ -148,13 +188,17 @@ class RemoteOpponent(Opponent):
                     and not self._answer_due()
                     and not self._clock_due()
                     and (self._result_due is None or self._latest is None)
+                    and self._rewind_due is None
                     and not self._shown_due
                 ):
                     self._wake.wait(timeout=1.0)
                 if self._closed:
                     return
                 shown, self._shown_due = self._shown_due, False
-                taken = self._take()
+                rewind, self._rewind_due = self._rewind_due, None
+                taken = None if rewind is not None else self._take()
+            if rewind is not None:
+                self._follow_rewind(*rewind)
             if shown and self.show_changed is not None:
                 self.show_changed()
             if taken is None:
@@ -168,6 +212,14 @@ class RemoteOpponent(Opponent):
                 with self._wake:
                     if self._reading is reading:
                         self._reading = None
+
+    def _follow_rewind(self, moves: list[str] | None, words: str) -> None:
+        """The far board's rewind, followed by the session (its record or its cue)."""
+        if self.follow_rewind is None or self.follow_rewind(moves, words):
+            return
+        self.problem = f"{words}; not followed here (see the log)"
+        if self.show_changed is not None:
+            self.show_changed()
 
     def _take(
         self,

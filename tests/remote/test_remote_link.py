@@ -144,7 +144,15 @@ def test_garbage_duplicates_and_out_of_order_are_ignored_with_one_line(pair, bro
     move_topic = protocol.topic(INVITE.game, "t2", protocol.MOVE)
 
     def signed(**fields) -> bytes:
-        body = {"v": 1, "game": INVITE.game, "board": "t2", "role": "guest", "sent": 0, **fields}
+        body = {
+            "v": 2,
+            "game": INVITE.game,
+            "board": "t2",
+            "role": "guest",
+            "sent": 0,
+            "rewinds": 0,
+        }
+        body |= fields
         return protocol.encode(INVITE, move_topic, body)
 
     board = Board()
@@ -192,7 +200,7 @@ def test_a_third_client_cannot_forge_a_move(pair, broker, caplog) -> None:
     forged_move = "22-18"
     board.push_notation(forged_move)
     forger = raw_client(broker.port, "t3", TABLES["t3"])  # on the broker, without the invite
-    body = {"v": 1, "game": INVITE.game, "role": "guest", "sent": 0, "ply": 2}
+    body = {"v": 2, "game": INVITE.game, "role": "guest", "sent": 0, "ply": 2, "rewinds": 0}
     body |= {"move": forged_move, "fen": board.fen()}
     # Into the guest's own topic: the broker's ACL drops it (t3 writes only t3's topics).
     into_guest = protocol.topic(INVITE.game, "t2", protocol.MOVE)
@@ -317,3 +325,18 @@ def test_a_board_started_while_the_broker_is_down_says_so_once_and_joins_later(
     assert guest.offered[0].notation == "11-15"
     host.link.stop()
     guest.link.stop()
+
+
+def test_a_board_speaking_another_protocol_version_is_named(pair, broker, caplog) -> None:
+    host, _ = pair
+    caplog.set_level(logging.WARNING, logger="poolboard.remote")
+    sender = raw_client(broker.port, "t2", TABLES["t2"])
+    hello = protocol.topic(INVITE.game, "t2", protocol.HELLO)
+    body = {"v": 1, "game": INVITE.game, "board": "t2", "role": "guest", "sent": 0}
+    sender.publish(hello, protocol.encode(INVITE, hello, body), qos=1).wait_for_publish(5)
+    host.wait(lambda: host.problems, "the host naming the version")
+    assert host.problems[-1] == (
+        "the other board speaks another remote protocol (protocol version 1; this board "
+        "speaks v2): run the same poolboard version on both boards (docs/remote.md)"
+    )
+    sender.loop_stop()
