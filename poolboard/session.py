@@ -868,6 +868,7 @@ class Session:
                         data = {"ply": len(old) + 1, "fen": before, "path": []}
                         self.store.add_event(self.game_id, "opponent-move", data)
                     self._clock_follows_the_record()
+                    self.store.save_clock(self.game_id, self.clock.to_dict())
                     self._audited("remote", "rewind", {"ply": ply, "words": words})
             except RefereeError as error:
                 log.warning("remote: %s; not followed: %s", words, error)
