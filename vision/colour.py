@@ -437,19 +437,6 @@ def _central_hole(piece: np.ndarray, holes: np.ndarray) -> float:
     return share if share <= _EMBLEM_LARGEST else 0.0
 
 
-def _enclosed(mask: np.ndarray, bridged: bool) -> np.ndarray:
-    """What ``mask`` (uint8) encloses; ``bridged``, gaps of a pixel in its outline closed
-    (the border's flood stops a pixel short of the mask, then takes that pixel back)."""
-    cross = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
-    barrier = cv2.dilate(mask, cross) if bridged else mask
-    outside = np.pad(1 - barrier, 1, constant_values=1)
-    cv2.floodFill(outside, None, (0, 0), 2)  # what the border reaches is not enclosed
-    reached = (outside == 2).astype(np.uint8)
-    if bridged:
-        reached = cv2.dilate(reached, cross)
-    return (reached[1:-1, 1:-1] == 0) & (mask == 0)
-
-
 def _emblems(
     labels: np.ndarray, saturated: np.ndarray, sampler: Sampler, fractions: np.ndarray
 ) -> np.ndarray:
@@ -477,12 +464,14 @@ def _emblems(
             if mask.sum() < 8:
                 continue
             # The piece on this square only: the parts through its base, not a neighbour's.
-            _, parts = cv2.connectedComponents(mask, connectivity=8 if side == 0 else 4)
+            _, parts = cv2.connectedComponents(mask, connectivity=4)
             mine = np.unique(parts[_BASE_BAND])
             mask = np.isin(parts, mine[mine > 0]).astype(np.uint8)
             if mask.sum() < 8:
                 continue
-            holes = _enclosed(mask, bridged=side == 0) & other[row].reshape(shape)
+            outside = np.pad(1 - mask, 1, constant_values=1)
+            cv2.floodFill(outside, None, (0, 0), 0)  # what the border reaches is not a hole
+            holes = outside[1:-1, 1:-1].astype(bool) & other[row].reshape(shape)
             emblems[index, side] = _central_hole(mask.astype(bool), holes)
     return emblems
 
