@@ -206,12 +206,14 @@ def _hue_change(change: np.ndarray, plane: np.ndarray, values: np.ndarray) -> np
     a change of brightness alone. Where the plane is as bright as the camera can see (an
     overexposed picture) the light's true colour is brighter still, so a shadow there
     darkens that channel by at least as much as the others: only a smaller change counts."""
-    clipped = (np.exp(plane) - _OFFSET >= _SATURATED) & (values < _SATURATED)
-    exact = ~clipped & (values < _SATURATED)
-    counted = np.where(exact.any(axis=1, keepdims=True), exact, True)
+    seen = values < _SATURATED  # the square's own reading did not clip
+    hidden = seen & (np.exp(plane) - _OFFSET >= _SATURATED)  # but the plane's did
+    exact = seen & ~hidden
+    known = exact.any(axis=1, keepdims=True)  # else every channel counts, as without clipping
+    counted = np.where(known, exact, True)
     mean = (change * counted).sum(axis=1, keepdims=True) / counted.sum(axis=1, keepdims=True)
     spread = np.where(counted, np.abs(change - mean), 0.0)
-    short = np.where(clipped & exact.any(axis=1, keepdims=True), mean - change, 0.0)
+    short = np.where(hidden & known, mean - change, 0.0)  # darkened less than the others
     return np.maximum(spread, short).max(axis=1)
 
 
