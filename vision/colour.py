@@ -61,6 +61,9 @@ _MIN_PARALLAX = 0.15  # squares a man's height (and a king's more) must shift a 
 _KING_HEIGHT = 1.5  # a stack at least this many men tall is a king
 #: Least share of a piece's outline that a king's emblem fills.
 EMBLEM = 0.05
+#: Largest share of a piece's outline an emblem fills (a square reaching 0.7 of the radius
+#: fills 0.31): a larger hole is an empty square inside a ring of a piece's colour.
+_EMBLEM_LARGEST = 0.5
 _OCCUPIED = 0.22  # share of a square's area that must look like a piece
 
 
@@ -185,8 +188,7 @@ def sample(canvas: np.ndarray, sampler: Sampler) -> Pixels:
     # its own light; one whose hue changed is covered (a leaning piece): the plane stands in.
     plane = _PLANE @ solution[0]
     change = logs - plane
-    hue = np.abs(change - change.mean(axis=1, keepdims=True)).max(axis=1)
-    light = np.where((hue < _SAME_HUE)[:, None], logs, plane)
+    light = np.where((_hue_change(change, plane, light_values) < _SAME_HUE)[:, None], logs, plane)
     field = np.empty((64, 3))
     field[_LIGHT_CELLS] = light
     field[_DARK_CELLS] = np.median(light[_BESIDE], axis=1)
@@ -197,6 +199,22 @@ def sample(canvas: np.ndarray, sampler: Sampler) -> Pixels:
     saturated = values.min(axis=1) >= _SATURATED
     colours = (corrected - dark) / scale
     return Pixels(colours, outside, saturated, np.log(light_values + _OFFSET), sampler.beyond)
+
+
+def _hue_change(change: np.ndarray, plane: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """How far each light square's log-colour change from the plane of light (32, 3) is from
+    a change of brightness alone. Where the plane is as bright as the camera can see (an
+    overexposed picture) the light's true colour is brighter still, so a shadow there
+    darkens that channel by at least as much as the others: only a smaller change counts."""
+    seen = values < _SATURATED  # the square's own reading did not clip
+    hidden = seen & (np.exp(plane) - _OFFSET >= _SATURATED)  # but the plane's did
+    exact = seen & ~hidden
+    known = exact.any(axis=1, keepdims=True)  # else every channel counts, as without clipping
+    counted = np.where(known, exact, True)
+    mean = (change * counted).sum(axis=1, keepdims=True) / counted.sum(axis=1, keepdims=True)
+    spread = np.where(counted, np.abs(change - mean), 0.0)
+    short = np.where(hidden & known, mean - change, 0.0)  # darkened less than the others
+    return np.maximum(spread, short).max(axis=1)
 
 
 #: Rows (1, x, y) of the light squares' centres, for the plane of light.
@@ -405,7 +423,8 @@ def _stack_heights(labels: np.ndarray, sampler: Sampler) -> np.ndarray:
 
 def _central_hole(piece: np.ndarray, holes: np.ndarray) -> float:
     """The largest hole's share of the piece's outline, if it lies in the middle of the piece
-    (an emblem does; a pocket of board between leaning pieces does not)."""
+    (an emblem does; a pocket of board between leaning pieces does not) and is no larger than
+    an emblem can be."""
     if holes.sum() < 3:
         return 0.0
     _, _, stats, centres = cv2.connectedComponentsWithStats(holes.astype(np.uint8))
@@ -416,15 +435,17 @@ def _central_hole(piece: np.ndarray, holes: np.ndarray) -> float:
     reach = 0.6 * np.sqrt(outline.sum() / np.pi)
     if np.linalg.norm(centres[largest] - middle) > reach:
         return 0.0
-    return float(stats[largest, cv2.CC_STAT_AREA] / outline.sum())
+    share = float(stats[largest, cv2.CC_STAT_AREA] / outline.sum())
+    return share if share <= _EMBLEM_LARGEST else 0.0
 
 
 def _emblems(
     labels: np.ndarray, saturated: np.ndarray, sampler: Sampler, fractions: np.ndarray
 ) -> np.ndarray:
     """For each likely piece and side, the share of the piece's outline (in the strip along the
-    line of sight) that is a hole of a contrasting colour: a crown's emblem. Glare (saturated
-    pixels) is no emblem.
+    line of sight) that is a hole of a contrasting colour: a crown's emblem. On a dark piece
+    any other colour contrasts (a gold star looks pale, a black one on a red piece like the
+    empty squares); on a pale piece, dark. Glare (saturated pixels) is no emblem.
     """
     shape = (len(_ACROSS), len(_ALONG))
     emblems = np.zeros((32, 2))
@@ -433,9 +454,12 @@ def _emblems(
         return emblems
     windows = labels[sampler.window[candidates]]  # past the edge, the surround is its own class
     glare = saturated[sampler.window[candidates]]
+    seen = (windows != OUTSIDE) & ~glare
     dark = (windows == BLACK) | (windows == EMPTY)
-    pale = (windows == WHITE) | (windows == LIGHT)
-    sides = ((windows == BLACK, pale), (windows == WHITE, dark))  # own colour, an emblem's
+    sides = (  # own colour, an emblem's
+        (windows == BLACK, seen & (windows != BLACK)),
+        (windows == WHITE, seen & dark),
+    )
     for row, index in enumerate(candidates):
         for side, (own, other) in enumerate(sides):
             mask = own[row].reshape(shape).astype(np.uint8)
@@ -449,7 +473,7 @@ def _emblems(
                 continue
             outside = np.pad(1 - mask, 1, constant_values=1)
             cv2.floodFill(outside, None, (0, 0), 0)  # what the border reaches is not a hole
-            holes = outside[1:-1, 1:-1].astype(bool) & (other[row] & ~glare[row]).reshape(shape)
+            holes = outside[1:-1, 1:-1].astype(bool) & other[row].reshape(shape)
             emblems[index, side] = _central_hole(mask.astype(bool), holes)
     return emblems
 
@@ -503,6 +527,17 @@ class SquareModel:
         """Each square's "empty" | "b" | "w" | "B" | "W", and which squares fit no class."""
         kinds = []
         for index, men in enumerate(sides(squares.fractions, squares.base)):
+            crowned = squares.emblems[index] >= self.emblem
+            if crowned.sum() == 1 and (men == "empty" or not crowned["bw".index(men)]):
+                # A piece whose middle is another colour: its rim, the larger part, says whose
+                # it is (a gold star on a dark king is no White piece, a dark one on a pale
+                # king no Black one, nor empty board).
+                side = int(np.argmax(crowned))
+                rim = squares.fractions[index, (BLACK, WHITE)[side]]
+                middle = squares.fractions[index, (WHITE, BLACK)[side]]
+                if rim >= max(_OCCUPIED / 2, middle if men != "empty" else 0.0):
+                    kinds.append("BW"[side])
+                    continue
             if men == "empty":
                 kinds.append("empty")
                 continue

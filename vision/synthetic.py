@@ -45,6 +45,9 @@ class Style:
     kings: str = "stack"  # how a king shows: "stack" (two men) or "emblem" (a mark on top)
     emblem: str = "star"  # an emblem king's mark: "star" or "square"
     emblem_size: float = 0.6  # the mark's reach from the piece's centre, of its radius
+    #: The mark's ink: "contrast" (dark on a bright piece, gold on a dark one) or "dark" (dark
+    #: on either side, as printed sticker sets do; gold only on a piece too dark to show it).
+    emblem_ink: str = "contrast"
 
 
 STYLES = {
@@ -183,8 +186,8 @@ def _draw_pieces(
         if kind in "BW" and style.kings == "emblem":
             outline = _emblem(base, style.emblem_size * style.piece_radius, style.emblem)
             mark_outline = project(outline, style.piece_height)
-            # Printed dark on a bright piece, gold on a dark one, as sticker sets are.
-            mark = (40, 40, 40) if colour.mean() > 90 else (60, 200, 235)
+            dark_ink = colour.mean() > 90 or (style.emblem_ink == "dark" and colour.max() > 120)
+            mark = (40, 40, 40) if dark_ink else (60, 200, 235)
             points = np.round(mark_outline * 16).astype(np.int32)
             cv2.fillPoly(image, [points], mark, cv2.LINE_AA, 4)
 
@@ -378,17 +381,25 @@ def hardened_view(rng: np.random.Generator, **changes: Any) -> View:
 
 
 def hardened_style(rng: np.random.Generator) -> Style:
-    """A stock or hard set, with pieces 0.08-0.3 square thick and either kind of king (an
-    emblem a star or a square reaching 0.45-0.7 of the piece's radius)."""
+    """A stock or hard set, with either kind of king: stacks of men 0.08-0.3 square thick, or
+    an emblem (a star or a square reaching 0.45-0.7 of the piece's radius, in contrasting or
+    dark ink) on pieces 0.03-0.3 square thick (flat sticker discs up to turned wood)."""
     styles = list(STYLES.values()) + list(HARD_STYLES.values())
     base = styles[rng.integers(len(styles))]
+    radius, height = float(rng.uniform(0.34, 0.42)), float(rng.uniform())
+    kings = str(rng.choice(["stack", "emblem"]))
+    emblem, ink = str(
+        rng.choice(["star/contrast", "square/contrast", "star/dark", "square/dark"])
+    ).split("/")
+    thinnest = 0.08 if kings == "stack" else 0.03
     return replace(
         base,
-        piece_radius=float(rng.uniform(0.34, 0.42)),
-        piece_height=float(rng.uniform(0.08, 0.3)),
-        kings=str(rng.choice(["stack", "emblem"])),
-        emblem=str(rng.choice(["star", "square"])),
+        piece_radius=radius,
+        piece_height=thinnest + height * (0.3 - thinnest),
+        kings=kings,
+        emblem=emblem,
         emblem_size=float(rng.uniform(0.45, 0.7)),
+        emblem_ink=ink,
     )
 
 

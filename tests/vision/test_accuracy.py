@@ -9,6 +9,8 @@ import numpy as np
 from vision.calibration import calibrate, read_squares
 from vision.synthetic import (
     START,
+    STYLES,
+    View,
     camera_corners,
     hardened_position,
     hardened_style,
@@ -95,3 +97,39 @@ def test_stacked_kings_seen_obliquely_read_as_kings() -> None:
     # when written; the reader before the finer stack strip saw 14 and crowned 1).
     assert seen >= 0.4 * kings, f"only {seen} of {kings} stacked kings read as kings"
     assert crowned <= 0.05 * men, f"{crowned} of {men} men read as kings"
+
+
+def test_printed_emblems_never_read_empty_or_as_the_other_side() -> None:
+    """Sticker sets print the crown in the middle of the piece (issue #10: 154 of 186 such
+    kings read as empty): a dark star on a red king, a gold one on a black king, a dark square
+    on a white king, each reaching 0.7 of the piece's radius, on flat discs set up to 0.3
+    square off-centre and seen from overhead. No king reads as empty or as the other side, no
+    man is crowned, and a crown that contrasts with its piece's class shows it a king (a dark
+    star on red is seen as Black's, not always as a crown: docs/vision.md, Limits)."""
+    overhead = ((175.0, 395.0), (465.0, 395.0), (450.0, 90.0), (190.0, 90.0))
+    kings = {square: "B" if square % 2 else "W" for square in range(1, 33, 3)}
+    men = {square: "w" if square % 2 else "b" for square in range(2, 33, 3)}
+    wrong, contrasting, seen = [], 0, 0
+    for set_name, shape in (("red-white on green", "star"), ("black-white on brown", "square")):
+        style = replace(
+            STYLES[set_name], kings="emblem", emblem=shape, emblem_size=0.7, emblem_ink="dark",
+            piece_height=0.04,
+        )  # fmt: skip
+        view = View(corners=overhead, jitter=0.3, glare=None)
+        calibration = calibrate(render(START, style, view).image, np.array(overhead))
+        for seed in (1, 2):
+            position = {**kings, **men}
+            got = read_squares(calibration, render(position, style, replace(view, seed=seed)).image)
+            wrong += [
+                (set_name, s, v, got[s]) for s, v in position.items() if got[s] not in v + v.lower()
+            ]
+            wrong += [(set_name, s, v, got[s]) for s, v in men.items() if got[s] != v]
+            dark_on_red = set_name.startswith("red")
+            for square, king in kings.items():
+                contrasting += not (dark_on_red and king == "B")
+                seen += not (dark_on_red and king == "B") and got[square] == king
+    assert not wrong, f"misread (set, square, placed, read): {wrong}"
+    # A floor, not the goal: 25 of 32 when written (the round-4 reader saw 24, and no man
+    # read empty or as the other side here either; its misses were under glare, where the
+    # hardened set measures them: docs/vision.md, "Round 5").
+    assert seen >= 0.75 * contrasting, f"only {seen} of {contrasting} contrasting crowns seen"

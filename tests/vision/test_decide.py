@@ -1,0 +1,68 @@
+"""The per-square decision on measured shares: a crown's emblem decides whose piece it is."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.camera import CameraPose
+from vision.colour import BLACK, EMPTY, WHITE, PixelModel, Sampler, SquareModel, Squares
+
+
+def _shares(first: dict[int, float]) -> np.ndarray:
+    shares = np.zeros((32, 5))
+    shares[:, EMPTY] = 1.0
+    shares[0] = 0.0
+    for index, share in first.items():
+        shares[0, index] = share
+    return shares
+
+
+def _one_square(
+    box: dict[int, float], base: dict[int, float], emblems: tuple[float, float]
+) -> Squares:
+    """Squares where square 1 shows ``box`` and ``base`` (class -> share of the square less a
+    margin, of the disc round its centre) and every other square is empty board."""
+    marks = np.zeros((32, 2))
+    marks[0] = emblems
+    return Squares(
+        fractions=_shares(box), odd=np.zeros(32), base=_shares(base), heights=np.zeros((32, 2)),
+        emblems=marks, light=np.ones(32),
+    )  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def overhead() -> tuple[SquareModel, Sampler]:
+    """A model that never sees stacks (a camera straight overhead), emblems from 0.05."""
+    pixels = PixelModel(np.zeros((1, 3)), np.array([EMPTY]), 1.0)
+    return SquareModel(pixels, (0.1, 0.1), 0.05), Sampler.build(CameraPose((4.0, 4.0), 20.0))
+
+
+@pytest.mark.parametrize(
+    ("box", "base", "emblems", "expected"),
+    [
+        # A gold square filling the middle of a dark king (measured so on the hardened
+        # synthetic set): White's colour fills the disc round the centre.
+        ({BLACK: 0.48, WHITE: 0.29, EMPTY: 0.23}, {BLACK: 0.18, WHITE: 0.55, EMPTY: 0.27},
+         (0.19, 0.0), "B"),
+        # A dark square on a pale king set off-centre: little of the piece is in the box.
+        ({WHITE: 0.15, EMPTY: 0.85}, {WHITE: 0.1, BLACK: 0.3, EMPTY: 0.6}, (0.0, 0.25), "W"),
+        # A pale man with a dark knob the calibration called a mark: stays a man.
+        ({WHITE: 0.7, EMPTY: 0.3}, {WHITE: 0.9, EMPTY: 0.1}, (0.0, 0.03), "w"),
+        # A pale stack whose shaded wall looks dark and encloses its pale top (a real
+        # fhgr photo): the top, the larger part, says it is White's; no crown is made of it.
+        ({WHITE: 0.54, BLACK: 0.3, EMPTY: 0.16}, {WHITE: 0.53, BLACK: 0.3, EMPTY: 0.17},
+         (0.167, 0.0), "w"),
+    ],
+)  # fmt: skip
+def test_an_emblem_names_the_side_its_rim_shows(
+    overhead: tuple[SquareModel, Sampler],
+    box: dict[int, float],
+    base: dict[int, float],
+    emblems: tuple[float, float],
+    expected: str,
+) -> None:
+    model, sampler = overhead
+    kinds, _ = model.decide(_one_square(box, base, emblems), sampler)
+    assert kinds[0] == expected
+    assert kinds[1:] == ["empty"] * 31
