@@ -445,20 +445,26 @@ def test_a_referee_correction_supersedes_the_question(tmp_path: Path) -> None:
     table.session.close()
 
 
+def answered(tmp_path: Path) -> OpponentTable:
+    """A game at 600+5 against a scripted White that has answered 11-15 with 22-18: the
+    answer is cued and the player's clock runs while they execute it."""
+    opponent = ScriptedOpponent(Color.WHITE)
+    table = OpponentTable(tmp_path, opponent, clock=ClockConfig(time_control="600+5"))
+    table.set_up()
+    table.move(11, 15)
+    asked = opponent.positions[-1]
+    assert opponent.answer(asked.serial, asked.game.board.parse_move("22-18")) is True
+    return table
+
+
 def test_a_correction_that_drops_the_computer_s_answer_gives_it_back_its_clock(
     tmp_path: Path,
 ) -> None:
     """The player's clock runs while they execute the computer's move; a correction that drops
     that move gives the turn on the clock back to the computer, which thinks again on its own
     time, with no bonus for the dropped answer (docs/opponents.md)."""
-    opponent = ScriptedOpponent(Color.WHITE)
-    table = OpponentTable(tmp_path, opponent, clock=ClockConfig(time_control="600+5"))
+    table = answered(tmp_path)
     session = table.session
-    table.set_up()
-    table.move(11, 15)
-    asked = opponent.positions[-1]
-    table.settle(10.0)
-    assert opponent.answer(asked.serial, asked.game.board.parse_move("22-18")) is True
     assert session.clock.running is Color.BLACK  # the player executes the computer's move
     white = session.clock.remaining(Color.WHITE)
     table.settle(20.0)
@@ -475,13 +481,8 @@ def test_voiding_the_player_s_move_keeps_the_clock_with_the_player(tmp_path: Pat
     """The computer has answered (the player's clock runs while they execute it); the referee
     voids the player's move: the answer goes with it and it is the player's move again, on
     the player's clock. (Voiding used to switch the clock as if a move had been made.)"""
-    opponent = ScriptedOpponent(Color.WHITE)
-    table = OpponentTable(tmp_path, opponent, clock=ClockConfig(time_control="600+5"))
+    table = answered(tmp_path)
     session = table.session
-    table.set_up()
-    table.move(11, 15)
-    asked = opponent.positions[-1]
-    assert opponent.answer(asked.serial, asked.game.board.parse_move("22-18")) is True
     white = session.clock.remaining(Color.WHITE)
     session.void_moves("referee", 1)
     assert session.state()["turn"] == "black" and session.tracker.expected is None
