@@ -26,8 +26,10 @@ from vision.colour import (
     EMBLEM,
     EMPTY,
     LIGHT,
+    MARK,
     STACKS_SEEN,
     START_POSITION,
+    SURROUND,
     WHITE,
     PixelModel,
     Pixels,
@@ -36,6 +38,7 @@ from vision.colour import (
     Squares,
     first_reading,
     measure_squares,
+    reach_of,
     sample,
     training_pixels,
 )
@@ -59,6 +62,8 @@ SYMBOLS = ("empty", "b", "w", "B", "W", "unknown")
 _UNLIKE = 0.25  # colour distance from its kind's median beyond which a square is not learnt from
 _BOARD_LIKE = 0.25  # least checker-pattern likeness of a picture to read (boards: 0.5-0.95)
 _RECENTRE = 0.5  # how far a frame's own pixels move its copy of the colour centres
+_MEN_TEACH = 4  # men of a side that show what its kings' marks are not
+_MARK_SHARE = 0.03  # share of its kings' tops unlike its men past which a set's crowns are marked
 _MAX_ODD = 0.15  # share of the known squares that may read wrong at calibration (then warned)
 
 
@@ -246,13 +251,20 @@ def locate_board(
 
 def _unlike_their_kind(pixels: Pixels, sampler: Sampler, position: Mapping[int, str]) -> set[int]:
     """Squares whose median colour is far from the rest of their kind's: not learnt from
-    (a misplaced piece, glare), so that one wrong square cannot teach a wrong colour."""
+    (a misplaced piece, glare), so that one wrong square cannot teach a wrong colour. Kings
+    seen from near above (where stacks cannot show) are their own kind: a crown's mark makes
+    them unlike the men, and is learnt from them (:func:`_marked`)."""
+    seen = sampler.rise >= STACKS_SEEN
+    kinds: dict[str, list[int]] = {}
+    for s, v in position.items():
+        if v in ("B", "W") and seen[s - 1]:
+            v = v.lower()  # a stack: its walls are its side's colour, as a man's are
+        kinds.setdefault(v, []).append(s)
     odd = set()
-    for symbols in (("empty",), ("b", "B"), ("w", "W")):
-        squares = [s for s, v in position.items() if v in symbols]
-        if len(squares) < 3:
+    for kind, squares in kinds.items():
+        if kind == "unknown" or len(squares) < 3:
             continue
-        region = sampler.box if symbols == ("empty",) else sampler.base
+        region = sampler.box if kind == "empty" else sampler.base
         medians = np.array([np.median(pixels.colours[region[s - 1]], axis=0) for s in squares])
         centre = np.median(medians, axis=0)
         distance = np.linalg.norm(medians - centre, axis=1)
@@ -277,6 +289,45 @@ def _training(
                 f"cannot learn this board: the position shows no {names[index]} in the clear "
                 "(calibrate on a position with empty squares and pieces of both sides)"
             )
+    return samples
+
+
+def _marked(pixels: Pixels, sampler: Sampler, position: Mapping[int, str]) -> dict[int, np.ndarray]:
+    """The training pixels of a known position, with the crowns' marks as a class of their own
+    where they would otherwise be taken for a piece: the pixels on the tops of kings seen from
+    near above (where stacks cannot show) that are unlike every one of its side's men's tops
+    (a side with enough men). They are left out of their side's colour, so a dark star on a
+    green sticker does not become green, and are a class of their own if the colours learnt
+    without them put them nearest a piece."""
+    samples = _training(pixels, sampler, position)
+    seen = sampler.rise >= STACKS_SEEN
+    marks, kept = [], {}
+    for index, man, king in ((BLACK, "b", "B"), (WHITE, "w", "W")):
+        men = [s - 1 for s, v in position.items() if v == man]
+        kings = [s - 1 for s, v in position.items() if v == king and not seen[s - 1]]
+        if len(men) < _MEN_TEACH or not kings:
+            continue
+        tops = PixelModel.learn({index: pixels.colours[sampler.base[men].ravel()]})
+        spread = tops.distances(pixels.colours[sampler.base[men].ravel()]).min(axis=1)
+        regions = np.hstack([sampler.base[kings], sampler.side[kings]]).ravel()
+        unlike = tops.distances(pixels.colours[regions]).min(axis=1) > reach_of(spread)
+        if unlike.mean() < _MARK_SHARE:
+            continue  # its kings look like its men: no marks to learn
+        marks.append(pixels.colours[regions[unlike]])
+        men_regions = np.hstack([sampler.base[men], sampler.side[men]]).ravel()
+        others = [s - 1 for s, v in position.items() if v == king and seen[s - 1]]
+        whole = np.hstack([sampler.base[others], sampler.side[others]]).ravel()
+        kept[index] = np.concatenate([men_regions, whole, regions[~unlike]])
+    if not marks:
+        return samples
+    for index, regions in kept.items():
+        samples[index] = pixels.colours[regions]
+    found = np.concatenate(marks)
+    model = PixelModel.learn(samples)
+    distances = model.distances(np.median(found, axis=0)[None])[0]
+    distances[model.classes == SURROUND] = np.inf  # not inside the playing area
+    if model.classes[distances.argmin()] in (BLACK, WHITE) and len(found) >= 20:
+        samples[MARK] = found  # else they look unlike the pieces already
     return samples
 
 
@@ -315,7 +366,7 @@ def learn(
     """A board's square model from one picture of a known position, and the odd squares."""
     unlike = _unlike_their_kind(pixels, sampler, position)
     trusted = {s: "unknown" if s in unlike else v for s, v in position.items()}
-    pixel_model = PixelModel.learn(_training(pixels, sampler, trusted))
+    pixel_model = PixelModel.learn(_marked(pixels, sampler, trusted))
     labels, strange = pixel_model.label(pixels)
     squares = measure_squares(labels, strange, pixels.saturated, sampler)
     model = SquareModel(

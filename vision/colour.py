@@ -32,8 +32,10 @@ from vision.layout import (
     offsets_disc,
 )
 
-CLASSES = ("empty", "light", "b", "w", "surround")
-EMPTY, LIGHT, BLACK, WHITE, SURROUND = range(5)
+CLASSES = ("empty", "light", "b", "w", "surround", "mark")
+#: ``MARK``: the crowns' emblems of a set whose marks look more like a piece than anything else
+#: learnt (a dark star on a green sticker on a grey board), learnt from the kings at calibration.
+EMPTY, LIGHT, BLACK, WHITE, SURROUND, MARK = range(6)
 OUTSIDE = -1
 #: The start position (R-BRD-3): Black on 1-12, White on 21-32.
 START_POSITION = {**dict.fromkeys(range(1, 13), "b"), **dict.fromkeys(range(13, 21), "empty")}
@@ -239,6 +241,12 @@ def _cells() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 _LIGHT_CELLS, _DARK_CELLS, _BESIDE = _cells()
 
 
+def reach_of(spreads: np.ndarray) -> float:
+    """The squared colour distance past which a pixel is unlike pixels whose squared distances
+    to their nearest centre are ``spreads``: far past nearly all of them."""
+    return float(np.percentile(spreads, 99)) * 9 + 0.1
+
+
 @dataclass
 class PixelModel:
     """Colour centres per class, learnt per board; a pixel far from all of them is an outlier."""
@@ -261,9 +269,12 @@ class PixelModel:
         medians = {index: np.median(pixels, axis=0) for index, pixels in samples.items()}
         for index, pixels in samples.items():
             # The surround may look like the pieces: it is told apart by where it lies.
-            foreign: tuple[int, ...] = {BLACK: (EMPTY,), WHITE: (EMPTY,), SURROUND: ()}.get(
-                index, (BLACK, WHITE)
-            )
+            foreign: tuple[int, ...] = {
+                BLACK: (EMPTY,),
+                WHITE: (EMPTY,),
+                SURROUND: (),
+                MARK: (),
+            }.get(index, (BLACK, WHITE))
             own = ((pixels - medians[index]) ** 2).sum(axis=1)
             keep = np.ones(len(pixels), dtype=bool)
             for other in foreign:
@@ -283,7 +294,7 @@ class PixelModel:
             centres.append(found)
             classes += [index] * count
             spreads.append(((pixels - found[labels.ravel()]) ** 2).sum(axis=1))
-        reach = float(np.percentile(np.concatenate(spreads), 99)) * 9 + 0.1
+        reach = reach_of(np.concatenate(spreads))
         return cls(np.vstack(centres).astype(np.float64), np.array(classes), reach)
 
     def distances(self, colours: np.ndarray) -> np.ndarray:
@@ -455,7 +466,7 @@ def _emblems(
     windows = labels[sampler.window[candidates]]  # past the edge, the surround is its own class
     glare = saturated[sampler.window[candidates]]
     seen = (windows != OUTSIDE) & ~glare
-    dark = (windows == BLACK) | (windows == EMPTY)
+    dark = (windows == BLACK) | (windows == EMPTY) | (windows == MARK)
     sides = (  # own colour, an emblem's
         (windows == BLACK, seen & (windows != BLACK)),
         (windows == WHITE, seen & dark),
