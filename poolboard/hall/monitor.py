@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 import logging
-import ssl
 import threading
 import time
 import uuid
@@ -21,8 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 
+from poolboard.broker_client import new_client
 from poolboard.hall import topics
 from poolboard.hall.event import EventStore
 from poolboard.hall.settings import HallConfig
@@ -131,16 +130,14 @@ class HallMonitor:
 
     def _client(self) -> mqtt.Client:
         broker = self.config.broker
-        client = mqtt.Client(
-            CallbackAPIVersion.VERSION2,
-            client_id="poolboard-hall",
+        client = new_client(
+            "poolboard-hall",
+            topics.HALL_USER,
+            broker.hall_password,
+            tls=broker.tls,
+            ca_file=broker.ca_file,
             clean_session=False,  # the broker keeps the hall's QoS 1 events while it is away
-            protocol=mqtt.MQTTv311,
         )
-        client.username_pw_set(topics.HALL_USER, broker.hall_password)
-        if broker.tls:
-            client.tls_set(ca_certs=broker.ca_file or None, cert_reqs=ssl.CERT_REQUIRED)
-        client.reconnect_delay_set(min_delay=1, max_delay=4)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-import ssl
 import threading
 import time
 from collections import OrderedDict
@@ -19,9 +18,9 @@ from collections.abc import Callable
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 from pydantic import BaseModel, ValidationError
 
+from poolboard.broker_client import new_client
 from poolboard.hall import topics
 from poolboard.hall.link import HallLinkConfig
 from poolboard.session import RefereeError, Session
@@ -141,22 +140,20 @@ class TablePublisher:
     # -- the connection ------------------------------------------------------------------------
 
     def _client(self) -> mqtt.Client:
-        client = mqtt.Client(
-            CallbackAPIVersion.VERSION2,
-            client_id=f"poolboard-table-{self.table}",
-            protocol=mqtt.MQTTv311,
+        client = new_client(
+            f"poolboard-table-{self.table}",
+            self.table,
+            self.link.password,
+            tls=self.link.tls,
+            ca_file=self.link.ca_file,
+            max_queued=MAX_QUEUED,
         )
-        client.username_pw_set(self.table, self.link.password or None)
         client.will_set(
             self._topic(topics.STATUS),
             self._status("offline", "connection lost"),
             qos=topics.QOS,
             retain=True,
         )
-        if self.link.tls:
-            client.tls_set(ca_certs=self.link.ca_file or None, cert_reqs=ssl.CERT_REQUIRED)
-        client.max_queued_messages_set(MAX_QUEUED)
-        client.reconnect_delay_set(min_delay=1, max_delay=4)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_connect_fail = self._on_connect_fail

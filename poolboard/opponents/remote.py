@@ -18,7 +18,6 @@ from __future__ import annotations
 import logging
 import secrets
 import socket
-import ssl
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -26,12 +25,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 
 from engine.board import Board, Move
 from engine.color import Color
 from engine.game import BLACK_WINS, DRAW, WHITE_WINS
 from poolboard import remote_protocol as protocol
+from poolboard.broker_client import new_client
 from poolboard.remote_protocol import Invite, ProtocolError
 from poolboard.remote_settings import RemoteLinkConfig
 
@@ -233,16 +232,14 @@ class RemoteLink:
     # -- the connection ------------------------------------------------------------------------
 
     def _client(self) -> mqtt.Client:
-        client = mqtt.Client(
-            CallbackAPIVersion.VERSION2,
-            client_id=f"poolboard-remote-{self.board_name}-{self.invite.game}",
-            protocol=mqtt.MQTTv311,
+        client = new_client(
+            f"poolboard-remote-{self.board_name}-{self.invite.game}",
+            self.board_name,
+            self.link.password,
+            tls=self.link.tls,
+            ca_file=self.link.ca_file,
+            max_queued=MAX_QUEUED,
         )
-        client.username_pw_set(self.board_name, self.link.password or None)
-        if self.link.tls:
-            client.tls_set(ca_certs=self.link.ca_file or None, cert_reqs=ssl.CERT_REQUIRED)
-        client.max_queued_messages_set(MAX_QUEUED)
-        client.reconnect_delay_set(min_delay=1, max_delay=4)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_connect_fail = self._on_connect_fail
