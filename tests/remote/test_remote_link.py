@@ -34,16 +34,7 @@ class Board_:
         self.clocks: list[ClockReading] = []
         self.problems: list[str] = []
         self.results: list[tuple[str, str]] = []
-        config = RemoteLinkConfig(
-            broker="127.0.0.1",
-            port=port,
-            user=user,
-            password=TABLES[user],
-            keepalive=2,
-            invite=str(invite),
-            role=role,
-            **settings,
-        )
+        config = loopback_link(port, user, role, invite, **settings)
         self.link = RemoteLink(
             config,
             TERMS,
@@ -72,6 +63,20 @@ class Board_:
         """This board records ``text`` (its player's move, or the other's executed here)."""
         self.moves.append(text)
         self.link.update(list(self.moves))
+
+
+def loopback_link(port: int, user: str, role: str, invite: Invite, **settings) -> RemoteLinkConfig:
+    """Board ``user``'s link to the test broker on loopback (keepalive 2 s: drops seen fast)."""
+    return RemoteLinkConfig(
+        broker="127.0.0.1",
+        port=port,
+        user=user,
+        password=TABLES[user],
+        keepalive=2,
+        invite=str(invite),
+        role=role,
+        **settings,
+    )
 
 
 def raw_client(port: int, user: str, password: str) -> mqtt.Client:

@@ -7,23 +7,15 @@ from engine.color import Color
 from poolboard.config import OpponentConfig
 from poolboard.opponents.remote_opponent import RemoteOpponent
 from poolboard.remote_protocol import Invite
-from poolboard.remote_settings import RemoteLinkConfig
-from tests.hall.conftest import TABLES, needs_mosquitto
+from tests.hall.conftest import needs_mosquitto
+from tests.remote.test_remote_link import loopback_link
 from tests.service.test_opponent import OpponentTable, wait_for
 
 pytestmark = needs_mosquitto
 
 
 def test_the_pages_hear_the_link_go_down_and_come_back(tmp_path: Path, broker) -> None:
-    link = RemoteLinkConfig(
-        broker="127.0.0.1",
-        port=broker.port,
-        user="t1",
-        password=TABLES["t1"],
-        keepalive=2,
-        invite=str(Invite.new()),
-        role="host",
-    )
+    link = loopback_link(broker.port, "t1", "host", Invite.new())
     table = OpponentTable(
         tmp_path / "board",
         RemoteOpponent(Color.WHITE, link),

@@ -19,9 +19,8 @@ from poolboard import remote_protocol as protocol
 from poolboard.config import OpponentConfig, RulesConfig
 from poolboard.opponents.remote_opponent import RemoteOpponent
 from poolboard.remote_protocol import Invite
-from poolboard.remote_settings import RemoteLinkConfig
 from tests.hall.conftest import TABLES, needs_mosquitto
-from tests.remote.test_remote_link import raw_client, settle_logs
+from tests.remote.test_remote_link import loopback_link, raw_client, settle_logs
 from tests.service.test_opponent import OpponentTable, status, wait_for
 
 pytestmark = needs_mosquitto
@@ -34,15 +33,7 @@ class RemoteTable(OpponentTable):
     moves hold the session's lock, as the service's loop does (the link's thread takes it too)."""
 
     def __init__(self, folder: Path, port: int, user: str, role: str, far: str, profile: str):
-        self.link_config = RemoteLinkConfig(
-            broker="127.0.0.1",
-            port=port,
-            user=user,
-            password=TABLES[user],
-            keepalive=2,
-            invite=str(INVITE),
-            role=role,
-        )
+        self.link_config = loopback_link(port, user, role, INVITE)
         super().__init__(
             folder,
             RemoteOpponent(Color(far), self.link_config),
