@@ -10,7 +10,7 @@ import pytest
 
 from poolboard.config import OpponentConfig, RulesConfig
 from tests.web.conftest import CHROMIUM, Live
-from tests.web.test_pages import TIMEOUT, shoot, tap, wait_moves
+from tests.web.test_pages import TIMEOUT, shoot, spectator_and_board, tap, wait_moves
 from tests.web.test_screens import wait_text
 
 pytestmark = pytest.mark.skipif(
@@ -37,13 +37,7 @@ def test_the_pages_show_the_computer_thinking_its_move_and_a_hint(
     browser, against_computer: Live
 ) -> None:
     live = against_computer
-    context = browser.new_context(viewport={"width": 1200, "height": 800})
-    spectator = context.new_page()
-    spectator.goto(live.url + "/")
-    spectator.wait_for_selector(".conn.live", timeout=TIMEOUT)
-    board = context.new_page()
-    board.goto(live.url + "/board")
-    board.wait_for_selector(".conn.live", timeout=TIMEOUT)
+    context, spectator, board = spectator_and_board(browser, live.url)
     assert board.locator("#hint").is_visible()  # casual, and the computer plays: hints are on
     board.click("#setup")
     spectator.wait_for_selector(".player.black.running", timeout=TIMEOUT)

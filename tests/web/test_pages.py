@@ -66,14 +66,21 @@ def clock_text(page, side: str) -> str:
     return page.locator(f".player.{side} .clock").inner_text()
 
 
-def test_play_on_the_virtual_board_and_watch_the_spectator_page(browser, live: Live) -> None:
+def spectator_and_board(browser, url: str):
+    """A desktop browser with the spectator page and the virtual board open and live:
+    (context, spectator, board)."""
     context = browser.new_context(viewport={"width": 1200, "height": 800})
-    spectator = context.new_page()
-    spectator.goto(live.url + "/")
-    spectator.wait_for_selector(".conn.live", timeout=TIMEOUT)
-    board = context.new_page()
-    board.goto(live.url + "/board")
-    board.wait_for_selector(".conn.live", timeout=TIMEOUT)
+    pages = []
+    for path in ("/", "/board"):
+        page = context.new_page()
+        page.goto(url + path)
+        page.wait_for_selector(".conn.live", timeout=TIMEOUT)
+        pages.append(page)
+    return context, *pages
+
+
+def test_play_on_the_virtual_board_and_watch_the_spectator_page(browser, live: Live) -> None:
+    context, spectator, board = spectator_and_board(browser, live.url)
     # Nothing stands on the board yet: the session waits for the set-up.
     assert board.locator("#board .piece").count() == 0
     assert "set up" in spectator.inner_text("#state-line")
