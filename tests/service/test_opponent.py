@@ -384,12 +384,17 @@ class ScriptedOpponent(Opponent):
         self.answer = answer
 
 
-def test_the_opponent_interface_drops_stale_and_illegal_answers(tmp_path: Path) -> None:
+def asked_for_white(folder: Path, **sections) -> tuple[OpponentTable, ScriptedOpponent, Position]:
+    """A game against a scripted White, which has just been asked to answer 11-15."""
     opponent = ScriptedOpponent(Color.WHITE)
-    table = OpponentTable(tmp_path, opponent)
+    table = OpponentTable(folder, opponent, **sections)
     table.set_up()
     table.move(11, 15)
-    asked = opponent.positions[-1]
+    return table, opponent, opponent.positions[-1]
+
+
+def test_the_opponent_interface_drops_stale_and_illegal_answers(tmp_path: Path) -> None:
+    table, opponent, asked = asked_for_white(tmp_path)
     assert asked.to_move and asked.side is Color.WHITE and asked.chosen is None
     assert [m.path for m in asked.game.board.move_stack] == [(11, 15)]
     board = asked.game.board
@@ -409,11 +414,7 @@ def test_the_opponent_interface_drops_stale_and_illegal_answers(tmp_path: Path) 
 def test_a_move_made_for_the_opponent_before_it_has_chosen_is_not_recorded(
     tmp_path: Path,
 ) -> None:
-    opponent = ScriptedOpponent(Color.WHITE)
-    table = OpponentTable(tmp_path, opponent)
-    table.set_up()
-    table.move(11, 15)
-    asked = opponent.positions[-1]
+    table, opponent, asked = asked_for_white(tmp_path)
     table.move(22, 18)  # the hand plays for White while White still chooses
     session = table.session
     assert session.state()["moves"] == ["11-15"]
@@ -427,11 +428,7 @@ def test_a_move_made_for_the_opponent_before_it_has_chosen_is_not_recorded(
 
 
 def test_a_referee_correction_supersedes_the_question(tmp_path: Path) -> None:
-    opponent = ScriptedOpponent(Color.WHITE)
-    table = OpponentTable(tmp_path, opponent)
-    table.set_up()
-    table.move(11, 15)
-    asked = opponent.positions[-1]
+    table, opponent, asked = asked_for_white(tmp_path)
     table.session.correct_move("referee", 1, "11-16")  # misrecorded: it was 11-16
     corrected = opponent.positions[-1]
     assert corrected.serial > asked.serial and not corrected.to_move  # the board shows 11-15
@@ -448,11 +445,7 @@ def test_a_referee_correction_supersedes_the_question(tmp_path: Path) -> None:
 def answered(tmp_path: Path) -> OpponentTable:
     """A game at 600+5 against a scripted White that has answered 11-15 with 22-18: the
     answer is cued and the player's clock runs while they execute it."""
-    opponent = ScriptedOpponent(Color.WHITE)
-    table = OpponentTable(tmp_path, opponent, clock=ClockConfig(time_control="600+5"))
-    table.set_up()
-    table.move(11, 15)
-    asked = opponent.positions[-1]
+    table, opponent, asked = asked_for_white(tmp_path, clock=ClockConfig(time_control="600+5"))
     assert opponent.answer(asked.serial, asked.game.board.parse_move("22-18")) is True
     return table
 
@@ -493,12 +486,10 @@ def test_voiding_the_player_s_move_keeps_the_clock_with_the_player(tmp_path: Pat
 
 
 def test_an_answer_that_cannot_be_stored_is_not_cued_and_is_asked_again(tiny_disk) -> None:
-    opponent = ScriptedOpponent(Color.WHITE)
-    table = OpponentTable(tiny_disk.folder, opponent, clock=ClockConfig(time_control="600"))
+    table, opponent, asked = asked_for_white(
+        tiny_disk.folder, clock=ClockConfig(time_control="600")
+    )
     session = table.session
-    table.set_up()
-    table.move(11, 15)
-    asked = opponent.positions[-1]
     reply = asked.game.board.parse_move("22-18")
     tiny_disk.fill()
     assert opponent.answer(asked.serial, reply) is False
