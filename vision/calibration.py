@@ -253,7 +253,7 @@ def _unlike_their_kind(pixels: Pixels, sampler: Sampler, position: Mapping[int, 
     """Squares whose median colour is far from the rest of their kind's: not learnt from
     (a misplaced piece, glare), so that one wrong square cannot teach a wrong colour. Kings
     seen from near above (where stacks cannot show) are their own kind: a crown's mark makes
-    them unlike the men, and is learnt from them (:func:`_marked`)."""
+    them unlike the men, and is learnt from them (:func:`_colours`)."""
     seen = sampler.rise >= STACKS_SEEN
     kinds: dict[str, list[int]] = {}
     for s, v in position.items():
@@ -292,8 +292,8 @@ def _training(
     return samples
 
 
-def _marked(pixels: Pixels, sampler: Sampler, position: Mapping[int, str]) -> dict[int, np.ndarray]:
-    """The training pixels of a known position, with the crowns' marks as a class of their own
+def _colours(pixels: Pixels, sampler: Sampler, position: Mapping[int, str]) -> PixelModel:
+    """The colour classes of a known position, with the crowns' marks as a class of their own
     where they would otherwise be taken for a piece: the pixels on the tops of kings seen from
     near above (where stacks cannot show) that are unlike every one of its side's men's tops
     (a side with enough men). They are left out of their side's colour, so a dark star on a
@@ -318,17 +318,17 @@ def _marked(pixels: Pixels, sampler: Sampler, position: Mapping[int, str]) -> di
         others = [s - 1 for s, v in position.items() if v == king and seen[s - 1]]
         whole = np.hstack([sampler.base[others], sampler.side[others]]).ravel()
         kept[index] = np.concatenate([men_regions, whole, regions[~unlike]])
-    if not marks:
-        return samples
     for index, regions in kept.items():
         samples[index] = pixels.colours[regions]
-    found = np.concatenate(marks)
     model = PixelModel.learn(samples)
+    if not marks:
+        return model
+    found = np.concatenate(marks)
     distances = model.distances(np.median(found, axis=0)[None])[0]
     distances[model.classes == SURROUND] = np.inf  # not inside the playing area
-    if model.classes[distances.argmin()] in (BLACK, WHITE) and len(found) >= 20:
-        samples[MARK] = found  # else they look unlike the pieces already
-    return samples
+    if model.classes[distances.argmin()] not in (BLACK, WHITE) or len(found) < 20:
+        return model  # they look unlike the pieces already
+    return PixelModel.learn({**samples, MARK: found})
 
 
 def _man_heights(
@@ -366,7 +366,7 @@ def learn(
     """A board's square model from one picture of a known position, and the odd squares."""
     unlike = _unlike_their_kind(pixels, sampler, position)
     trusted = {s: "unknown" if s in unlike else v for s, v in position.items()}
-    pixel_model = PixelModel.learn(_marked(pixels, sampler, trusted))
+    pixel_model = _colours(pixels, sampler, trusted)
     labels, strange = pixel_model.label(pixels)
     squares = measure_squares(labels, strange, pixels.saturated, sampler)
     model = SquareModel(
