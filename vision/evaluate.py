@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -121,22 +122,41 @@ def _calibrated(photo: Photo, truth: dict[int, str]) -> Calibration:
     return calibrate(photo.image, photo.corners, truth)
 
 
-def trials(photos: list[Photo], self_only: bool = False) -> list[Trial]:
-    """Every photo read under the cross-validation protocol (or learnt from itself)."""
+#: A change made to a photo before it is read or learnt from (another camera, light, hand).
+Change = Callable[[Photo], Photo]
+
+
+def _unchanged(photo: Photo) -> Photo:
+    return photo
+
+
+def trials(
+    photos: list[Photo],
+    self_only: bool = False,
+    read_as: Change = _unchanged,
+    learn_as: Change = _unchanged,
+) -> list[Trial]:
+    """Every photo read under the cross-validation protocol (or learnt from itself).
+
+    ``read_as`` changes each photo before it is read and ``learn_as`` each calibration picture
+    (``bench/vision_real.py`` sweeps them); which photos show one board is decided unchanged.
+    """
     done = []
     for photo in photos:
         partners = (
             [] if self_only else [p for p in photos if p is not photo and same_board(p, photo)]
         )
+        read = photo if self_only else read_as(photo)
         for partner in partners:
             try:
-                calibration = _calibrated(partner, partner.truth)
+                learnt = learn_as(partner)
+                calibration = _calibrated(learnt, learnt.truth)
             except CalibrationError as error:
                 print(f"  {photo.name}: calibration on {partner.name} refused: {error}")
                 done.append(Trial(photo.name, partner.name, photo.truth, _REFUSED))
                 continue
             try:
-                reading = read_squares(calibration.seen_at(photo.corners, photo.image), photo.image)
+                reading = read_squares(calibration.seen_at(read.corners, read.image), read.image)
             except CalibrationError as error:
                 print(f"  {photo.name}: not read with {partner.name}'s calibration: {error}")
                 reading = _REFUSED
@@ -155,13 +175,13 @@ def trials(photos: list[Photo], self_only: bool = False) -> list[Trial]:
             learn = {s: v if (s % 2) != half else "unknown" for s, v in photo.truth.items()}
             test = {s: v for s, v in photo.truth.items() if learn[s] == "unknown"}
             try:
-                calibration = _calibrated(photo, learn)
+                calibration = _calibrated(learn_as(photo), learn)
             except CalibrationError as error:
                 print(f"  {photo.name}: calibration on half of its squares refused: {error}")
                 done.append(Trial(photo.name, "other half", test, _REFUSED))
                 continue
             try:
-                reading = read_squares(calibration, photo.image)
+                reading = read_squares(calibration.seen_at(read.corners, read.image), read.image)
             except CalibrationError as error:
                 print(f"  {photo.name}: not read: {error}")
                 reading = _REFUSED
