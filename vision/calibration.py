@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from engine.board import Board, FenError
-from vision.camera import CameraPose, camera_pose, undistort
+from vision.camera import CameraPose, FocalEstimate, camera_pose, focal_estimate, undistort
 from vision.colour import (
     BLACK,
     EMBLEM,
@@ -92,6 +92,7 @@ class Calibration:
     markers: dict[int, np.ndarray] = field(default_factory=dict)  # id -> (4, 2) at calibration
     warnings: list[str] = field(default_factory=list)
     k1: float = 0.0  # the lens's radial distortion (``vision.camera.distort``)
+    focal: FocalEstimate | None = None  # the camera's focal length; None: from the corners
 
     @property
     def homography(self) -> np.ndarray:
@@ -110,18 +111,32 @@ class Calibration:
     @cached_property
     def pose(self) -> CameraPose:
         """Where the camera stands over the board (for parallax)."""
-        return camera_pose(undistort(self.corners, self.k1, self.image_size), self.image_size)
+        focal = self.focal or focal_estimate(self.ideal_corners, self.image_size)
+        return camera_pose(self.ideal_corners, self.image_size, focal.widths)
+
+    @property
+    def ideal_corners(self) -> np.ndarray:
+        """The corners as a pinhole camera would see them (the lens's bending undone)."""
+        return undistort(self.corners, self.k1, self.image_size)
 
     @cached_property
     def sampler(self) -> Sampler:
         """Where each square is sampled under this camera pose."""
         return Sampler.build(self.pose)
 
-    def _with(self, corners: np.ndarray, size: tuple[int, int], markers: dict) -> Calibration:
-        return Calibration(
+    def _with(
+        self, corners: np.ndarray, size: tuple[int, int], markers: dict, seen: bool
+    ) -> Calibration:
+        """This calibration with other corners; ``seen``: found in another picture, whose own
+        estimate of the camera's focal length is pooled with this one's."""
+        focal = self.focal or focal_estimate(self.ideal_corners, self.image_size)
+        moved = Calibration(
             corners.astype(np.float32), self.method, size, self.model, self.light, markers,
-            self.warnings, self.k1,
+            self.warnings, self.k1, focal,
         )  # fmt: skip
+        if seen:
+            moved.focal = focal.pooled(focal_estimate(moved.ideal_corners, size))
+        return moved
 
     def scaled_to(self, size: tuple[int, int]) -> Calibration:
         """The same calibration for pictures of another resolution of the same view."""
@@ -129,16 +144,17 @@ class Calibration:
             return self
         factor = np.array(size, dtype=np.float32) / np.array(self.image_size, dtype=np.float32)
         markers = {i: m * factor for i, m in self.markers.items()}
-        return self._with(self.corners * factor, size, markers)
+        return self._with(self.corners * factor, size, markers, seen=False)
 
     def moved_to(self, corners: np.ndarray, markers: dict[int, np.ndarray]) -> Calibration:
         """The same colours with new corners, after the camera has moved."""
-        return self._with(corners, self.image_size, markers)
+        return self._with(corners, self.image_size, markers, seen=True)
 
     def seen_at(self, corners: np.ndarray, image: np.ndarray) -> Calibration:
-        """The same colours for another picture of the board whose corners are known."""
+        """The same colours and camera for another picture of the board whose corners are
+        known (the focal lengths both pictures' corners imply pooled: a steadier pose)."""
         height, width = image.shape[:2]
-        return self._with(corners, (width, height), {})
+        return self._with(corners, (width, height), {}, seen=True)
 
     def measure(self, canvas: np.ndarray) -> tuple[Pixels, Squares]:
         """A canonical image's sampled pixels and the squares' measurements."""
@@ -174,6 +190,9 @@ class Calibration:
             },
             "homography": self.homography.round(8).tolist(),
             "k1": round(self.k1, 4),
+            "focal": None
+            if self.focal is None
+            else [round(self.focal.log, 5), self.focal.variance],
             "camera": self.pose.to_json(),
             "model": self.model.to_json(),
             "light": self.light.round(5).tolist(),
@@ -203,6 +222,7 @@ class Calibration:
                 },
                 warnings=[str(w) for w in data.get("warnings", [])],
                 k1=float(data.get("k1", 0.0)),
+                focal=None if data.get("focal") is None else FocalEstimate(*data["focal"]),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise CalibrationError(f"malformed calibration: {error}") from None
@@ -434,7 +454,8 @@ def calibrate(
     pixels = sample(draft.canvas(image), draft.sampler)
     model, warnings = learn(pixels, draft.sampler, known)
     return Calibration(
-        found, method, (width, height), model, pixels.light, markers, warnings, k1
+        found, method, (width, height), model, pixels.light, markers, warnings, k1,
+        focal_estimate(draft.ideal_corners, (width, height)),
     )  # fmt: skip
 
 

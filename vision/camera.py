@@ -4,7 +4,10 @@ A piece has height, so in an oblique view its top is seen beyond its base, away 
 A pinhole camera with square pixels and its principal point at the picture's centre is assumed;
 its focal length follows from the board being a square (Zhang's two constraints on the plane's
 homography). Seen nearly straight down the focal length cannot be told, and does not matter:
-then a typical webcam's is taken, and parallax is small anyway.
+then a typical webcam's is taken, and parallax is small anyway. That estimate is ill-conditioned
+(corners clicked 1 % of the board's side off can move it by a third, and the pose's height with
+it), so each estimate carries its spread under such clicks (``FocalEstimate``), and the
+estimates of pictures from one camera are pooled, each weighted by how well it is determined.
 """
 
 from __future__ import annotations
@@ -18,14 +21,37 @@ from vision.layout import BOARD_CORNERS
 
 _TYPICAL_FOCAL = 1.0  # focal length in picture widths (about a 53 degree field of view)
 _FOCAL_RANGE = (0.3, 6.0)  # picture widths: outside this an estimate is noise
+_CLICK = 0.005  # how far off (share of the board's side) a corner found by hand or eye may lie
+_UNKNOWN = 100.0  # variance of a log focal length that the corners cannot tell
+
+
+@dataclass(frozen=True)
+class FocalEstimate:
+    """A camera's focal length in picture widths, as its log and that log's variance."""
+
+    log: float
+    variance: float
+
+    @property
+    def widths(self) -> float:
+        """The focal length in picture widths."""
+        return float(np.exp(self.log))
+
+    def pooled(self, other: FocalEstimate) -> FocalEstimate:
+        """Two estimates of one camera's focal length, each weighted by its precision."""
+        first, second = 1 / self.variance, 1 / other.variance
+        log = (self.log * first + other.log * second) / (first + second)
+        return FocalEstimate(log, 1 / (first + second))
 
 
 @dataclass(frozen=True)
 class CameraPose:
-    """The camera's centre over the board: its foot (x, y) and height, in squares."""
+    """The camera's centre over the board: its foot (x, y) and height, in squares, and the
+    focal length used (picture widths)."""
 
     foot: tuple[float, float]
     height: float
+    focal: float = _TYPICAL_FOCAL
 
     def lean(self, points: np.ndarray, height: float) -> np.ndarray:
         """Where a point ``height`` squares above each board point (..., 2) is seen on the board."""
@@ -39,7 +65,11 @@ class CameraPose:
 
     def to_json(self) -> dict[str, object]:
         """The pose as plain numbers."""
-        return {"foot": [round(v, 3) for v in self.foot], "height": round(self.height, 3)}
+        return {
+            "foot": [round(v, 3) for v in self.foot],
+            "height": round(self.height, 3),
+            "focal": round(self.focal, 4),
+        }
 
 
 def _focal(board_to_image: np.ndarray, centre: tuple[float, float]) -> float | None:
@@ -56,13 +86,47 @@ def _focal(board_to_image: np.ndarray, centre: tuple[float, float]) -> float | N
     return float(np.exp(np.mean(np.log(focals)))) if focals else None
 
 
-def camera_pose(corners: np.ndarray, size: tuple[int, int]) -> CameraPose:
-    """The camera's pose from the playing area's corners (a1, h1, h8, a8) in a picture."""
+def focal_estimate(corners: np.ndarray, size: tuple[int, int]) -> FocalEstimate:
+    """The focal length the corners (a1, h1, h8, a8) imply, with its variance when each corner
+    coordinate may be ``_CLICK`` of the board's side off (from the estimate's derivatives)."""
+    width, height = size
+    centre = (width / 2, height / 2)
+    low, high = _FOCAL_RANGE
+
+    def log_focal(points: np.ndarray) -> float | None:
+        board_to_image = cv2.getPerspectiveTransform(BOARD_CORNERS, points.astype(np.float32))
+        focal = _focal(board_to_image, centre)
+        return None if focal is None or not low <= focal / width <= high else np.log(focal / width)
+
+    found = log_focal(corners)
+    if found is None:
+        return FocalEstimate(float(np.log(_TYPICAL_FOCAL)), _UNKNOWN)
+    step = _CLICK * float(np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1).mean())
+    variance = 0.0
+    for index in range(8):
+        moved = np.zeros(8)
+        moved[index] = step
+        ahead = log_focal(corners + moved.reshape(4, 2))
+        behind = log_focal(corners - moved.reshape(4, 2))
+        if ahead is None or behind is None:
+            return FocalEstimate(float(found), _UNKNOWN)
+        variance += ((ahead - behind) / 2) ** 2
+    return FocalEstimate(float(found), min(max(variance, 1e-6), _UNKNOWN))
+
+
+def camera_pose(
+    corners: np.ndarray, size: tuple[int, int], focal_widths: float | None = None
+) -> CameraPose:
+    """The camera's pose from the playing area's corners (a1, h1, h8, a8) in a picture, with
+    the camera's focal length in picture widths when known (else estimated from the corners)."""
     width, height = size
     centre = (width / 2, height / 2)
     board_to_image = cv2.getPerspectiveTransform(BOARD_CORNERS, corners.astype(np.float32))
-    focal = _focal(board_to_image, centre)
     low, high = (v * width for v in _FOCAL_RANGE)
+    if focal_widths is not None:
+        focal: float | None = focal_widths * width
+    else:
+        focal = _focal(board_to_image, centre)
     if focal is None or not low <= focal <= high:
         focal = _TYPICAL_FOCAL * width
     intrinsics = np.array([[focal, 0, centre[0]], [0, focal, centre[1]], [0, 0, 1]])
@@ -77,6 +141,7 @@ def camera_pose(corners: np.ndarray, size: tuple[int, int]) -> CameraPose:
     return CameraPose(
         foot=(float(centre_on_board[0]), float(centre_on_board[1])),
         height=float(abs(centre_on_board[2])),
+        focal=focal / width,
     )
 
 

@@ -1,0 +1,64 @@
+"""The camera's pose from the board's corners stays steady when the corners are clicked a little
+off: the focal length, ill-determined by one picture's corners, is pooled with the
+calibration's (bench/vision_real.py, "corners off by <= 1 % of the side")."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.vision.test_real_photo import CORNERS, PHOTO
+from vision.calibration import calibrate, load_image
+from vision.camera import camera_pose, focal_estimate, undistort
+from vision.synthetic import camera_corners
+
+SIZE = (640, 480)
+
+
+def _clicked_off(corners: np.ndarray, share: float, seed: int) -> list[np.ndarray]:
+    """Six copies of the corners, each corner moved up to ``share`` of the board's side."""
+    side = float(np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1).mean())
+    rng = np.random.default_rng(seed)
+    return [corners + rng.uniform(-1, 1, (4, 2)).astype(np.float32) * share * side
+            for _ in range(6)]  # fmt: skip
+
+
+def test_the_focal_length_of_an_exact_view_is_found_and_known_to_be_steady() -> None:
+    corners = np.array(camera_corners(40, 0, 0, SIZE), dtype=np.float32)  # focal: 1 width
+    estimate = focal_estimate(corners, SIZE)
+    assert abs(estimate.widths - 1.0) < 0.01
+    assert estimate.variance < 0.05**2  # 40 degrees off the vertical: well determined
+
+
+def test_seen_straight_down_the_focal_length_is_unknown_and_gives_way() -> None:
+    overhead = focal_estimate(np.array(camera_corners(0, 0, 0, SIZE), dtype=np.float32), SIZE)
+    oblique = focal_estimate(np.array(camera_corners(40, 0, 0, SIZE), dtype=np.float32), SIZE)
+    assert overhead.variance > 1.0
+    assert abs(overhead.pooled(oblique).log - oblique.log) < 0.01
+
+
+def test_pooled_with_a_known_camera_a_view_clicked_off_keeps_its_height() -> None:
+    exact = np.array(camera_corners(25, 0, 0, SIZE), dtype=np.float32)
+    camera, truth = focal_estimate(exact, SIZE), camera_pose(exact, SIZE).height
+    own, pooled = [], []
+    for corners in _clicked_off(exact, 0.01, seed=3):
+        own.append(abs(camera_pose(corners, SIZE).height / truth - 1))
+        focal = camera.pooled(focal_estimate(corners, SIZE)).widths
+        pooled.append(abs(camera_pose(corners, SIZE, focal).height / truth - 1))
+    assert max(own) > 0.2  # one picture's corners alone: the height is off by a fifth or more
+    assert max(pooled) < 0.05
+
+
+def test_a_real_photo_read_with_corners_clicked_off_keeps_the_calibrations_camera() -> None:
+    """eppu_initialization.jpg: read with its corners 1 % of the side off, the camera's height
+    (which sets how tall a stack must look to be a king) stays near the calibration's."""
+    photo = load_image(PHOTO)
+    calibration = calibrate(photo, CORNERS)
+    height = calibration.pose.height
+    own, seen = [], []
+    for corners in _clicked_off(CORNERS, 0.01, seed=5):
+        alone = undistort(corners, calibration.k1, calibration.image_size)
+        own.append(abs(camera_pose(alone, calibration.image_size).height / height - 1))
+        seen.append(abs(calibration.seen_at(corners, photo).pose.height / height - 1))
+    assert max(own) > 0.25
+    assert max(seen) < 0.12
+    assert np.mean(seen) < np.mean(own) / 2
