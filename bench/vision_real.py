@@ -5,10 +5,11 @@ another camera, light or hand would make, under ``poolboard vision evaluate``'s 
 
 The photos stay where they are (outside the repository). Every photo is read as ``evaluate``
 reads it (calibrated on the other photos of its board, or on the other half of its squares),
-once per change in ``CHANGES``: a fixed, seeded list. Most change the picture read; the
+once per change in ``changes``: a fixed, seeded list. Most change the picture read; the
 ``calibration:`` ones change the calibration picture instead (the light changed between
-calibration and play). Printed per change: squares right exactly and in occupancy and colour,
-and each miss the unchanged photos do not show (photo square: label -> read).
+calibration and play), and the ``both:`` ones both pictures (another camera altogether).
+Printed per change: squares right exactly and in occupancy and colour, and each miss the
+unchanged photos do not show (photo square: label -> read).
 """
 
 from __future__ import annotations
@@ -157,8 +158,13 @@ def _rotated(degrees: float) -> Callable[[Photo], Photo]:
     return changed
 
 
+def _pi_camera(seed: int) -> Callable[[Photo], Photo]:
+    """A Raspberry Pi camera's picture: 640 px wide, some sensor noise, JPEG quality 60."""
+    return _smaller(640, lambda image, rng: _jpeg(60)(_noise(4)(image, rng), rng), seed)
+
+
 def changes(seed: int) -> dict[str, tuple[str, Callable[[Photo], Photo]]]:
-    """Name -> (which picture it changes: "read" or "calibration", the change)."""
+    """Name -> (which picture it changes: "read", "calibration" or "both", the change)."""
     return {
         "none": ("read", _same),
         "exposure x0.6": ("read", _pixels(_gain(0.6, 0.6, 0.6), seed)),
@@ -169,10 +175,7 @@ def changes(seed: int) -> dict[str, tuple[str, Callable[[Photo], Photo]]]:
         "noise sigma 8": ("read", _pixels(_noise(8), seed)),
         "JPEG quality 35": ("read", _pixels(_jpeg(35), seed)),
         "640 px wide": ("read", _smaller(640)),
-        "640 px, noise 4, JPEG 60 (Pi camera)": (
-            "read",
-            _smaller(640, lambda i, r: _jpeg(60)(_noise(4)(i, r), r), seed),
-        ),
+        "640 px, noise 4, JPEG 60 (Pi camera)": ("read", _pi_camera(seed)),
         "corners off by <= 1 % of the side": ("read", _jitter(0.01, seed)),
         "rotated 4 degrees": ("read", _rotated(4)),
         "rotated -3 degrees": ("read", _rotated(-3)),
@@ -193,6 +196,13 @@ def changes(seed: int) -> dict[str, tuple[str, Callable[[Photo], Photo]]]:
         "calibration: exposure x0.6": ("calibration", _pixels(_gain(0.6, 0.6, 0.6), seed)),
         "calibration: exposure x1.5": ("calibration", _pixels(_gain(1.5, 1.5, 1.5), seed)),
         "calibration: warm lamp": ("calibration", _pixels(_gain(0.8, 1.0, 1.15), seed)),
+        "calibration: cold light": ("calibration", _pixels(_gain(1.15, 1.0, 0.8), seed)),
+        "calibration: 640 px wide": ("calibration", _smaller(640)),
+        # Another camera altogether: both pictures taken with it.
+        "both: 640 px, noise 4, JPEG 60 (Pi camera)": ("both", _pi_camera(seed)),
+        "both: tone curve gamma 1.6": ("both", _pixels(_gamma(1.6), seed)),
+        "both: washed-out colours (saturation x0.5)": ("both", _pixels(_saturation(0.5), seed)),
+        "both: JPEG quality 15": ("both", _pixels(_jpeg(15), seed)),
     }
 
 
@@ -225,7 +235,8 @@ def main() -> int:
     for name, (side, change) in changes(args.seed).items():
         if args.only and name != "none" and not any(name.startswith(o) for o in args.only):
             continue
-        read_as, learn_as = (change, _same) if side == "read" else (_same, change)
+        read_as = change if side in ("read", "both") else _same
+        learn_as = change if side in ("calibration", "both") else _same
         done = trials(photos, read_as=read_as, learn_as=learn_as)
         compared = [c for t in done for c in t.compared()]
         exact = sum(truth == got for _, truth, got in compared)
