@@ -126,15 +126,16 @@ def _calibrated(photo: Photo, truth: dict[int, str]) -> Calibration:
 Change = Callable[[Photo], Photo]
 
 
-def _unchanged(photo: Photo) -> Photo:
+def unchanged(photo: Photo) -> Photo:
+    """The photo as it is."""
     return photo
 
 
 def trials(
     photos: list[Photo],
     self_only: bool = False,
-    read_as: Change = _unchanged,
-    learn_as: Change = _unchanged,
+    read_as: Change = unchanged,
+    learn_as: Change = unchanged,
 ) -> list[Trial]:
     """Every photo read under the cross-validation protocol (or learnt from itself).
 

@@ -14,6 +14,8 @@ import pytest
 
 from vision.calibration import calibrate, load_image, read_squares
 from vision.colour import START_POSITION
+from vision.evaluate import Photo, trials, unchanged
+from vision.photo_changes import changes
 
 PHOTO = Path(__file__).parent.parent / "data" / "photos" / "eppu_initialization.jpg"
 #: The playing area's corners (a1, h1, h8, a8), picked by hand on the photo.
@@ -47,3 +49,34 @@ def test_a_smaller_copy_reads_the_same(photo: np.ndarray) -> None:
     calibration = calibrate(photo, CORNERS)
     small = cv2.resize(photo, (960, 540), interpolation=cv2.INTER_AREA)
     assert read_squares(calibration, small) == START_POSITION
+
+
+#: What another camera, lamp or hand does, from the robustness sweep (bench/vision_real.py):
+#: the photo read after each, each half learnt from the other half of the unchanged photo
+#: (or, for "calibration:", learnt from the changed photo and read unchanged).
+USUAL_CAMERA = (
+    "exposure x1.5",
+    "warm lamp (R x1.15, B x0.8)",
+    "noise sigma 8",
+    "640 px, noise 4, JPEG 60 (Pi camera)",
+    "corners off by <= 1 % of the side",
+    "rotated 4 degrees",
+    "calibration: exposure x0.6",
+)
+
+
+@pytest.mark.parametrize("name", USUAL_CAMERA)
+def test_the_photo_reads_right_after_another_cameras_change(photo: np.ndarray, name: str) -> None:
+    side, change = changes(seed=1)[name]
+    labelled = Photo(
+        PHOTO.name, photo, CORNERS, dict(START_POSITION), "eppuhassinen/opencv-checkers"
+    )
+    done = trials(
+        [labelled],
+        read_as=change if side == "read" else unchanged,
+        learn_as=change if side == "calibration" else unchanged,
+    )
+    misread = [
+        (s, truth, got) for trial in done for s, truth, got in trial.compared() if truth != got
+    ]
+    assert len(done) == 2 and misread == []
