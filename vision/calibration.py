@@ -222,7 +222,7 @@ class Calibration:
                 },
                 warnings=[str(w) for w in data.get("warnings", [])],
                 k1=float(data.get("k1", 0.0)),
-                focal=None if data.get("focal") is None else FocalEstimate(*data["focal"]),
+                focal=_focal_from_json(data.get("focal")),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise CalibrationError(f"malformed calibration: {error}") from None
@@ -244,6 +244,16 @@ class Calibration:
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
             raise CalibrationError(f"cannot read calibration {str(path)!r}: {error}") from None
         return cls.from_json(data)
+
+
+def _focal_from_json(data: object) -> FocalEstimate | None:
+    """A saved focal length ``[log picture widths, variance]`` (None: not saved)."""
+    if data is None:
+        return None
+    log, variance = (float(v) for v in data)  # type: ignore[attr-defined]
+    if not (np.isfinite(log) and 0 < variance < np.inf):
+        raise ValueError(f"focal {data!r} is not [log picture widths, a variance above 0]")
+    return FocalEstimate(log, variance)
 
 
 def locate_board(

@@ -4,10 +4,13 @@ calibration's (bench/vision_real.py, "corners off by <= 1 % of the side")."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
+import pytest
 
 from tests.vision.test_real_photo import CORNERS, PHOTO
-from vision.calibration import calibrate, load_image
+from vision.calibration import Calibration, CalibrationError, calibrate, load_image
 from vision.camera import camera_pose, focal_estimate, undistort
 from vision.synthetic import camera_corners
 
@@ -62,3 +65,18 @@ def test_a_real_photo_read_with_corners_clicked_off_keeps_the_calibrations_camer
     assert max(own) > 0.25
     assert max(seen) < 0.12
     assert np.mean(seen) < np.mean(own) / 2
+
+
+def test_a_saved_calibration_keeps_its_cameras_focal_length(tmp_path) -> None:
+    calibration = calibrate(load_image(PHOTO), CORNERS)
+    path = tmp_path / "cal.json"
+    calibration.save(path)
+    loaded = Calibration.load(path)
+    assert loaded.focal is not None and calibration.focal is not None
+    assert abs(loaded.focal.log - calibration.focal.log) < 1e-4
+    assert loaded.pose.height == pytest.approx(calibration.pose.height, rel=1e-3)
+    data = json.loads(path.read_text())
+    for bad in ([0.1, 0.0], [0.1], ["x", 1.0]):
+        path.write_text(json.dumps(data | {"focal": bad}))
+        with pytest.raises(CalibrationError, match="malformed calibration"):
+            Calibration.load(path)
