@@ -179,6 +179,7 @@ def changes(seed: int) -> dict[str, tuple[str, Change]]:
         "calibration: warm lamp": ("calibration", _pixels(_gain(0.8, 1.0, 1.15), seed)),
         "calibration: cold light": ("calibration", _pixels(_gain(1.15, 1.0, 0.8), seed)),
         "calibration: 640 px wide": ("calibration", _smaller(640)),
+        "calibration: corners off by <= 1 % of the side": ("calibration", _jitter(0.01, seed + 2)),
         # Another camera altogether: both pictures taken with it.
         "both: 640 px, noise 4, JPEG 60 (Pi camera)": ("both", _pi_camera(seed)),
         "both: tone curve gamma 1.6": ("both", _pixels(_gamma(1.6), seed)),
