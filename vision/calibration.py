@@ -173,7 +173,7 @@ class Calibration:
         if recorded and MARK not in pieces.classes:
             marks, _ = _crown_marks(pixels, self.sampler, position)
             if _taken_for_pieces(pieces, marks):
-                self.model.pixels = pieces = with_marks(pieces, marks)
+                self.model.pixels = pieces = _with_marks(pieces, marks)
         labels = pieces.label(pixels)[0] if MARK in pieces.classes else None
         pieces.follow(training_pixels(pixels, self.sampler, position, labels), rate)
 
@@ -357,7 +357,7 @@ def _colours(pixels: Pixels, sampler: Sampler, position: Mapping[int, str]) -> P
     return PixelModel.learn({**samples, MARK: marks})
 
 
-def with_marks(model: PixelModel, marks: np.ndarray) -> PixelModel:
+def _with_marks(model: PixelModel, marks: np.ndarray) -> PixelModel:
     """``model`` with the crowns' ``marks`` (n, 3) as a class of its own."""
     found = PixelModel.learn({MARK: marks})
     return PixelModel(
