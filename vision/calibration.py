@@ -175,9 +175,23 @@ class Calibration:
         kinds, unknown = self.model.decide(squares, self.sampler)
         return kinds, unknown, pixels
 
-    def learn_from(self, pixels: Pixels, position: Mapping[int, str], rate: float) -> None:
-        """Follow the light: move the colours a step towards a picture of a known position."""
-        self.model.pixels.follow(training_pixels(pixels, self.sampler, position), rate)
+    def learn_from(
+        self, pixels: Pixels, position: Mapping[int, str], rate: float, recorded: bool = False
+    ) -> None:
+        """Follow the light: move the colours a step towards a picture of a known position.
+
+        The first picture of a ``recorded`` position (one the game confirmed, not the reader's
+        own reading) whose kings show marks that the colours would take for a piece (a board
+        calibrated on the start position, whose kings appear only in play) teaches the marks
+        as a class of their own; from then on they stay out of their side's colour.
+        """
+        pieces = self.model.pixels
+        if recorded and MARK not in pieces.classes:
+            marks, _ = _crown_marks(pixels, self.sampler, position)
+            if _taken_for_pieces(pieces, marks):
+                self.model.pixels = pieces = _with_marks(pieces, marks)
+        labels = pieces.label(pixels)[0] if MARK in pieces.classes else None
+        pieces.follow(training_pixels(pixels, self.sampler, position, labels), rate)
 
     def to_json(self) -> dict[str, object]:
         """The calibration as the JSON object ``save`` writes."""
@@ -322,14 +336,13 @@ def _training(
     return samples
 
 
-def _colours(pixels: Pixels, sampler: Sampler, position: Mapping[int, str]) -> PixelModel:
-    """The colour classes of a known position, with the crowns' marks as a class of their own
-    where they would otherwise be taken for a piece: the pixels on the tops of kings seen from
-    near above (where stacks cannot show) that are unlike every one of its side's men's tops
-    (a side with enough men). They are left out of their side's colour, so a dark star on a
-    green sticker does not become green, and are a class of their own if the colours learnt
-    without them put them nearest a piece."""
-    samples = _training(pixels, sampler, position)
+def _crown_marks(
+    pixels: Pixels, sampler: Sampler, position: Mapping[int, str]
+) -> tuple[np.ndarray, dict[int, np.ndarray]]:
+    """The crowns' marks in a picture of a known position: the pixels on the tops of kings
+    seen from near above (where stacks cannot show) that are unlike every one of their side's
+    men's tops (a side with enough men), and for each side with such marks the regions
+    (indices into the pixels) of its pieces less the marks."""
     seen = sampler.rise >= STACKS_SEEN
     marks, kept = [], {}
     for index, man, king in ((BLACK, "b", "B"), (WHITE, "w", "W")):
@@ -348,17 +361,40 @@ def _colours(pixels: Pixels, sampler: Sampler, position: Mapping[int, str]) -> P
         others = [s - 1 for s, v in position.items() if v == king and seen[s - 1]]
         whole = np.hstack([sampler.base[others], sampler.side[others]]).ravel()
         kept[index] = np.concatenate([men_regions, whole, regions[~unlike]])
+    return (np.concatenate(marks) if marks else np.zeros((0, 3))), kept
+
+
+def _taken_for_pieces(model: PixelModel, marks: np.ndarray) -> bool:
+    """Whether colours learnt without the marks would take them for a piece."""
+    if len(marks) < 20:
+        return False
+    distances = model.distances(np.median(marks, axis=0)[None])[0]
+    distances[model.classes == SURROUND] = np.inf  # not inside the playing area
+    return bool(model.classes[distances.argmin()] in (BLACK, WHITE))
+
+
+def _colours(pixels: Pixels, sampler: Sampler, position: Mapping[int, str]) -> PixelModel:
+    """The colour classes of a known position, with the crowns' marks (:func:`_crown_marks`)
+    left out of their side's colour, so a dark star on a green sticker does not become green,
+    and a class of their own if the colours learnt without them put them nearest a piece."""
+    samples = _training(pixels, sampler, position)
+    marks, kept = _crown_marks(pixels, sampler, position)
     for index, regions in kept.items():
         samples[index] = pixels.colours[regions]
     model = PixelModel.learn(samples)
-    if not marks:
-        return model
-    found = np.concatenate(marks)
-    distances = model.distances(np.median(found, axis=0)[None])[0]
-    distances[model.classes == SURROUND] = np.inf  # not inside the playing area
-    if model.classes[distances.argmin()] not in (BLACK, WHITE) or len(found) < 20:
-        return model  # they look unlike the pieces already
-    return PixelModel.learn({**samples, MARK: found})
+    if not _taken_for_pieces(model, marks):
+        return model  # no marks, or they look unlike the pieces already
+    return PixelModel.learn({**samples, MARK: marks})
+
+
+def _with_marks(model: PixelModel, marks: np.ndarray) -> PixelModel:
+    """``model`` with the crowns' ``marks`` (n, 3) as a class of its own."""
+    found = PixelModel.learn({MARK: marks})
+    return PixelModel(
+        np.vstack([model.centres, found.centres]),
+        np.concatenate([model.classes, found.classes]),
+        model.reach,
+    )
 
 
 def _man_heights(

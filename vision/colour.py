@@ -54,6 +54,7 @@ _BASE_BAND = _ACROSS_BAND[:, None] & _ALONG_BAND[None, :]  # (across, along) rou
 #: top moves by only 2-3 tenths of a square, so tenths would blur men into kings.
 _STACK_ALONG = np.arange(-0.7, 1.5, 1 / 20)
 _STACK_ALONG_BAND = np.abs(_STACK_ALONG) <= 0.3 + 1e-9
+_CELL_EDGE = 0.05  # squares round a square's edge that the picture's blur mixes with the next
 _SURROUND_SEEN = 50  # sampled pixels of the board's surround needed to learn its colour
 _SATURATED = 235  # a pixel this bright in every channel is a reflection, whatever it lies on
 _OFFSET = 8.0  # added to 0-255 values before the log: a dark pixel's noise does not explode
@@ -99,6 +100,9 @@ class Sampler:
     light_leaned: np.ndarray  # (32, 32, c) bool: the same for ``light``
     ring_leaned: np.ndarray  # (32, r) bool: the same for ``ring``
     beyond: np.ndarray  # (n,) bool: which pixels lie outside the playing area
+    #: (n,) bool: which pixels lie on a dark square, clear of its edges (where the picture's
+    #: blur mixes it with the light squares beside it)
+    inside_dark: np.ndarray
 
     @classmethod
     def build(cls, pose: CameraPose) -> Sampler:
@@ -135,15 +139,18 @@ class Sampler:
         rise = distance / max(pose.height, 1e-3)
         leaned = [_leaned_on(points, rise, along) for points in (box, light, ring)]
         ys, xs = np.divmod(np.minimum(pixels, VOID - 1), CANVAS_PX)
-        cells = (np.stack([ys, xs]) - MARGIN_PX) // SQUARE_PX
+        cells, within = np.divmod(np.stack([ys, xs]) - MARGIN_PX, SQUARE_PX)
+        edge = _CELL_EDGE * SQUARE_PX
+        inner = ((within >= edge) & (within < SQUARE_PX - edge)).all(axis=0)
         beyond = ((cells < 0) | (cells > 7)).any(axis=0) | (pixels == VOID)
         cells = np.clip(cells, 0, 7)
+        cell = cells[0] * 8 + cells[1]
         return cls(
             pixels=pixels, box=box_at, base=base_at, side=side_at, window=window_at,
             strip=strip_at, off_board=(np.abs(strip - 4.0) > 4.0).any(axis=-1), light=light_at,
-            corners=corners_at, ring=ring_at, cell=cells[0] * 8 + cells[1], rise=rise,
-            along=along, box_leaned=leaned[0], light_leaned=leaned[1],
-            ring_leaned=leaned[2], beyond=beyond,
+            corners=corners_at, ring=ring_at, cell=cell, rise=rise, along=along,
+            box_leaned=leaned[0], light_leaned=leaned[1], ring_leaned=leaned[2], beyond=beyond,
+            inside_dark=np.isin(cell, _DARK_CELLS) & inner & ~beyond,
         )  # fmt: skip
 
 
@@ -456,7 +463,8 @@ def _emblems(
     """For each likely piece and side, the share of the piece's outline (in the strip along the
     line of sight) that is a hole of a contrasting colour: a crown's emblem. On a dark piece
     any other colour contrasts (a gold star looks pale, a black one on a red piece like the
-    empty squares); on a pale piece, dark. Glare (saturated pixels) is no emblem.
+    empty squares); on a pale piece, dark, and the piece is anything pale on the dark square
+    (its top may look like the light squares). Glare (saturated pixels) is no emblem.
     """
     shape = (len(_ACROSS), len(_ALONG))
     emblems = np.zeros((32, 2))
@@ -467,9 +475,12 @@ def _emblems(
     glare = saturated[sampler.window[candidates]]
     seen = (windows != OUTSIDE) & ~glare
     dark = (windows == BLACK) | (windows == EMPTY) | (windows == MARK)
+    # A pale piece's top may look like the light squares (in an overexposed picture both
+    # clip): on a dark square, clear of the blur along its edges, that is the White piece.
+    pale = (windows == LIGHT) & sampler.inside_dark[sampler.window[candidates]]
     sides = (  # own colour, an emblem's
         (windows == BLACK, seen & (windows != BLACK)),
-        (windows == WHITE, seen & dark),
+        ((windows == WHITE) | pale, seen & dark),
     )
     for row, index in enumerate(candidates):
         for side, (own, other) in enumerate(sides):

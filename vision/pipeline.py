@@ -97,9 +97,12 @@ class BoardReader:
         change -= np.median(change, axis=0)
         return np.abs(change).max(axis=1)
 
-    def adapt(self, pixels: Pixels, position: dict[int, str], rate: float) -> None:
-        """Follow the light from a picture of a position taken as true."""
-        self.calibration.learn_from(pixels, position, rate)
+    def adapt(
+        self, pixels: Pixels, position: dict[int, str], rate: float, recorded: bool = False
+    ) -> None:
+        """Follow the light from a picture of a position taken as true (``recorded``: the
+        game's, which may teach the kings' marks)."""
+        self.calibration.learn_from(pixels, position, rate, recorded)
         light = self.calibration.light
         light += rate * (pixels.light - light)
 
@@ -178,7 +181,7 @@ class BoardWatcher:
         seen = {s for s, k in enumerate(self.kinds, 1) if k != "empty"}
         if {s for s, k in known.items() if k != "empty"} != seen:
             return False
-        self.reader.adapt(self._snapshot_pixels, known, self.config.confirm_rate)
+        self.reader.adapt(self._snapshot_pixels, known, self.config.confirm_rate, recorded=True)
         return True
 
     def _check_markers(self, frame: np.ndarray, t: float) -> SensorEvent | None:
