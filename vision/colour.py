@@ -67,6 +67,10 @@ EMBLEM = 0.05
 #: Largest share of a piece's outline an emblem fills (a square reaching 0.7 of the radius
 #: fills 0.31): a larger hole is an empty square inside a ring of a piece's colour.
 _EMBLEM_LARGEST = 0.5
+#: Largest area (squares) of an emblem: it lies inside a piece that fits on its square, with a
+#: rim of the piece round it (a disc 0.7 square across); an empty square ringed by a pale blur
+#: at the board's edge, 0.8-0.9 square across, is no mark.
+_EMBLEM_AREA = 0.4
 _OCCUPIED = 0.22  # share of a square's area that must look like a piece
 
 
@@ -453,7 +457,10 @@ def _central_hole(piece: np.ndarray, holes: np.ndarray) -> float:
     reach = 0.6 * np.sqrt(outline.sum() / np.pi)
     if np.linalg.norm(centres[largest] - middle) > reach:
         return 0.0
-    share = float(stats[largest, cv2.CC_STAT_AREA] / outline.sum())
+    area = stats[largest, cv2.CC_STAT_AREA]
+    if area * (_ACROSS[1] - _ACROSS[0]) * (_ALONG[1] - _ALONG[0]) > _EMBLEM_AREA:
+        return 0.0
+    share = float(area / outline.sum())
     return share if share <= _EMBLEM_LARGEST else 0.0
 
 

@@ -6,7 +6,16 @@ import numpy as np
 import pytest
 
 from vision.camera import CameraPose
-from vision.colour import BLACK, EMPTY, WHITE, PixelModel, Sampler, SquareModel, Squares
+from vision.colour import (
+    BLACK,
+    EMPTY,
+    WHITE,
+    PixelModel,
+    Sampler,
+    SquareModel,
+    Squares,
+    _central_hole,
+)
 
 
 def _shares(first: dict[int, float]) -> np.ndarray:
@@ -66,3 +75,22 @@ def test_an_emblem_names_the_side_its_rim_shows(
     kinds, _ = model.decide(_one_square(box, base, emblems), sampler)
     assert kinds[0] == expected
     assert kinds[1:] == ["empty"] * 31
+
+
+def _ring(hole_cells: int) -> tuple[np.ndarray, np.ndarray]:
+    """A piece's outline on the emblem window's grid (0.1 square a cell): a ring two cells
+    wide round a square hole ``hole_cells`` cells across, in the middle of the window."""
+    piece = np.zeros((13, 22), dtype=bool)
+    top, left = (13 - hole_cells) // 2 - 2, 6
+    piece[top : top + hole_cells + 4, left : left + hole_cells + 4] = True
+    holes = np.zeros_like(piece)
+    holes[top + 2 : top + 2 + hole_cells, left + 2 : left + 2 + hole_cells] = True
+    piece &= ~holes
+    return piece, holes
+
+
+def test_a_hole_larger_than_a_mark_on_a_piece_that_fits_its_square_is_no_emblem() -> None:
+    """A crown's mark 0.5 square across counts; an empty square 0.8 across ringed by a pale
+    blur (the board's far edge in a small picture, a king leaning in) is no king (R-PRO-1)."""
+    assert _central_hole(*_ring(5)) > 0.05
+    assert _central_hole(*_ring(8)) == 0.0
