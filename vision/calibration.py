@@ -20,7 +20,15 @@ import cv2
 import numpy as np
 
 from engine.board import Board, FenError
-from vision.camera import CameraPose, FocalEstimate, camera_pose, focal_estimate, undistort
+from vision.camera import (
+    FOCAL_RANGE,
+    FOCAL_VARIANCE,
+    CameraPose,
+    FocalEstimate,
+    camera_pose,
+    focal_estimate,
+    undistort,
+)
 from vision.colour import (
     BLACK,
     EMBLEM,
@@ -92,7 +100,10 @@ class Calibration:
     markers: dict[int, np.ndarray] = field(default_factory=dict)  # id -> (4, 2) at calibration
     warnings: list[str] = field(default_factory=list)
     k1: float = 0.0  # the lens's radial distortion (``vision.camera.distort``)
-    focal: FocalEstimate | None = None  # the camera's focal length; None: from the corners
+    focal: FocalEstimate | None = None  # the calibration picture's focal length (None: unsaved)
+    #: Whether the corners come from another picture than the calibration's: the focal length
+    #: they imply is then pooled with ``focal`` (one camera), once, however often they move.
+    pooled: bool = False
 
     @property
     def homography(self) -> np.ndarray:
@@ -112,6 +123,8 @@ class Calibration:
     def pose(self) -> CameraPose:
         """Where the camera stands over the board (for parallax)."""
         focal = self.focal or focal_estimate(self.ideal_corners, self.image_size)
+        if self.pooled:
+            focal = focal.pooled(focal_estimate(self.ideal_corners, self.image_size))
         return camera_pose(self.ideal_corners, self.image_size, focal.widths)
 
     @property
@@ -128,15 +141,12 @@ class Calibration:
         self, corners: np.ndarray, size: tuple[int, int], markers: dict, seen: bool
     ) -> Calibration:
         """This calibration with other corners; ``seen``: found in another picture, whose own
-        estimate of the camera's focal length is pooled with this one's."""
+        estimate of the camera's focal length is pooled with the calibration picture's."""
         focal = self.focal or focal_estimate(self.ideal_corners, self.image_size)
-        moved = Calibration(
+        return Calibration(
             corners.astype(np.float32), self.method, size, self.model, self.light, markers,
-            self.warnings, self.k1, focal,
+            self.warnings, self.k1, focal, seen or self.pooled,
         )  # fmt: skip
-        if seen:
-            moved.focal = focal.pooled(focal_estimate(moved.ideal_corners, size))
-        return moved
 
     def scaled_to(self, size: tuple[int, int]) -> Calibration:
         """The same calibration for pictures of another resolution of the same view."""
@@ -265,8 +275,12 @@ def _focal_from_json(data: object) -> FocalEstimate | None:
     if data is None:
         return None
     log, variance = (float(v) for v in data)  # type: ignore[attr-defined]
-    if not (np.isfinite(log) and 0 < variance < np.inf):
-        raise ValueError(f"focal {data!r} is not [log picture widths, a variance above 0]")
+    low, high = (np.log(v) for v in FOCAL_RANGE)
+    if not (low <= log <= high and FOCAL_VARIANCE[0] <= variance <= FOCAL_VARIANCE[1]):
+        raise ValueError(
+            f"focal {data!r} is not [log picture widths in {low:.2f}..{high:.2f}, "
+            f"a variance in {FOCAL_VARIANCE[0]:g}..{FOCAL_VARIANCE[1]:g}]"
+        )
     return FocalEstimate(log, variance)
 
 

@@ -20,9 +20,11 @@ import numpy as np
 from vision.layout import BOARD_CORNERS
 
 _TYPICAL_FOCAL = 1.0  # focal length in picture widths (about a 53 degree field of view)
-_FOCAL_RANGE = (0.3, 6.0)  # picture widths: outside this an estimate is noise
+FOCAL_RANGE = (0.3, 6.0)  # picture widths: outside this an estimate is noise
 _CLICK = 0.005  # how far off (share of the board's side) a corner found by hand or eye may lie
-_UNKNOWN = 100.0  # variance of a log focal length that the corners cannot tell
+#: The variances a log focal length's estimate may have: from corners that fix it well to
+#: corners that cannot tell it.
+FOCAL_VARIANCE = (1e-6, 100.0)
 
 
 @dataclass(frozen=True)
@@ -91,7 +93,7 @@ def focal_estimate(corners: np.ndarray, size: tuple[int, int]) -> FocalEstimate:
     coordinate may be ``_CLICK`` of the board's side off (from the estimate's derivatives)."""
     width, height = size
     centre = (width / 2, height / 2)
-    low, high = _FOCAL_RANGE
+    low, high = FOCAL_RANGE
 
     def log_focal(points: np.ndarray) -> float | None:
         board_to_image = cv2.getPerspectiveTransform(BOARD_CORNERS, points.astype(np.float32))
@@ -100,7 +102,7 @@ def focal_estimate(corners: np.ndarray, size: tuple[int, int]) -> FocalEstimate:
 
     found = log_focal(corners)
     if found is None:
-        return FocalEstimate(float(np.log(_TYPICAL_FOCAL)), _UNKNOWN)
+        return FocalEstimate(float(np.log(_TYPICAL_FOCAL)), FOCAL_VARIANCE[1])
     step = _CLICK * float(np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1).mean())
     variance = 0.0
     for index in range(8):
@@ -109,9 +111,9 @@ def focal_estimate(corners: np.ndarray, size: tuple[int, int]) -> FocalEstimate:
         ahead = log_focal(corners + moved.reshape(4, 2))
         behind = log_focal(corners - moved.reshape(4, 2))
         if ahead is None or behind is None:
-            return FocalEstimate(float(found), _UNKNOWN)
+            return FocalEstimate(float(found), FOCAL_VARIANCE[1])
         variance += ((ahead - behind) / 2) ** 2
-    return FocalEstimate(float(found), min(max(variance, 1e-6), _UNKNOWN))
+    return FocalEstimate(float(found), float(np.clip(variance, *FOCAL_VARIANCE)))
 
 
 def camera_pose(
@@ -122,7 +124,7 @@ def camera_pose(
     width, height = size
     centre = (width / 2, height / 2)
     board_to_image = cv2.getPerspectiveTransform(BOARD_CORNERS, corners.astype(np.float32))
-    low, high = (v * width for v in _FOCAL_RANGE)
+    low, high = (v * width for v in FOCAL_RANGE)
     if focal_widths is not None:
         focal: float | None = focal_widths * width
     else:

@@ -141,6 +141,7 @@ def trials(
 
     ``read_as`` changes each photo before it is read and ``learn_as`` each calibration picture
     (``bench/vision_real.py`` sweeps them); which photos show one board is decided unchanged.
+    A photo learnt from itself (``self_only``) is read unchanged.
     """
     done = []
     for photo in photos:

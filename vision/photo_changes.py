@@ -17,6 +17,7 @@ import numpy as np
 
 from vision.evaluate import Change, Photo, unchanged
 
+#: A change to a picture's pixels, given a generator seeded for the photo.
 Picture = Callable[[np.ndarray, np.random.Generator], np.ndarray]
 
 

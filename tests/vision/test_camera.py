@@ -76,7 +76,22 @@ def test_a_saved_calibration_keeps_its_cameras_focal_length(tmp_path) -> None:
     assert abs(loaded.focal.log - calibration.focal.log) < 1e-4
     assert loaded.pose.height == pytest.approx(calibration.pose.height, rel=1e-3)
     data = json.loads(path.read_text())
-    for bad in ([0.1, 0.0], [0.1], ["x", 1.0]):
+    for bad in ([0.1, 0.0], [0.1], ["x", 1.0], [5.0, 1.0], [0.1, 1e-9]):
         path.write_text(json.dumps(data | {"focal": bad}))
         with pytest.raises(CalibrationError, match="malformed calibration"):
             Calibration.load(path)
+
+
+def test_a_camera_found_again_at_the_same_corners_keeps_its_pose() -> None:
+    """The watcher finds the board again whenever the view stays changed (a lamp, an object
+    left on it), often at the very same corners: the focal length those corners imply is
+    pooled with the calibration picture's once, not once more each time, so a camera that
+    really moves later is still judged from its new corners."""
+    calibration = calibrate(load_image(PHOTO), CORNERS)
+    moved = calibration.moved_to(CORNERS + np.float32(2.0), {})
+    again = moved
+    for _ in range(30):
+        again = again.moved_to(CORNERS + np.float32(2.0), {})
+    assert again.pose == moved.pose
+    elsewhere = _clicked_off(CORNERS, 0.01, seed=7)[0]
+    assert again.moved_to(elsewhere, {}).pose == calibration.moved_to(elsewhere, {}).pose

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
 
 from engine.sensing import LinkHealth, SensorFault, Snapshot
 from vision.calibration import Calibration, calibrate
+from vision.colour import MARK
 from vision.pipeline import BoardWatcher, WatchConfig
 from vision.synthetic import START, Style, View, render
 
@@ -144,33 +146,56 @@ def test_a_confirmation_that_does_not_match_the_snapshot_is_ignored(
     assert not np.array_equal(watcher.calibration.model.pixels.centres, centres)
 
 
-def test_marks_of_kings_crowned_in_play_are_learnt_when_the_game_confirms_them() -> None:
-    """Red and green stickers on a grey-and-white printed board, each king with a dark star
-    that looks like the green's shaded edge more than anything the start position showed: a
-    board calibrated on the start position reads its green kings as men. Once the game has
-    confirmed a position with kings (crowning, R-MOV-5), the marks are learnt as a class of
-    their own and the next kings read as kings."""
-    corners = ((180.0, 330.0), (470.0, 335.0), (455.0, 70.0), (195.0, 65.0))
-    view = View(corners=corners, size=(640, 400), jitter=0.15, glare=None)
-    style = Style(
-        light=(230, 232, 235), dark=(110, 110, 110), black=(45, 45, 200), white=(70, 175, 60),
-        frame=(40, 40, 40), piece_radius=0.4, piece_height=0.02, kings="emblem", emblem="star",
-        emblem_ink="dark",
-    )  # fmt: skip
-    crowned = {**START, 1: "empty", 2: "W", 3: "W", 30: "empty", 31: "B", 22: "empty"}
-    later = {**crowned, 2: "empty", 6: "W", 10: "empty", 15: "W", 21: "empty", 17: "w"}
-    start = render(START, style, view, markers=False)
+#: Red and green stickers on a grey-and-white printed board, each king with a dark star that
+#: looks like the green's shaded edge more than anything the start position shows.
+STICKERS = Style(
+    light=(230, 232, 235), dark=(110, 110, 110), black=(45, 45, 200), white=(70, 175, 60),
+    frame=(40, 40, 40), piece_radius=0.4, piece_height=0.02, kings="emblem", emblem="star",
+    emblem_ink="dark",
+)  # fmt: skip
+STICKER_VIEW = View(
+    corners=((180.0, 330.0), (470.0, 335.0), (455.0, 70.0), (195.0, 65.0)), size=(640, 400),
+    jitter=0.15, glare=None,
+)  # fmt: skip
+CROWNED = {**START, 1: "empty", 2: "W", 3: "W", 30: "empty", 31: "B", 22: "empty"}
+
+
+def sticker_watcher() -> tuple[BoardWatcher, Callable[[dict[int, str], int], dict[int, str]]]:
+    """A watcher calibrated on the sticker board's start position, and a function that shows
+    it a position (in a render of that seed) and returns the snapshot's pieces."""
+    start = render(START, STICKERS, STICKER_VIEW, markers=False)
     watcher = BoardWatcher(calibrate(start.image, start.corners), WatchConfig(still_frames=2))
 
     def snapshot(position: dict[int, str], seed: int) -> dict[int, str]:
-        frame = render(position, style, replace(view, seed=seed), markers=False).image
+        frame = render(position, STICKERS, replace(STICKER_VIEW, seed=seed), markers=False).image
         events = feed(watcher, [frame] * 4)  # pieces set off-centre stay put while still
         return next(e for e in events if isinstance(e, Snapshot)).piece_map()
 
-    first = snapshot(crowned, 1)
+    return watcher, snapshot
+
+
+def test_marks_of_kings_crowned_in_play_are_learnt_when_the_game_confirms_them() -> None:
+    """A board calibrated on the start position reads the green kings as men. Once the game
+    has confirmed a position with kings (crowning, R-MOV-5), the marks are learnt as a class
+    of their own and the next kings read as kings."""
+    later = {**CROWNED, 2: "empty", 6: "W", 10: "empty", 15: "W", 21: "empty", 17: "w"}
+    watcher, snapshot = sticker_watcher()
+    first = snapshot(CROWNED, 1)
     assert [first[s] for s in (2, 3)] == ["w", "w"]  # the marks look like the green piece
-    assert watcher.confirm(crowned)
+    assert watcher.confirm(CROWNED)
     read = snapshot(later, 2)
     assert {s: read.get(s, "empty") for s in range(1, 33)} == {
         s: later.get(s, "empty") for s in range(1, 33)
     }
+
+
+def test_a_king_recorded_before_it_is_crowned_on_the_board_teaches_no_marks() -> None:
+    """The game records a crowning move at once (R-MOV-5) and the camera is told so before the
+    player has put the crown on: the men on those squares show no mark, so nothing is learnt
+    and the board reads as before."""
+    uncrowned = {s: v.lower() for s, v in CROWNED.items()}
+    watcher, snapshot = sticker_watcher()
+    before = snapshot(uncrowned, 1)
+    assert watcher.confirm(CROWNED)
+    assert MARK not in watcher.calibration.model.pixels.classes
+    assert snapshot({**uncrowned, 22: "w", 18: "empty"}, 2) == {**before, 22: "w"}
