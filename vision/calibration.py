@@ -447,8 +447,8 @@ def _emblem(
     """The emblem share that marks a king on this set, above the men's marks
     (:func:`_mens_marks`). Where kings seen from near above show marks of at least half the
     usual floor on the finer grid (``fine``), the floor is half their median (a mark blurred
-    to half its share in another frame still counts), never below a quarter of the usual; a
-    floor below the usual has marks looked for on that grid (:attr:`SquareModel.fine_marks`)."""
+    to half its share in another frame still counts), so never below a quarter of the usual;
+    a floor below the usual has marks looked for on that grid (:attr:`SquareModel.fine_marks`)."""
     overhead = sampler.rise < STACKS_SEEN
     floor = EMBLEM
     for side, king in enumerate("BW"):
@@ -457,7 +457,7 @@ def _emblem(
         ]
         seen = float(np.median(crowns)) if crowns else 0.0
         if seen >= EMBLEM / 2:  # this side's kings carry marks
-            floor = min(floor, max(EMBLEM / 4, seen / 2))
+            floor = min(floor, seen / 2)
     small = max(floor, _mens_marks(fine, position))
     return small if small < EMBLEM else max(EMBLEM, _mens_marks(squares, position))
 
