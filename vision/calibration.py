@@ -176,7 +176,9 @@ class Calibration:
         position = first_reading(labels, self.sampler)
         local.follow(training_pixels(pixels, self.sampler, position, labels), _RECENTRE)
         labels, strange = local.label(pixels)
-        squares = measure_squares(labels, strange, pixels.saturated, self.sampler)
+        squares = measure_squares(
+            labels, strange, pixels.saturated, self.sampler, self.model.fine_marks
+        )
         return pixels, squares
 
     def read(self, canvas: np.ndarray) -> tuple[list[str], np.ndarray, Pixels]:
@@ -432,12 +434,32 @@ def _man_heights(
     return heights[0], heights[1]
 
 
-def _emblem(squares: Squares, position: Mapping[int, str]) -> float:
-    """The emblem share that marks a king on this set: twice what nine men in ten show (a
-    knob, a mark, a scratch), so that no ordinary man of this set reads as a king, while one
-    man's reflection at calibration does not hide every king."""
+def _mens_marks(squares: Squares, position: Mapping[int, str]) -> float:
+    """Twice the emblem share nine men in ten show (a knob, a mark, a scratch): no ordinary
+    man of this set reads as a king, while one man's reflection does not hide every king."""
     marks = [squares.emblems[s - 1, "bw".index(v)] for s, v in position.items() if v in "bw"]
-    return max(EMBLEM, 2 * float(np.percentile(marks, 90)) if marks else 0.0)
+    return 2 * float(np.percentile(marks, 90)) if marks else 0.0
+
+
+def _emblem(
+    squares: Squares, fine: Squares, position: Mapping[int, str], sampler: Sampler
+) -> float:
+    """The emblem share that marks a king on this set, above the men's marks
+    (:func:`_mens_marks`). Where kings seen from near above show marks of at least half the
+    usual floor on the finer grid (``fine``), the floor is half their median (a mark blurred
+    to half its share in another frame still counts), so never below a quarter of the usual;
+    a floor below the usual has marks looked for on that grid (:attr:`SquareModel.fine_marks`)."""
+    overhead = sampler.rise < STACKS_SEEN
+    floor = EMBLEM
+    for side, king in enumerate("BW"):
+        crowns = [
+            fine.emblems[s - 1, side] for s, v in position.items() if v == king and overhead[s - 1]
+        ]
+        seen = float(np.median(crowns)) if crowns else 0.0
+        if seen >= EMBLEM / 2:  # this side's kings carry marks
+            floor = min(floor, seen / 2)
+    small = max(floor, _mens_marks(fine, position))
+    return small if small < EMBLEM else max(EMBLEM, _mens_marks(squares, position))
 
 
 def learn(
@@ -449,9 +471,10 @@ def learn(
     pixel_model = _colours(pixels, sampler, trusted)
     labels, strange = pixel_model.label(pixels)
     squares = measure_squares(labels, strange, pixels.saturated, sampler)
-    model = SquareModel(
-        pixel_model, _man_heights(squares, position, sampler), _emblem(squares, position)
-    )
+    fine = measure_squares(labels, strange, pixels.saturated, sampler, fine_marks=True)
+    emblem = _emblem(squares, fine, position, sampler)
+    model = SquareModel(pixel_model, _man_heights(squares, position, sampler), emblem)
+    squares = fine if model.fine_marks else squares
     kinds, _ = model.decide(squares, sampler)
     known = {s: v for s, v in position.items() if v != "unknown"}
     odd = [s for s, v in known.items() if kinds[s - 1].lower() != v.lower()]

@@ -54,6 +54,7 @@ _BASE_BAND = _ACROSS_BAND[:, None] & _ALONG_BAND[None, :]  # (across, along) rou
 #: top moves by only 2-3 tenths of a square, so tenths would blur men into kings.
 _STACK_ALONG = np.arange(-0.7, 1.5, 1 / 20)
 _STACK_ALONG_BAND = np.abs(_STACK_ALONG) <= 0.3 + 1e-9
+_STACK_BASE_BAND = _ACROSS_BAND[:, None] & _STACK_ALONG_BAND[None, :]
 _CELL_EDGE = 0.05  # squares round a square's edge that the picture's blur mixes with the next
 _SURROUND_SEEN = 50  # sampled pixels of the board's surround needed to learn its colour
 _SATURATED = 235  # a pixel this bright in every channel is a reflection, whatever it lies on
@@ -443,10 +444,10 @@ def _stack_heights(labels: np.ndarray, sampler: Sampler) -> np.ndarray:
     return heights
 
 
-def _central_hole(piece: np.ndarray, holes: np.ndarray) -> float:
-    """The largest hole's share of the piece's outline, if it lies in the middle of the piece
-    (an emblem does; a pocket of board between leaning pieces does not) and is no larger than
-    an emblem can be."""
+def _central_hole(piece: np.ndarray, holes: np.ndarray, cell: float = 0.01) -> float:
+    """The largest hole's share of the piece's outline (on a grid whose cells are ``cell``
+    square each), if it lies in the middle of the piece (an emblem does; a pocket of board between
+    leaning pieces does not) and is no larger than an emblem can be."""
     if holes.sum() < 3:
         return 0.0
     _, _, stats, centres = cv2.connectedComponentsWithStats(holes.astype(np.uint8))
@@ -458,33 +459,45 @@ def _central_hole(piece: np.ndarray, holes: np.ndarray) -> float:
     if np.linalg.norm(centres[largest] - middle) > reach:
         return 0.0
     area = stats[largest, cv2.CC_STAT_AREA]
-    if area * (_ACROSS[1] - _ACROSS[0]) * (_ALONG[1] - _ALONG[0]) > _EMBLEM_AREA:
+    if area * cell > _EMBLEM_AREA:
         return 0.0
     share = float(area / outline.sum())
     return share if share <= _EMBLEM_LARGEST else 0.0
 
 
 def _emblems(
-    labels: np.ndarray, saturated: np.ndarray, sampler: Sampler, fractions: np.ndarray
+    labels: np.ndarray,
+    saturated: np.ndarray,
+    sampler: Sampler,
+    fractions: np.ndarray,
+    fine: bool = False,
 ) -> np.ndarray:
     """For each likely piece and side, the share of the piece's outline (in the strip along the
     line of sight) that is a hole of a contrasting colour: a crown's emblem. On a dark piece
     any other colour contrasts (a gold star looks pale, a black one on a red piece like the
     empty squares); on a pale piece, dark, and the piece is anything pale on the dark square
     (its top may look like the light squares). Glare (saturated pixels) is no emblem.
+    ``fine``: on the stacks' strip, twice as fine along the line of sight, for a set whose
+    marks are small (:attr:`SquareModel.fine_marks`).
     """
-    shape = (len(_ACROSS), len(_ALONG))
+    along, band, window = (
+        (_STACK_ALONG, _STACK_BASE_BAND, sampler.strip)
+        if fine
+        else (_ALONG, _BASE_BAND, sampler.window)
+    )
+    shape = (len(_ACROSS), len(along))
+    cell = (_ACROSS[1] - _ACROSS[0]) * (along[1] - along[0])
     emblems = np.zeros((32, 2))
     candidates = np.flatnonzero(1 - fractions[:, EMPTY] >= _OCCUPIED / 2)
     if not len(candidates):
         return emblems
-    windows = labels[sampler.window[candidates]]  # past the edge, the surround is its own class
-    glare = saturated[sampler.window[candidates]]
+    windows = labels[window[candidates]]  # past the edge, the surround is its own class
+    glare = saturated[window[candidates]]
     seen = (windows != OUTSIDE) & ~glare
     dark = (windows == BLACK) | (windows == EMPTY) | (windows == MARK)
     # A pale piece's top may look like the light squares (in an overexposed picture both
     # clip): on a dark square, clear of the blur along its edges, that is the White piece.
-    pale = (windows == LIGHT) & sampler.inside_dark[sampler.window[candidates]]
+    pale = (windows == LIGHT) & sampler.inside_dark[window[candidates]]
     sides = (  # own colour, an emblem's
         (windows == BLACK, seen & (windows != BLACK)),
         ((windows == WHITE) | pale, seen & dark),
@@ -496,29 +509,34 @@ def _emblems(
                 continue
             # The piece on this square only: the parts through its base, not a neighbour's.
             _, parts = cv2.connectedComponents(mask, connectivity=4)
-            mine = np.unique(parts[_BASE_BAND])
+            mine = np.unique(parts[band])
             mask = np.isin(parts, mine[mine > 0]).astype(np.uint8)
             if mask.sum() < 8:
                 continue
             outside = np.pad(1 - mask, 1, constant_values=1)
             cv2.floodFill(outside, None, (0, 0), 0)  # what the border reaches is not a hole
             holes = outside[1:-1, 1:-1].astype(bool) & other[row].reshape(shape)
-            emblems[index, side] = _central_hole(mask.astype(bool), holes)
+            emblems[index, side] = _central_hole(mask.astype(bool), holes, cell)
     return emblems
 
 
 def measure_squares(
-    labels: np.ndarray, strange: np.ndarray, saturated: np.ndarray, sampler: Sampler
+    labels: np.ndarray,
+    strange: np.ndarray,
+    saturated: np.ndarray,
+    sampler: Sampler,
+    fine_marks: bool = False,
 ) -> Squares:
     """Fractions, stack heights and emblems of every square from labelled pixels (and which
-    pixels fit no class well, which are glare)."""
+    pixels fit no class well, which are glare); emblems on the finer grid for a set whose marks
+    are small (:attr:`SquareModel.fine_marks`)."""
     fractions = _fractions(labels[sampler.box])
     return Squares(
         fractions=fractions,
         odd=strange[sampler.box].mean(axis=1),
         base=_fractions(labels[sampler.base]),
         heights=_stack_heights(labels, sampler),
-        emblems=_emblems(labels, saturated, sampler, fractions),
+        emblems=_emblems(labels, saturated, sampler, fractions, fine_marks),
         light=(labels[sampler.light] == LIGHT).mean(axis=1),
     )
 
@@ -551,6 +569,12 @@ class SquareModel:
     pixels: PixelModel
     man_height: tuple[float, float]  # Black, White; 0 where stacks cannot be seen
     emblem: float = EMBLEM  # share of a piece's outline an emblem fills (men's marks less)
+
+    @property
+    def fine_marks(self) -> bool:
+        """Whether this set's kings showed marks smaller than the usual floor at calibration
+        (a printed star's thin arms blur into the sticker): looked for on the finer grid."""
+        return self.emblem < EMBLEM
 
     def decide(self, squares: Squares, sampler: Sampler) -> tuple[list[str], np.ndarray]:
         """Each square's "empty" | "b" | "w" | "B" | "W", and which squares fit no class."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 
 from vision.calibration import calibrate, read_squares
@@ -190,3 +191,52 @@ def test_pale_kings_marks_are_seen_when_the_picture_is_overexposed() -> None:
         crowned += sum(got[s] != "w" for s, v in position.items() if v == "w")
     assert crowned == 0, f"{crowned} White men misread"
     assert seen >= 0.8 * kings, f"only {seen} of {kings} White kings read as kings"
+
+
+def _jpeg(image: np.ndarray) -> np.ndarray:
+    """``image`` after a round trip through JPEG at quality 85, as a webcam's stills."""
+    _, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    return cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+
+
+def test_thin_printed_marks_on_red_stickers_are_read_as_crowns() -> None:
+    """Issue #10's board: red and green stickers on a green printed board, each king with a
+    dark star, seen from above at 640x400 in JPEG, the light changing between pictures. The
+    star's thin arms blur into the red, so only its core is unlike the piece: a mark a third
+    of the usual share. Calibrated on a picture with kings, their marks set the board's floor
+    (docs/vision.md, round 6 on emblems); before, 11 of 61 Black kings read as men."""
+    kings = {"B": [0, 0], "W": [0, 0]}
+    crowned = 0
+    for board in range(4):
+        rng = np.random.default_rng(board)
+        corners = camera_corners(float(rng.uniform(0, 8)), float(rng.uniform(0, 360)), 5.0,
+                                 (640, 400), 0.55)  # fmt: skip
+        views = [
+            View(corners=corners, size=(640, 400), noise=3.0, jitter=0.2, seed=seed,
+                 brightness=float(rng.uniform(0.8, 1.2)),
+                 gradient=(float(rng.uniform(-0.3, 0.3)), float(rng.uniform(-0.3, 0.3))))
+            for seed in range(4)
+        ]  # fmt: skip
+        style = Style(
+            light=(200, 225, 230), dark=(70, 120, 60), black=(45, 45, 200), white=(70, 175, 60),
+            frame=(40, 40, 40), table=(120, 120, 120), piece_radius=0.4, piece_height=0.02,
+            kings="emblem", emblem="star", emblem_size=0.6,
+        )  # fmt: skip
+        kinds = ["b", "w", "B", "W", "empty"]
+        odds = [0.25, 0.25, 0.15, 0.15, 0.2]
+        positions = [{s: str(rng.choice(kinds, p=odds)) for s in range(1, 33)} for _ in range(4)]
+        image = _jpeg(render(positions[0], style, views[3], markers=False).image)
+        calibration = calibrate(image, np.array(corners), positions[0])
+        for view, position in zip(views[:3], positions[1:], strict=True):
+            got = read_squares(
+                calibration, _jpeg(render(position, style, view, markers=False).image)
+            )
+            for square, truth in position.items():
+                assert got[square].lower() == truth.lower()  # occupancy and colour, every square
+                crowned += truth in "bw" and got[square] != truth
+                if truth in "BW":
+                    kings[truth][0] += got[square] == truth
+                    kings[truth][1] += 1
+    assert crowned == 0, f"{crowned} men read as kings"
+    for side, (seen, placed) in kings.items():
+        assert seen >= 0.95 * placed, f"{seen} of {placed} {side} kings read as kings"

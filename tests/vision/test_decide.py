@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from vision.calibration import _emblem
 from vision.camera import CameraPose
 from vision.colour import (
     BLACK,
@@ -94,3 +95,37 @@ def test_a_hole_larger_than_a_mark_on_a_piece_that_fits_its_square_is_no_emblem(
     blur (the board's far edge in a small picture, a king leaning in) is no king (R-PRO-1)."""
     assert _central_hole(*_ring(5)) > 0.05
     assert _central_hole(*_ring(8)) == 0.0
+
+
+def _marked(kings: float, men: float) -> Squares:
+    """Squares 1-8 Black kings whose marks fill ``kings`` of the piece, 9-16 Black men showing
+    marks of ``men``, the rest empty."""
+    marks = np.zeros((32, 2))
+    marks[:8, 0], marks[8:16, 0] = kings, men
+    return Squares(
+        fractions=np.zeros((32, 5)), odd=np.zeros(32), base=np.zeros((32, 5)),
+        heights=np.zeros((32, 2)), emblems=marks, light=np.ones(32),
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("kings", "men", "expected"),
+    [
+        (0.0, 0.0, 0.05),  # unmarked kings (stacks seen from above): the usual floor
+        (0.2, 0.0, 0.05),  # large marks: found as ever
+        (0.03, 0.0, 0.015),  # a printed star's core: half what the kings showed
+        (0.03, 0.01, 0.02),  # never below twice the men's marks
+        (0.03, 0.03, 0.06),  # men marked like the kings: twice their marks, as ever
+    ],
+)
+def test_the_kings_marks_at_calibration_set_the_floor(
+    overhead: tuple[SquareModel, Sampler], kings: float, men: float, expected: float
+) -> None:
+    """Kings seen from above at calibration with small marks (a printed star whose thin arms
+    blur into the sticker) lower the emblem floor to half their share (issue #10), never below
+    the men's marks; a lower floor has marks looked for on the finer grid."""
+    _, sampler = overhead
+    position = {s: "B" for s in range(1, 9)} | {s: "b" for s in range(9, 17)}
+    emblem = _emblem(_marked(0.0, men), _marked(kings, men), position, sampler)
+    assert emblem == pytest.approx(expected)
+    assert SquareModel(overhead[0].pixels, (0.1, 0.1), emblem).fine_marks == (expected < 0.05)
