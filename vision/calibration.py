@@ -64,7 +64,10 @@ from vision.corners import (
 from vision.layout import CORNER_NAMES
 from vision.markers import MARKER_IDS, board_corners_from_markers, detect_markers
 
-VERSION = 2
+VERSION = 3
+#: Version 2 measured the lens and focal length in picture widths: the same as now for a
+#: landscape picture (width the long side), so such files still load.
+_LANDSCAPE_ONLY = 2
 METHODS = ("markers", "auto", "manual")
 SYMBOLS = ("empty", "b", "w", "B", "W", "unknown")
 _UNLIKE = 0.25  # colour distance from its kind's median beyond which a square is not learnt from
@@ -125,7 +128,7 @@ class Calibration:
         focal = self.focal or focal_estimate(self.ideal_corners, self.image_size)
         if self.pooled:
             focal = focal.pooled(focal_estimate(self.ideal_corners, self.image_size))
-        return camera_pose(self.ideal_corners, self.image_size, focal.widths)
+        return camera_pose(self.ideal_corners, self.image_size, focal.sides)
 
     @property
     def ideal_corners(self) -> np.ndarray:
@@ -229,8 +232,8 @@ class Calibration:
     @classmethod
     def from_json(cls, data: object) -> Calibration:
         """Inverse of :meth:`to_json`; ``CalibrationError`` names what is wrong."""
-        if not isinstance(data, dict) or data.get("version") != VERSION:
-            found = data.get("version") if isinstance(data, dict) else None
+        found = data.get("version") if isinstance(data, dict) else None
+        if not isinstance(data, dict) or found not in (VERSION, _LANDSCAPE_ONLY):
             raise CalibrationError(f"calibration version {found!r} is not {VERSION}: recalibrate")
         try:
             corners = np.array([data["corners"][n] for n in CORNER_NAMES], dtype=np.float32)
@@ -254,6 +257,11 @@ class Calibration:
             raise CalibrationError(f"malformed calibration: {error}") from None
         if calibration.method not in METHODS or light.shape != (32, 3):
             raise CalibrationError("malformed calibration: bad method or light square table")
+        if found == _LANDSCAPE_ONLY and height > width:
+            raise CalibrationError(
+                f"calibration version {found} of a portrait picture measured the lens in its "
+                f"width, version {VERSION} in its long side: recalibrate"
+            )
         return calibration
 
     def save(self, path: str | Path) -> None:
@@ -273,14 +281,14 @@ class Calibration:
 
 
 def _focal_from_json(data: object) -> FocalEstimate | None:
-    """A saved focal length ``[log picture widths, variance]`` (None: not saved)."""
+    """A saved focal length ``[log long sides, variance]`` (None: not saved)."""
     if data is None:
         return None
     log, variance = (float(v) for v in data)  # type: ignore[attr-defined]
     low, high = (np.log(v) for v in FOCAL_RANGE)
     if not (low <= log <= high and FOCAL_VARIANCE[0] <= variance <= FOCAL_VARIANCE[1]):
         raise ValueError(
-            f"focal {data!r} is not [log picture widths in {low:.2f}..{high:.2f}, "
+            f"focal {data!r} is not [log long sides in {low:.2f}..{high:.2f}, "
             f"a variance in {FOCAL_VARIANCE[0]:g}..{FOCAL_VARIANCE[1]:g}]"
         )
     return FocalEstimate(log, variance)

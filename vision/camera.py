@@ -19,24 +19,31 @@ import numpy as np
 
 from vision.layout import BOARD_CORNERS
 
-_TYPICAL_FOCAL = 1.0  # focal length in picture widths (about a 53 degree field of view)
-FOCAL_RANGE = (0.3, 6.0)  # picture widths: outside this an estimate is noise
+_TYPICAL_FOCAL = 1.0  # focal length in long sides (about a 53 degree field of view)
+FOCAL_RANGE = (0.3, 6.0)  # long sides: outside this an estimate is noise
 _CLICK = 0.005  # how far off (share of the board's side) a corner found by hand or eye may lie
 #: The variances a log focal length's estimate may have: from corners that fix it well to
 #: corners that cannot tell it.
 FOCAL_VARIANCE = (1e-6, 100.0)
 
 
+def long_side(size: tuple[int, int]) -> float:
+    """A picture's longer side in pixels (size is width, height): focal lengths and lens
+    distortion are measured in it, so a camera turned to portrait keeps its figures."""
+    return float(max(size))
+
+
 @dataclass(frozen=True)
 class FocalEstimate:
-    """A camera's focal length in picture widths, as its log and that log's variance."""
+    """A camera's focal length in long sides (:func:`long_side`), as its log and that log's
+    variance."""
 
     log: float
     variance: float
 
     @property
-    def widths(self) -> float:
-        """The focal length in picture widths."""
+    def sides(self) -> float:
+        """The focal length in long sides."""
         return float(np.exp(self.log))
 
     def pooled(self, other: FocalEstimate) -> FocalEstimate:
@@ -49,7 +56,7 @@ class FocalEstimate:
 @dataclass(frozen=True)
 class CameraPose:
     """The camera's centre over the board: its foot (x, y) and height, in squares, and the
-    focal length used (picture widths)."""
+    focal length used (long sides)."""
 
     foot: tuple[float, float]
     height: float
@@ -93,12 +100,13 @@ def focal_estimate(corners: np.ndarray, size: tuple[int, int]) -> FocalEstimate:
     coordinate may be ``_CLICK`` of the board's side off (from the estimate's derivatives)."""
     width, height = size
     centre = (width / 2, height / 2)
+    side = long_side(size)
     low, high = FOCAL_RANGE
 
     def log_focal(points: np.ndarray) -> float | None:
         board_to_image = cv2.getPerspectiveTransform(BOARD_CORNERS, points.astype(np.float32))
         focal = _focal(board_to_image, centre)
-        return None if focal is None or not low <= focal / width <= high else np.log(focal / width)
+        return None if focal is None or not low <= focal / side <= high else np.log(focal / side)
 
     found = log_focal(corners)
     if found is None:
@@ -117,20 +125,21 @@ def focal_estimate(corners: np.ndarray, size: tuple[int, int]) -> FocalEstimate:
 
 
 def camera_pose(
-    corners: np.ndarray, size: tuple[int, int], focal_widths: float | None = None
+    corners: np.ndarray, size: tuple[int, int], focal_sides: float | None = None
 ) -> CameraPose:
     """The camera's pose from the playing area's corners (a1, h1, h8, a8) in a picture, with
-    the camera's focal length in picture widths when known (else estimated from the corners)."""
+    the camera's focal length in long sides when known (else estimated from the corners)."""
     width, height = size
     centre = (width / 2, height / 2)
+    side = long_side(size)
     board_to_image = cv2.getPerspectiveTransform(BOARD_CORNERS, corners.astype(np.float32))
-    low, high = (v * width for v in FOCAL_RANGE)
-    if focal_widths is not None:
-        focal: float | None = focal_widths * width
+    low, high = (v * side for v in FOCAL_RANGE)
+    if focal_sides is not None:
+        focal: float | None = focal_sides * side
     else:
         focal = _focal(board_to_image, centre)
     if focal is None or not low <= focal <= high:
-        focal = _TYPICAL_FOCAL * width
+        focal = _TYPICAL_FOCAL * side
     intrinsics = np.array([[focal, 0, centre[0]], [0, focal, centre[1]], [0, 0, 1]])
     columns = np.linalg.solve(intrinsics, board_to_image)
     scale = 2 / (np.linalg.norm(columns[:, 0]) + np.linalg.norm(columns[:, 1]))
@@ -143,18 +152,19 @@ def camera_pose(
     return CameraPose(
         foot=(float(centre_on_board[0]), float(centre_on_board[1])),
         height=float(abs(centre_on_board[2])),
-        focal=focal / width,
+        focal=focal / side,
     )
 
 
 def _radial(points: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, float]:
     width, height = size
-    return np.asarray(points, dtype=np.float64) - [width / 2, height / 2], float(width)
+    return np.asarray(points, dtype=np.float64) - [width / 2, height / 2], long_side(size)
 
 
 def distort(points: np.ndarray, k1: float, size: tuple[int, int]) -> np.ndarray:
     """Where an ideal pinhole's picture points (..., 2) land through a lens with radial
-    distortion ``k1`` (negative: barrel), radius measured in picture widths from the centre."""
+    distortion ``k1`` (negative: barrel), radius measured in long sides (:func:`long_side`) from
+    the centre."""
     offset, scale = _radial(points, size)
     factor = 1 + k1 * (offset**2).sum(axis=-1, keepdims=True) / scale**2
     return offset * factor + [size[0] / 2, size[1] / 2]

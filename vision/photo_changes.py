@@ -140,6 +140,14 @@ def _rotated(degrees: float) -> Change:
     return changed
 
 
+def _upright(photo: Photo) -> Photo:
+    """The camera turned a quarter clockwise: a phone held upright takes a portrait picture."""
+    height = photo.image.shape[0]
+    corners = np.stack([height - 1 - photo.corners[:, 1], photo.corners[:, 0]], axis=1)
+    image = cv2.rotate(photo.image, cv2.ROTATE_90_CLOCKWISE)
+    return replace(photo, image=image, corners=corners.astype(np.float32))
+
+
 def _pi_camera(seed: int) -> Change:
     """A Raspberry Pi camera's picture: 640 px wide, some sensor noise, JPEG quality 60."""
     return _smaller(640, lambda image, rng: _jpeg(60)(_noise(4)(image, rng), rng), seed)
@@ -186,4 +194,5 @@ def changes(seed: int) -> dict[str, tuple[str, Change]]:
         "both: tone curve gamma 1.6": ("both", _pixels(_gamma(1.6), seed)),
         "both: washed-out colours (saturation x0.5)": ("both", _pixels(_saturation(0.5), seed)),
         "both: JPEG quality 15": ("both", _pixels(_jpeg(15), seed)),
+        "both: turned upright (portrait)": ("both", _upright),
     }

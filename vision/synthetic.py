@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from engine.geometry import row_col
-from vision.camera import camera_pose, distort, undistort
+from vision.camera import camera_pose, distort, long_side, undistort
 from vision.layout import BOARD_CORNERS, CORNER_NAMES
 from vision.markers import MARKER_IDS, marker_image
 
@@ -342,8 +342,8 @@ def camera_corners(
         down = np.cross(forward, right)
         rel = board - camera
         z = rel @ forward
-        points = np.stack([rel @ right / z, rel @ down / z], axis=1) * width
-        spread = np.ptp(points, axis=0).max() / max(width, height)
+        points = np.stack([rel @ right / z, rel @ down / z], axis=1) * long_side(size)
+        spread = np.ptp(points, axis=0).max() / long_side(size)
         distance *= spread / fill
     turn = np.radians(roll)
     rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])

@@ -6,11 +6,18 @@ from __future__ import annotations
 
 import json
 
+import cv2
 import numpy as np
 import pytest
 
 from tests.vision.test_real_photo import CORNERS, PHOTO
-from vision.calibration import Calibration, CalibrationError, calibrate, load_image
+from vision.calibration import (
+    Calibration,
+    CalibrationError,
+    calibrate,
+    load_image,
+    read_squares,
+)
 from vision.camera import camera_pose, focal_estimate, undistort
 from vision.synthetic import camera_corners
 
@@ -26,9 +33,9 @@ def _clicked_off(corners: np.ndarray, share: float, seed: int) -> list[np.ndarra
 
 
 def test_the_focal_length_of_an_exact_view_is_found_and_known_to_be_steady() -> None:
-    corners = np.array(camera_corners(40, 0, 0, SIZE), dtype=np.float32)  # focal: 1 width
+    corners = np.array(camera_corners(40, 0, 0, SIZE), dtype=np.float32)  # focal: 1 long side
     estimate = focal_estimate(corners, SIZE)
-    assert abs(estimate.widths - 1.0) < 0.01
+    assert abs(estimate.sides - 1.0) < 0.01
     assert estimate.variance < 0.05**2  # 40 degrees off the vertical: well determined
 
 
@@ -45,7 +52,7 @@ def test_pooled_with_a_known_camera_a_view_clicked_off_keeps_its_height() -> Non
     own, pooled = [], []
     for corners in _clicked_off(exact, 0.01, seed=3):
         own.append(abs(camera_pose(corners, SIZE).height / truth - 1))
-        focal = camera.pooled(focal_estimate(corners, SIZE)).widths
+        focal = camera.pooled(focal_estimate(corners, SIZE)).sides
         pooled.append(abs(camera_pose(corners, SIZE, focal).height / truth - 1))
     assert max(own) > 0.2  # one picture's corners alone: the height is off by a fifth or more
     assert max(pooled) < 0.05
@@ -95,3 +102,41 @@ def test_a_camera_found_again_at_the_same_corners_keeps_its_pose() -> None:
     assert again.pose == moved.pose
     elsewhere = _clicked_off(CORNERS, 0.01, seed=7)[0]
     assert again.moved_to(elsewhere, {}).pose == calibration.moved_to(elsewhere, {}).pose
+
+
+def _portrait(image: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The picture a camera turned a quarter clockwise takes (a phone held upright)."""
+    height = image.shape[0]
+    turned = np.stack([height - 1 - corners[:, 1], corners[:, 0]], axis=1)
+    return cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE), turned.astype(np.float32)
+
+
+def test_a_camera_turned_to_portrait_keeps_its_lens_and_pose() -> None:
+    """eppu_initialization.jpg (a wide-angle lens) turned upright: its lens, focal length and
+    camera height are measured in the picture's long side, so they come out as before, and
+    the squares read the same (they once depended on which side was the width)."""
+    photo = load_image(PHOTO)
+    landscape = calibrate(photo, CORNERS)
+    image, corners = _portrait(photo, CORNERS)
+    portrait = calibrate(image, corners)
+    assert landscape.k1 < -0.1  # the wide-angle lens is found at all
+    assert portrait.k1 == landscape.k1
+    assert portrait.pose.focal == pytest.approx(landscape.pose.focal, rel=0.03)
+    assert portrait.pose.height == pytest.approx(landscape.pose.height, rel=0.03)
+    assert read_squares(portrait, image) == read_squares(landscape, photo)
+
+
+def test_a_version_2_calibration_loads_unless_its_picture_was_portrait(tmp_path) -> None:
+    """Version 2 measured the lens in picture widths: a landscape picture's file means the
+    same now; a portrait one's would bend the board otherwise, so it asks for a new one."""
+    path = tmp_path / "cal.json"
+    for image, corners in ((load_image(PHOTO), CORNERS), _portrait(load_image(PHOTO), CORNERS)):
+        calibration = calibrate(image, corners)
+        path.write_text(json.dumps(calibration.to_json() | {"version": 2}))
+        if image.shape[1] > image.shape[0]:
+            loaded = Calibration.load(path)
+            assert loaded.k1 == calibration.k1
+            assert loaded.pose.height == pytest.approx(calibration.pose.height, rel=1e-3)
+        else:
+            with pytest.raises(CalibrationError, match=r"portrait picture.*recalibrate"):
+                Calibration.load(path)

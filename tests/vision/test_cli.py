@@ -24,7 +24,7 @@ def test_calibrate_then_read(tmp_path, view: View) -> None:
     done = poolboard("vision", "calibrate", str(start), "--out", str(cal))
     assert done.returncode == 0, done.stderr
     assert "calibrated by markers" in done.stdout
-    assert json.loads(cal.read_text())["version"] == 2
+    assert json.loads(cal.read_text())["version"] == 3
     done = poolboard("vision", "read", str(start), str(after), "--calibration", str(cal), "--json")
     assert done.returncode == 0, done.stderr
     readings = [json.loads(line) for line in done.stdout.splitlines()]
