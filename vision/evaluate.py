@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from vision.calibration import Calibration, CalibrationError, calibrate, load_image, read_squares
@@ -95,8 +96,44 @@ def load_labels(path: str | Path, images: str | Path | None = None) -> list[Phot
             image = load_image(folder / name)
         except CalibrationError as error:
             raise LabelError(str(error)) from None
+        image, corners = _as_labelled(name, folder / name, image, corners, entry.get("size"))
         photos.append(Photo(name, image, corners, truth, str(entry.get("source", name))))
     return photos
+
+
+def _as_labelled(
+    name: str, path: Path, image: np.ndarray, corners: np.ndarray, size: object
+) -> tuple[np.ndarray, np.ndarray]:
+    """The picture and its corners in the pixels the label's ``size`` (width, height) names.
+
+    A picture saved at another resolution has its corners scaled; one that its EXIF tag turns
+    (a phone's) but that was labelled as stored is read as stored. Anything else is named.
+    """
+    if size is None:
+        return image, corners
+    try:
+        width, height = (int(v) for v in size)  # type: ignore[attr-defined]
+    except (TypeError, ValueError):
+        raise LabelError(f"{name}: size {size!r} is not [width, height]") from None
+    found = (image.shape[1], image.shape[0])
+    if found == (width, height):
+        return image, corners
+    if found == (height, width):
+        stored = cv2.imread(str(path), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+        if stored is not None and (stored.shape[1], stored.shape[0]) == (width, height):
+            return stored, corners
+    if (
+        width > 0
+        and height > 0
+        and abs(found[0] / found[1] - width / height) < 0.01 * width / height
+    ):
+        return image, (corners * np.float32([found[0] / width, found[1] / height])).astype(
+            np.float32
+        )
+    raise LabelError(
+        f"{name}: labelled as {width}x{height} pixels, but the picture is {found[0]}x{found[1]}: "
+        "label this very file"
+    )
 
 
 def board_colours(image: np.ndarray, corners: np.ndarray, truth: dict[int, str]) -> np.ndarray:

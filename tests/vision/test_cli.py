@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import struct
 from dataclasses import replace
 
 import cv2
@@ -90,6 +91,46 @@ def test_evaluate_reads_a_labelled_real_photo(tmp_path) -> None:
     assert "other half" in done.stdout
     total = next(line for line in done.stdout.splitlines() if line.startswith("total"))
     assert "32/32" in total  # the start position, every square right
+
+
+def _with_orientation(jpeg: bytes, orientation: int) -> bytes:
+    """A JPEG with an EXIF orientation tag, as a phone saves a picture taken upright: the
+    pixels stay as the sensor read them and the tag tells viewers to turn them."""
+    entry = struct.pack(">HHIHH", 0x0112, 3, 1, orientation, 0)  # Orientation, SHORT, one
+    tiff = b"MM\x00\x2a" + struct.pack(">I", 8) + struct.pack(">H", 1) + entry + bytes(4)
+    body = b"Exif\x00\x00" + tiff
+    return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(body) + 2) + body + jpeg[2:]
+
+
+def test_evaluate_takes_a_photo_as_its_label_measured_it(tmp_path) -> None:
+    """Labels give each photo's size: a copy saved smaller has its corners scaled, and a
+    phone's JPEG that its EXIF tag turns upright, labelled as stored, is read as stored;
+    a picture of another shape is named, not read with corners that miss the board."""
+    from tests.vision.test_real_photo import CORNERS, PHOTO
+
+    photo = cv2.imread(str(PHOTO))
+    height, width = photo.shape[:2]
+    entry = {
+        "source": "eppuhassinen/opencv-checkers@915fd6f:initialization.jpg",
+        "size": [width, height],
+        "corners_a1_h1_h8_a8": CORNERS.tolist(),
+        "squares": {str(s): k for s, k in START_POSITION.items()},
+    }
+    cv2.imwrite(str(tmp_path / "small.jpg"), cv2.resize(photo, (width // 2, height // 2)))
+    ok, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    assert ok
+    (tmp_path / "tagged.jpg").write_bytes(_with_orientation(jpeg.tobytes(), 6))
+    assert cv2.imread(str(tmp_path / "tagged.jpg")).shape[:2] == (width, height)  # turned
+    path = tmp_path / "labels.json"
+    path.write_text(json.dumps({"photos": {"small.jpg": entry, "tagged.jpg": entry}}))
+    done = poolboard("vision", "evaluate", str(path))
+    assert done.returncode == 0, done.stderr
+    rows = {line.split()[0]: line for line in done.stdout.splitlines() if line.strip()}
+    assert "32/32" in rows["small.jpg"] and "32/32" in rows["tagged.jpg"]
+    cv2.imwrite(str(tmp_path / "small.jpg"), cv2.resize(photo, (width // 2, height // 3)))
+    done = poolboard("vision", "evaluate", str(path))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"small.jpg: labelled as {width}x{height} pixels, but the picture is" in done.stderr
 
 
 def test_evaluate_names_bad_labels(tmp_path) -> None:
