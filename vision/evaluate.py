@@ -127,9 +127,8 @@ def _as_labelled(
         and height > 0
         and abs(found[0] / found[1] - width / height) < 0.01 * width / height
     ):
-        return image, (corners * np.float32([found[0] / width, found[1] / height])).astype(
-            np.float32
-        )
+        scale = np.array([found[0] / width, found[1] / height], dtype=np.float32)
+        return image, (corners * scale).astype(np.float32)
     raise LabelError(
         f"{name}: labelled as {width}x{height} pixels, but the picture is {found[0]}x{found[1]}: "
         "label this very file"
@@ -144,13 +143,14 @@ def board_colours(image: np.ndarray, corners: np.ndarray, truth: dict[int, str])
     return np.concatenate([np.median(squares[k], axis=0) if k else np.zeros(3) for k in kinds])
 
 
-def same_board(first: Photo, second: Photo) -> bool:
-    """Whether two photos show one board and set: same repository, alike colours (their
-    directions, not their sizes: a washed-out picture of a board has the same hues, weaker)."""
-    if first.repository != second.repository:
-        return False
-    one = board_colours(first.image, first.corners, first.truth)
-    two = board_colours(second.image, second.corners, second.truth)
+def _colours_of(photo: Photo) -> np.ndarray:
+    return board_colours(photo.image, photo.corners, photo.truth)
+
+
+def _same_board(one: np.ndarray, two: np.ndarray) -> bool:
+    """Whether two photos of one repository, whose :func:`board_colours` these are, show one
+    board and set: alike colours (their directions, not their sizes: a washed-out picture of
+    a board has the same hues, weaker)."""
     cosine = float(one @ two / max(float(np.linalg.norm(one) * np.linalg.norm(two)), 1e-9))
     return cosine > _SAME_BOARD
 
@@ -178,20 +178,32 @@ def trials(
 
     ``read_as`` changes each photo before it is read and ``learn_as`` each calibration picture
     (``bench/vision_real.py`` sweeps them); which photos show one board is decided unchanged.
-    A photo learnt from itself (``self_only``) is read unchanged.
+    A photo learnt from itself (``self_only``) is read unchanged. Each photo is learnt from
+    once, however many photos it calibrates the reader for.
     """
     done = []
+    colours = {id(p): _colours_of(p) for p in photos} if not self_only else {}
+    learnt_from: dict[int, Calibration | CalibrationError] = {}
     for photo in photos:
-        partners = (
-            [] if self_only else [p for p in photos if p is not photo and same_board(p, photo)]
-        )
+        partners = [
+            p
+            for p in photos
+            if not self_only
+            and p is not photo
+            and p.repository == photo.repository
+            and _same_board(colours[id(p)], colours[id(photo)])
+        ]
         read = photo if self_only else read_as(photo)
         for partner in partners:
-            try:
-                learnt = learn_as(partner)
-                calibration = _calibrated(learnt, learnt.truth)
-            except CalibrationError as error:
-                print(f"  {photo.name}: calibration on {partner.name} refused: {error}")
+            if id(partner) not in learnt_from:
+                try:
+                    learnt = learn_as(partner)
+                    learnt_from[id(partner)] = _calibrated(learnt, learnt.truth)
+                except CalibrationError as error:
+                    learnt_from[id(partner)] = error
+            calibration = learnt_from[id(partner)]
+            if isinstance(calibration, CalibrationError):
+                print(f"  {photo.name}: calibration on {partner.name} refused: {calibration}")
                 done.append(Trial(photo.name, partner.name, photo.truth, _REFUSED))
                 continue
             try:
