@@ -53,6 +53,23 @@ def _lamp(near: float, far: float) -> Picture:
     return lit
 
 
+def _shadow(depth: float) -> Picture:
+    """A player's shadow: a soft-edged straight edge at a random angle through the middle
+    third of the picture, the light beyond it cut to ``depth``."""
+
+    def shaded(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        height, width = image.shape[:2]
+        ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+        angle = rng.uniform(0, 2 * np.pi)
+        through = rng.uniform(1 / 3, 2 / 3, 2) * [width, height]
+        across = (xs - through[0]) * np.cos(angle) + (ys - through[1]) * np.sin(angle)
+        soft = 0.02 * max(width, height)  # a penumbra: the shadow of a body a metre away
+        gain = 1 - (1 - depth) / (1 + np.exp(-np.clip(across / soft, -50, 50)))
+        return np.clip(image * gain[..., None], 0, 255).astype(np.uint8)
+
+    return shaded
+
+
 def _vignette(corner: float) -> Picture:
     """A cheap lens darkening towards the corners, to ``corner`` of the centre's light."""
 
@@ -176,6 +193,11 @@ def changes(seed: int) -> dict[str, tuple[str, Change]]:
         "tone curve gamma 1.6": ("read", _pixels(_gamma(1.6), seed)),
         "lamp at one side (x1.4 to x0.6)": ("read", _pixels(_lamp(1.4, 0.6), seed)),
         "vignetting (corners x0.5)": ("read", _pixels(_vignette(0.5), seed)),
+        "a shadow across the board (x0.6 beyond a soft edge)": (
+            "read",
+            _pixels(_shadow(0.6), seed),
+        ),
+        "a deep shadow across the board (x0.35)": ("read", _pixels(_shadow(0.35), seed)),
         "washed-out colours (saturation x0.5)": ("read", _pixels(_saturation(0.5), seed)),
         "noise sigma 14": ("read", _pixels(_noise(14), seed)),
         "JPEG quality 15": ("read", _pixels(_jpeg(15), seed)),
