@@ -62,7 +62,12 @@ from vision.corners import (
     warp,
 )
 from vision.layout import CORNER_NAMES
-from vision.markers import MARKER_IDS, board_corners_from_markers, detect_markers
+from vision.markers import (
+    MARKER_IDS,
+    board_corners_from_markers,
+    detect_markers,
+    follow_markers,
+)
 
 VERSION = 3
 #: Version 2 measured the lens and focal length in picture widths: the same as now for a
@@ -299,20 +304,32 @@ def locate_board(
 ) -> tuple[np.ndarray, str, dict[int, np.ndarray]]:
     """Corners (a1, h1, h8, a8), the method that found them and the markers seen.
 
-    Order: given corners, else all four markers, else the checker grid.
+    Order: given corners, else all four markers, else the checker grid. Markers that do not
+    frame a checker pattern (another project's, at a sheet's corners) give no corners, but
+    still follow the camera when it moves (:func:`vision.markers.follow_markers`).
     """
+    seen = detect_markers(image)
+    markers = seen if len(seen) == len(MARKER_IDS) else {}
     if corners is not None:
         check_quad(corners)
-        return corners.astype(np.float32), "manual", {}
-    markers = detect_markers(image)
-    if len(markers) == len(MARKER_IDS):
-        return board_corners_from_markers(markers), "markers", markers
+        return corners.astype(np.float32), "manual", markers
+    misplaced = ""
+    if markers:
+        framed = board_corners_from_markers(markers)
+        if board_likeness(warp(image, homography(framed))) >= _BOARD_LIKE:
+            return framed, "markers", markers
+        misplaced = (
+            "corner markers 0-3 were found, but no checker board lies between them (each "
+            "must sit diagonally outside a corner of the playing area, as `poolboard vision "
+            "markers` prints them)"
+        )
     try:
-        return find_board_corners(image), "auto", {}
+        return find_board_corners(image), "auto", markers
     except CornerError as error:
-        seen = ", ".join(str(i) for i in sorted(markers)) or "none"
+        ids = ", ".join(str(i) for i in sorted(seen)) or "none"
+        found = misplaced or f"corner markers not found (ids seen: {ids} of 0-3)"
         raise CalibrationError(
-            f"corner markers not found (ids seen: {seen} of 0-3) and {error}; "
+            f"{found} and {error}; "
             "give the corners by hand with --corners x,y,x,y,x,y,x,y (a1, h1, h8, a8)"
         ) from None
 
@@ -552,9 +569,13 @@ def calibrate(
 
 def read_squares(calibration: Calibration, image: np.ndarray) -> dict[int, str]:
     """One picture's reading, square -> "b" | "w" | "B" | "W" | "empty", with no stillness or
-    hand checks."""
+    hand checks; where the calibration saw markers and the picture shows them all, the board
+    is where they now put it (the camera may have moved since)."""
     height, width = image.shape[:2]
     scaled = calibration.scaled_to((width, height))
+    markers = detect_markers(image) if scaled.markers else {}
+    if len(markers) == len(MARKER_IDS):
+        scaled = scaled.moved_to(follow_markers(scaled.corners, scaled.markers, markers), markers)
     canvas = scaled.canvas(image)
     if board_likeness(canvas) < _BOARD_LIKE:
         raise CalibrationError(

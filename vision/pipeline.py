@@ -21,7 +21,7 @@ from engine.sensing import LinkHealth, SensorEvent, SensorFault, Snapshot
 from vision.calibration import Calibration
 from vision.colour import Pixels
 from vision.corners import CornerError, find_board_corners
-from vision.markers import MARKER_IDS, board_corners_from_markers, detect_markers
+from vision.markers import MARKER_IDS, detect_markers, follow_markers
 
 _THUMB = 40  # side of the thumbnail compared frame to frame for motion
 
@@ -145,7 +145,7 @@ class BoardWatcher:
             self._changed_still = 0
             return self._find_board_again(frame, t, reading)
         every = self.config.marker_every
-        if every and self.calibration.method == "markers" and self._still % every == every - 1:
+        if every and self.calibration.markers and self._still % every == every - 1:
             event = self._check_markers(frame, t)
             if event is not None:
                 return event
@@ -193,9 +193,8 @@ class BoardWatcher:
         )
         if drift <= self.config.drift_limit:
             return None
-        self.reader.recalibrated(
-            self.calibration.moved_to(board_corners_from_markers(markers), markers)
-        )
+        corners = follow_markers(self.calibration.corners, self.calibration.markers, markers)
+        self.reader.recalibrated(self.calibration.moved_to(corners, markers))
         return LinkHealth(t, True, f"camera moved {drift:.1f} px: corners found again")
 
     def _find_board_again(
@@ -203,12 +202,11 @@ class BoardWatcher:
     ) -> SensorEvent | None:
         """The view stayed changed while still: find the corners again, or relearn the light."""
         old = self.calibration.corners
-        if self.calibration.method == "markers":
-            markers = detect_markers(frame)
-            if len(markers) == len(MARKER_IDS):
-                corners = board_corners_from_markers(markers)
-                return self._rebase(frame, t, self.calibration.moved_to(corners, markers), old)
-        elif self.calibration.method == "auto":
+        markers = detect_markers(frame) if self.calibration.markers else {}
+        if len(markers) == len(MARKER_IDS):
+            corners = follow_markers(old, self.calibration.markers, markers)
+            return self._rebase(frame, t, self.calibration.moved_to(corners, markers), old)
+        if self.calibration.method == "auto":
             try:
                 corners = find_board_corners(frame, near=old)
             except CornerError:

@@ -92,7 +92,7 @@ class Frame:
     corners: np.ndarray = field(repr=False)
 
 
-def _top_down(style: Style, markers: bool) -> np.ndarray:
+def _top_down(style: Style, markers: bool, markers_off: float) -> np.ndarray:
     scene = np.full((_SIZE, _SIZE, 3), style.table, dtype=np.uint8)
     border = _Q // 3
     cv2.rectangle(
@@ -106,7 +106,8 @@ def _top_down(style: Style, markers: bool) -> np.ndarray:
             scene[top : top + _Q, left : left + _Q] = colour
     if markers:
         side = round(1.1 * _Q)
-        low, high = _PAD - side, _PAD + 8 * _Q
+        off = round(markers_off * _Q)
+        low, high = _PAD - side - off, _PAD + 8 * _Q + off
         places = {"a1": (high, low), "h1": (high, high), "h8": (low, high), "a8": (low, low)}
         for marker_id, name in zip(MARKER_IDS, CORNER_NAMES, strict=True):
             top, left = places[name]
@@ -218,11 +219,18 @@ def render(
     view: View = View(),
     *,
     markers: bool = True,
+    markers_off: float = 0.0,
 ) -> Frame:
-    """A camera frame of ``position`` (square -> "b" | "w" | "empty"; missing squares are empty)."""
+    """A camera frame of ``position`` (square -> "b" | "w" | "empty"; missing squares are empty).
+
+    ``markers_off`` moves the markers that far (squares, up to 0.8) diagonally out from where
+    ``poolboard vision markers`` says they go: another project's, at a sheet's corners.
+    """
+    if not 0 <= markers_off <= 0.8:
+        raise ValueError(f"markers_off {markers_off} is not 0-0.8 squares")
     rng = np.random.default_rng(view.seed)
     width, height = view.size
-    scene = _top_down(style, markers)
+    scene = _top_down(style, markers, markers_off)
     board = np.array(
         [[_PAD, _PAD + 8 * _Q], [_PAD + 8 * _Q] * 2, [_PAD + 8 * _Q, _PAD], [_PAD, _PAD]],
         dtype=np.float32,

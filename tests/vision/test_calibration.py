@@ -4,13 +4,22 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
-from vision.calibration import Calibration, CalibrationError, calibrate, read_squares
+from vision.calibration import (
+    Calibration,
+    CalibrationError,
+    calibrate,
+    locate_board,
+    read_squares,
+)
 from vision.corners import CornerError, parse_corners
 from vision.markers import detect_markers, marker_sheet
 from vision.synthetic import START, STYLES, Style, View, camera_corners, random_view, render
+
+AFTER = {**START, 22: "empty", 18: "w"}  # White played 22-18
 
 
 def test_markers_give_the_corners_in_a1_h1_h8_a8_order(view: View) -> None:
@@ -120,6 +129,31 @@ def test_malformed_calibration_files_are_named(tmp_path) -> None:
     path.write_text('{"version": 2, "corners": {}}')
     with pytest.raises(CalibrationError, match="malformed"):
         Calibration.load(path)
+
+
+def test_markers_that_frame_no_board_give_no_corners(view: View) -> None:
+    """ArUco markers 0-3 at a sheet's corners, not at the playing area's (another project's
+    convention, as on the fhgr photos): the grid gives the corners instead, and the markers
+    are kept to follow the camera; with no grid to find, the message says what is wrong."""
+    frame = render(START, Style(), view, markers_off=0.5)
+    corners, method, markers = locate_board(frame.image)
+    assert method == "auto" and sorted(markers) == [0, 1, 2, 3]
+    assert np.abs(corners - frame.corners).max() < 3
+    covered = frame.image.copy()
+    inside = frame.corners.mean(axis=0).astype(int)
+    cv2.circle(covered, tuple(int(v) for v in inside), 90, (128, 128, 128), -1)  # no grid
+    with pytest.raises(CalibrationError, match="no checker board lies between them"):
+        locate_board(covered)
+
+
+def test_a_picture_from_a_moved_camera_is_read_where_its_markers_put_the_board(
+    view: View,
+) -> None:
+    frame = render(START, Style(), view, markers_off=0.5)
+    manual = calibrate(frame.image, frame.corners)
+    moved = replace(view, corners=tuple(map(tuple, np.array(view.corners) + [40, -25])))
+    after = render(AFTER, Style(), replace(moved, seed=3), markers_off=0.5).image
+    assert read_squares(manual, after) == {s: AFTER.get(s, "empty") for s in range(1, 33)}
 
 
 def test_the_marker_sheet_holds_the_four_markers() -> None:

@@ -100,6 +100,29 @@ def test_a_moved_camera_without_markers_is_a_fault_for_hand_corners(view: View) 
     assert len(faults) == 1 and "recalibrate" in faults[0].message
 
 
+def test_markers_placed_elsewhere_still_follow_a_moved_camera(view: View) -> None:
+    """Another project's markers at a sheet's corners (fhgr-checkers-detector's, on its real
+    photos) give no corners, but a board calibrated by hand among them is found again by
+    them when the camera moves."""
+    frame = render(START, Style(), view, markers_off=0.5)
+    manual = calibrate(frame.image, frame.corners)
+    assert manual.method == "manual" and sorted(manual.markers) == [0, 1, 2, 3]
+    watcher = BoardWatcher(manual, WatchConfig(moved_frames=4, marker_every=0))
+    moved = replace(view, corners=tuple(map(tuple, np.array(view.corners) + [40, -25])))
+    frames = [
+        render(START, Style(), replace(view, seed=k), markers_off=0.5).image for k in range(4)
+    ]
+    frames += [
+        render(AFTER, Style(), replace(moved, seed=k), markers_off=0.5).image for k in range(12)
+    ]
+    events = [e for e in feed(watcher, frames) if e is not None]
+    assert events[0] == Snapshot.from_pieces(3.0, START)
+    assert isinstance(events[1], LinkHealth) and "camera moved" in events[1].detail
+    assert isinstance(events[2], Snapshot) and events[2].occupied == occupied(AFTER)
+    truth = render(START, Style(), moved, markers_off=0.5).corners
+    assert np.abs(watcher.calibration.corners - truth).max() < 3
+
+
 def test_slow_dimming_is_followed(calibration: Calibration, view: View) -> None:
     watcher = BoardWatcher(calibration)
     frames = []
