@@ -8,6 +8,8 @@ must be dark, and (R-BRD-3) the darker pieces, Black's, start on the far side fr
 
 from __future__ import annotations
 
+import itertools
+
 import cv2
 import numpy as np
 
@@ -114,22 +116,39 @@ def _edge_band() -> tuple[np.ndarray, np.ndarray]:
     return np.flatnonzero(band), np.where(light.ravel()[np.flatnonzero(band)], 1.0, -1.0)
 
 
+_HALVED = 800  # pixels across from which the grid is also looked for at half size
 _K1_CANDIDATES = (0.0, -0.05, -0.1, -0.15, -0.2, -0.25, -0.3, -0.35, 0.05, 0.1)
 _K1_GAIN = 0.01  # correlation a k1 must add over none to be believed
 _EDGE_BAND, _EDGE_PATTERN = _edge_band()
 
 
+def _channels(image: np.ndarray) -> list[np.ndarray]:
+    """Grey, each colour channel, and the two colour-opponent ones of CIELAB: a board whose
+    squares differ more in hue than in brightness (red and green, stained wood) shows its
+    pattern best in one of them."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+    return [cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), *cv2.split(image), lab[..., 1], lab[..., 2]]
+
+
 def _grid_corners(image: np.ndarray) -> np.ndarray | None:
-    """The outer corners of the checker pattern in some turn order, or ``None``."""
-    channels = [cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), *cv2.split(image)]
+    """The outer corners of the checker pattern in some turn order, or ``None``.
+
+    Tried at full size, then at half for a picture 800 pixels or more across (the detector
+    wants the squares' edges sharp but not grainy: wood grain or JPEG blocks on a large
+    picture can hide the pattern)."""
     flags = cv2.CALIB_CB_EXHAUSTIVE | cv2.CALIB_CB_ACCURACY
-    for channel in channels:
-        found, points = cv2.findChessboardCornersSB(channel, (7, 7), flags=flags)
-        if found:
-            grid = np.array([[x, y] for y in range(1, 8) for x in range(1, 8)], dtype=np.float32)
-            to_image, _ = cv2.findHomography(grid, points.reshape(-1, 2))
-            outer = np.array([[[0, 0], [8, 0], [8, 8], [0, 8]]], dtype=np.float32)
-            return cv2.perspectiveTransform(outer, to_image)[0]
+    grid = np.array([[x, y] for y in range(1, 8) for x in range(1, 8)], dtype=np.float32)
+    for scale in (1.0, 0.5) if max(image.shape[:2]) >= _HALVED else (1.0,):
+        small = image if scale == 1 else cv2.resize(image, None, fx=scale, fy=scale,
+                                                    interpolation=cv2.INTER_AREA)  # fmt: skip
+        for channel in _channels(small):
+            found, points = cv2.findChessboardCornersSB(channel, (7, 7), flags=flags)
+            if found:
+                to_image, _ = cv2.findHomography(
+                    grid, (points.reshape(-1, 2) / scale).astype(np.float32)
+                )
+                outer = np.array([[[0, 0], [8, 0], [8, 8], [0, 8]]], dtype=np.float32)
+                return cv2.perspectiveTransform(outer, to_image)[0]
     return None
 
 
@@ -176,4 +195,16 @@ def find_board_corners(image: np.ndarray, near: np.ndarray | None = None) -> np.
     quad = _grid_corners(image)
     if quad is None:
         raise CornerError("could not find the board's 8x8 grid of squares in the picture")
-    return orient(image, quad, near)
+    return orient(image, _best_placed(image, quad), near)
+
+
+def _best_placed(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The quad, or the same grid moved a square along either side, whichever frames the
+    checker pattern best: a board's frame or printed edge may pass for a row of squares."""
+    unit = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], dtype=np.float32)
+    to_image = cv2.getPerspectiveTransform(unit, quad.astype(np.float32))
+    placed = []
+    for dx, dy in itertools.product((-1, 0, 1), repeat=2):
+        moved = cv2.perspectiveTransform((unit + [dx, dy]).reshape(1, 4, 2), to_image)[0]
+        placed.append((board_likeness(warp(image, homography(moved))), dx == dy == 0, moved))
+    return max(placed, key=lambda p: (p[0], p[1]))[2]

@@ -15,7 +15,7 @@ from vision.calibration import (
     locate_board,
     read_squares,
 )
-from vision.corners import CornerError, parse_corners
+from vision.corners import CornerError, _best_placed, parse_corners
 from vision.markers import detect_markers, marker_sheet
 from vision.synthetic import START, STYLES, Style, View, camera_corners, random_view, render
 
@@ -154,6 +154,18 @@ def test_a_picture_from_a_moved_camera_is_read_where_its_markers_put_the_board(
     moved = replace(view, corners=tuple(map(tuple, np.array(view.corners) + [40, -25])))
     after = render(AFTER, Style(), replace(moved, seed=3), markers_off=0.5).image
     assert read_squares(manual, after) == {s: AFTER.get(s, "empty") for s in range(1, 33)}
+
+
+def test_a_grid_found_a_square_off_is_put_back_on_the_board(view: View) -> None:
+    """A board's frame or printed edge can pass for a row of squares: the grid detector then
+    returns the pattern a square off (quba_wooden_board, a real photo, came back a row off),
+    and the placement that frames the checker pattern best is taken instead."""
+    frame = render(START, Style(), view, markers=False)
+    unit = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], dtype=np.float32)
+    to_image = cv2.getPerspectiveTransform(unit, frame.corners.astype(np.float32))
+    for dx, dy in ((0, 1), (-1, 0), (1, -1)):
+        off = cv2.perspectiveTransform((unit + [dx, dy]).reshape(1, 4, 2), to_image)[0]
+        assert np.abs(_best_placed(frame.image, off) - frame.corners).max() < 1
 
 
 def test_the_marker_sheet_holds_the_four_markers() -> None:

@@ -44,6 +44,17 @@ def test_the_start_position_calibrates_and_reads_back(photo: np.ndarray) -> None
     assert calibration.k1 < 0  # the wide-angle lens's barrel distortion is seen
 
 
+def test_the_board_is_found_without_markers_or_corners(photo: np.ndarray) -> None:
+    """The grid shows best in CIELAB's blue-yellow channel (blue squares on an orange board):
+    found there, within 2.5 % of the side of the hand-picked corners (the wide-angle lens bends
+    the outer row), and the start position calibrates and reads back with no hand at all."""
+    calibration = calibrate(photo)
+    assert calibration.method == "auto"
+    side = float(np.linalg.norm(CORNERS[1] - CORNERS[0]))
+    assert np.linalg.norm(calibration.corners - CORNERS, axis=1).max() < 0.025 * side
+    assert read_squares(calibration, photo) == START_POSITION
+
+
 def test_a_smaller_copy_reads_the_same(photo: np.ndarray) -> None:
     """The calibration scales to another resolution of the same camera."""
     calibration = calibrate(photo, CORNERS)
