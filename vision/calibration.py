@@ -300,13 +300,16 @@ def _focal_from_json(data: object) -> FocalEstimate | None:
 
 
 def locate_board(
-    image: np.ndarray, corners: np.ndarray | None = None
+    image: np.ndarray,
+    corners: np.ndarray | None = None,
+    position: Mapping[int, str] | None = None,
 ) -> tuple[np.ndarray, str, dict[int, np.ndarray]]:
     """Corners (a1, h1, h8, a8), the method that found them and the markers seen.
 
-    Order: given corners, else all four markers, else the checker grid. Markers that do not
-    frame a checker pattern (another project's, at a sheet's corners) give no corners, but
-    still follow the camera when it moves (:func:`vision.markers.follow_markers`).
+    Order: given corners, else all four markers, else the checker grid (whose a1 is the
+    corner that puts ``position``'s Black pieces, the darker, where it names them). Markers
+    that frame no checker pattern (another project's, at a sheet's corners) give no corners,
+    but still follow the camera when it moves (:func:`vision.markers.follow_markers`).
     """
     seen = detect_markers(image)
     markers = seen if len(seen) == len(MARKER_IDS) else {}
@@ -324,7 +327,7 @@ def locate_board(
             "markers` prints them)"
         )
     try:
-        return find_board_corners(image), "auto", markers
+        return find_board_corners(image, position=position), "auto", markers
     except CornerError as error:
         ids = ", ".join(str(i) for i in sorted(seen)) or "none"
         found = misplaced or f"corner markers not found (ids seen: {ids} of 0-3)"
@@ -545,7 +548,7 @@ def calibrate(
     bad = [f"{s}={v!r}" for s, v in known.items() if v not in SYMBOLS or not 1 <= s <= 32]
     if bad:
         raise CalibrationError(f"position: {', '.join(bad)}: squares 1-32, each one of {SYMBOLS}")
-    found, method, markers = locate_board(image, corners)
+    found, method, markers = locate_board(image, corners, known)
     height, width = image.shape[:2]
     slack = 0.05 * max(width, height)  # a corner hidden just off the edge may be estimated
     if (

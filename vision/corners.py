@@ -9,6 +9,7 @@ must be dark, and (R-BRD-3) the darker pieces, Black's, start on the far side fr
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 
 import cv2
 import numpy as np
@@ -167,11 +168,17 @@ def _turns(quad: np.ndarray) -> list[np.ndarray]:
     return [np.roll(quad, -k, axis=0) for k in range(4)]
 
 
-def orient(image: np.ndarray, quad: np.ndarray, near: np.ndarray | None = None) -> np.ndarray:
+def orient(
+    image: np.ndarray,
+    quad: np.ndarray,
+    near: np.ndarray | None = None,
+    position: Mapping[int, str] | None = None,
+) -> np.ndarray:
     """Put a board's four corners in a1, h1, h8, a8 order by looking at the squares.
 
     With ``near`` (earlier corners) the turn closest to them wins among those where the dark
-    squares are dark; otherwise the one with the darker pieces on the far side.
+    squares are dark; otherwise the one where the pieces ``position`` (square -> "b", "w",
+    "B", "W", ...; by default the start position) names Black are the darker (R-BRD-3).
     """
     candidates = []
     for corners in _turns(quad.astype(np.float32)):
@@ -184,18 +191,31 @@ def orient(image: np.ndarray, quad: np.ndarray, near: np.ndarray | None = None) 
         raise CornerError("found a grid, but cannot tell its light squares from its dark ones")
     if near is not None:
         return min(candidates, key=lambda c: float(np.abs(c[0] - near).sum()))[0]
-    far_pieces = [np.median(bright[LAYOUT.discs[:12]]) for _, bright in candidates]
-    near_pieces = [np.median(bright[LAYOUT.discs[20:]]) for _, bright in candidates]
-    best = int(np.argmax(np.array(near_pieces) - np.array(far_pieces)))
-    return candidates[best][0]
+    named = position if position is not None else _START
+    black = [s - 1 for s, v in named.items() if v in ("b", "B")]
+    white = [s - 1 for s, v in named.items() if v in ("w", "W")]
+    if not black or not white:  # one side alone cannot tell (calibration refuses it anyway)
+        return candidates[0][0]
+    darker = [np.median(b[LAYOUT.discs[white]]) - np.median(b[LAYOUT.discs[black]])
+              for _, b in candidates]  # fmt: skip
+    return candidates[int(np.argmax(darker))][0]
 
 
-def find_board_corners(image: np.ndarray, near: np.ndarray | None = None) -> np.ndarray:
-    """The playing area's corners (a1, h1, h8, a8) without markers; ``CornerError`` if unseen."""
+#: The start position's pieces (R-BRD-3): Black on 1-12, White on 21-32.
+_START = {**dict.fromkeys(range(1, 13), "b"), **dict.fromkeys(range(21, 33), "w")}
+
+
+def find_board_corners(
+    image: np.ndarray,
+    near: np.ndarray | None = None,
+    position: Mapping[int, str] | None = None,
+) -> np.ndarray:
+    """The playing area's corners (a1, h1, h8, a8) without markers; ``CornerError`` if unseen.
+    ``near`` and ``position`` choose which corner is a1 (:func:`orient`)."""
     quad = _grid_corners(image)
     if quad is None:
         raise CornerError("could not find the board's 8x8 grid of squares in the picture")
-    return orient(image, _best_placed(image, quad), near)
+    return orient(image, _best_placed(image, quad), near, position)
 
 
 def _best_placed(image: np.ndarray, quad: np.ndarray) -> np.ndarray:

@@ -156,6 +156,21 @@ def test_a_picture_from_a_moved_camera_is_read_where_its_markers_put_the_board(
     assert read_squares(manual, after) == {s: AFTER.get(s, "empty") for s in range(1, 33)}
 
 
+def test_without_markers_the_position_given_says_which_corner_is_a1() -> None:
+    """A position whose Black pieces stand on the near half, White's on the far one: the grid
+    alone looks the same turned half round, and the old rule (the darker pieces on 1-12) put
+    a1 at h8 and recorded Black's 21-17 as White's 12-16. The position given decides: its
+    Black pieces are the darker ones (R-BRD-3)."""
+    position = {**dict.fromkeys(range(1, 13), "w"), **dict.fromkeys(range(21, 33), "b")}
+    frame = render(position, Style(), View(), markers=False)
+    calibration = calibrate(frame.image, None, position)
+    assert calibration.method == "auto"
+    assert np.abs(calibration.corners - frame.corners).max() < 2
+    after = {**position, 21: "empty", 17: "b"}
+    picture = render(after, Style(), View(seed=3), markers=False).image
+    assert read_squares(calibration, picture) == {s: after.get(s, "empty") for s in range(1, 33)}
+
+
 def test_a_grid_found_a_square_off_is_put_back_on_the_board(view: View) -> None:
     """A board's frame or printed edge can pass for a row of squares: the grid detector then
     returns the pattern a square off (quba_wooden_board, a real photo, came back a row off),
