@@ -6,6 +6,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -79,6 +83,23 @@ def _fail(message: str) -> int:
     return 2
 
 
+def _whereabouts(corners: np.ndarray, square: int) -> str:
+    """Where a square lies on the board as the picture shows it ("top left", "right"...), so
+    the user can check which side the calibration took for Black's."""
+    import cv2
+    import numpy as np
+
+    from vision.layout import BOARD_CORNERS, SQUARE_CENTRES
+
+    to_picture = cv2.getPerspectiveTransform(BOARD_CORNERS, corners.astype(np.float32))
+    centre = SQUARE_CENTRES[square - 1].reshape(1, 1, 2).astype(np.float32)
+    offset = cv2.perspectiveTransform(centre, to_picture)[0, 0] - corners.mean(axis=0)
+    offset = offset / max(float(np.abs(offset).max()), 1e-9)
+    vertical = "top" if offset[1] < -0.4 else "bottom" if offset[1] > 0.4 else ""
+    horizontal = "left" if offset[0] < -0.4 else "right" if offset[0] > 0.4 else ""
+    return " ".join(part for part in (vertical, horizontal) if part) or "middle"
+
+
 def run_calibrate(args: argparse.Namespace) -> int:
     from vision.calibration import CalibrationError, calibrate, load_image, parse_position
     from vision.corners import CornerError, parse_corners
@@ -94,6 +115,11 @@ def run_calibrate(args: argparse.Namespace) -> int:
         return _fail(f"cannot write {args.out!r}: {error.strerror or error}")
     corners_text = ", ".join(f"{x:.0f},{y:.0f}" for x, y in calibration.corners)
     print(f"calibrated by {calibration.method}: corners a1,h1,h8,a8 = {corners_text}")
+    print(
+        f"square 1 (Black's back row) is at the board's {_whereabouts(calibration.corners, 1)} "
+        f"in the picture, square 32 at its {_whereabouts(calibration.corners, 32)}: "
+        "if Black sits elsewhere, give --fen or the corners (--corners, a1 first)"
+    )
     if calibration.k1:
         print(f"lens distortion k1 = {calibration.k1:+.2f} (corrected)")
     for warning in calibration.warnings:

@@ -25,6 +25,9 @@ def test_calibrate_then_read(tmp_path, view: View) -> None:
     done = poolboard("vision", "calibrate", str(start), "--out", str(cal))
     assert done.returncode == 0, done.stderr
     assert "calibrated by markers" in done.stdout
+    # Which side it took for Black's, to check at a glance (the view has a1 at bottom left).
+    assert "square 1 (Black's back row) is at the board's top left" in done.stdout
+    assert "square 32 at its bottom right" in done.stdout
     assert json.loads(cal.read_text())["version"] == 3
     done = poolboard("vision", "read", str(start), str(after), "--calibration", str(cal), "--json")
     assert done.returncode == 0, done.stderr
