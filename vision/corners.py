@@ -1,9 +1,11 @@
 """Finding the playing area's corners without markers, and putting any four corners in order.
 
 Automatic detection looks for the 7x7 inner corners of the checker pattern (they stay visible with
-pieces on the dark squares), tries each colour channel since some boards only contrast in one, and
-extrapolates the outer corners. The board's turn is then read from the picture: the dark squares
-must be dark, and (R-BRD-3) the darker pieces, Black's, start on the far side from White.
+pieces on the dark squares), tries each colour channel and CIELAB's opponent ones since some
+boards only contrast in one, at full and half size, extrapolates the outer corners and moves a
+grid found a square off back onto the board. The board's turn is then read from the picture: the
+dark squares must be dark, and (R-BRD-3) the darker pieces are Black's, on the squares the
+position calibrated on names (the start position: 1-12).
 """
 
 from __future__ import annotations
