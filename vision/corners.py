@@ -222,11 +222,17 @@ def find_board_corners(
 
 def _best_placed(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """The quad, or the same grid moved a square along either side, whichever frames the
-    checker pattern best: a board's frame or printed edge may pass for a row of squares."""
+    checker pattern best: a board's frame or printed edge may pass for a row of squares.
+
+    Each placement is judged with the light flattened (every pixel over its surroundings' mean,
+    a square across): a player's shadow over one side otherwise favours a placement that
+    leaves the shaded row out, a square off and then turned a quarter by :func:`orient`."""
     unit = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], dtype=np.float32)
     to_image = cv2.getPerspectiveTransform(unit, quad.astype(np.float32))
     placed = []
     for dx, dy in itertools.product((-1, 0, 1), repeat=2):
         moved = cv2.perspectiveTransform((unit + [dx, dy]).reshape(1, 4, 2), to_image)[0]
-        placed.append((board_likeness(warp(image, homography(moved))), dx == dy == 0, moved))
+        canvas = warp(image, homography(moved)).astype(np.float32)
+        flat = canvas / (cv2.GaussianBlur(canvas, (0, 0), SQUARE_PX) + 1)
+        placed.append((board_likeness(flat), dx == dy == 0, moved))
     return max(placed, key=lambda p: (p[0], p[1]))[2]
