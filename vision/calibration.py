@@ -26,6 +26,7 @@ from vision.camera import (
     CameraPose,
     FocalEstimate,
     camera_pose,
+    distort,
     focal_estimate,
     undistort,
 )
@@ -168,6 +169,20 @@ class Calibration:
         """The same colours with new corners, after the camera has moved."""
         return self._with(corners, self.image_size, markers, seen=True)
 
+    def follow(self, markers: dict[int, np.ndarray]) -> Calibration:
+        """The same colours after the camera moved, from where all four markers seen at
+        calibration now are (:func:`vision.markers.follow_markers`, the lens's bend undone
+        first); ``CalibrationError`` if they fit no view of a plane."""
+        if list(MARKER_IDS) != sorted(self.markers) or list(MARKER_IDS) != sorted(markers):
+            raise CalibrationError("following the camera needs all four markers, then and now")
+        size = self.image_size
+        before = {i: undistort(m, self.k1, size) for i, m in self.markers.items()}
+        after = {i: undistort(m, self.k1, size) for i, m in markers.items()}
+        moved = follow_markers(self.ideal_corners, before, after)
+        if moved is None:
+            raise CalibrationError("the markers seen fit no view of the board: recalibrate")
+        return self.moved_to(distort(moved, self.k1, size).astype(np.float32), markers)
+
     def seen_at(self, corners: np.ndarray, image: np.ndarray) -> Calibration:
         """The same colours and camera for another picture of the board whose corners are
         known (the focal lengths both pictures' corners imply pooled: a steadier pose)."""
@@ -262,6 +277,11 @@ class Calibration:
             raise CalibrationError(f"malformed calibration: {error}") from None
         if calibration.method not in METHODS or light.shape != (32, 3):
             raise CalibrationError("malformed calibration: bad method or light square table")
+        if calibration.markers and sorted(calibration.markers) != list(MARKER_IDS):
+            raise CalibrationError(
+                f"malformed calibration: markers {sorted(calibration.markers)} are not all "
+                f"of {list(MARKER_IDS)} (or none)"
+            )
         if found == _LANDSCAPE_ONLY and height > width:
             raise CalibrationError(
                 f"calibration version {found} of a portrait picture measured the lens in its "
@@ -578,7 +598,7 @@ def read_squares(calibration: Calibration, image: np.ndarray) -> dict[int, str]:
     scaled = calibration.scaled_to((width, height))
     markers = detect_markers(image) if scaled.markers else {}
     if len(markers) == len(MARKER_IDS):
-        scaled = scaled.moved_to(follow_markers(scaled.corners, scaled.markers, markers), markers)
+        scaled = scaled.follow(markers)
     canvas = scaled.canvas(image)
     if board_likeness(canvas) < _BOARD_LIKE:
         raise CalibrationError(

@@ -148,7 +148,7 @@ def _grid_corners(image: np.ndarray) -> np.ndarray | None:
             found, points = cv2.findChessboardCornersSB(channel, (7, 7), flags=flags)
             if found:
                 to_image, _ = cv2.findHomography(
-                    grid, (points.reshape(-1, 2) / scale).astype(np.float32)
+                    grid, ((points.reshape(-1, 2) + 0.5) / scale - 0.5).astype(np.float32)
                 )
                 outer = np.array([[[0, 0], [8, 0], [8, 8], [0, 8]]], dtype=np.float32)
                 return cv2.perspectiveTransform(outer, to_image)[0]
@@ -185,9 +185,7 @@ def orient(
     candidates = []
     for corners in _turns(quad.astype(np.float32)):
         bright = _brightness(warp(image, homography(corners)))
-        light = np.median(bright[LAYOUT.light])
-        dark = np.median(bright[LAYOUT.corners])
-        if light > dark:
+        if np.median(bright[LAYOUT.light]) > np.median(bright[LAYOUT.corners]):
             candidates.append((corners, bright))
     if not candidates:
         raise CornerError("found a grid, but cannot tell its light squares from its dark ones")
@@ -224,15 +222,21 @@ def _best_placed(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """The quad, or the same grid moved a square along either side, whichever frames the
     checker pattern best: a board's frame or printed edge may pass for a row of squares.
 
-    Each placement is judged with the light flattened (every pixel over its surroundings' mean,
-    a square across): a player's shadow over one side otherwise favours a placement that
-    leaves the shaded row out, a square off and then turned a quarter by :func:`orient`."""
+    Each placement is judged with the light flattened (:func:`_flattened`): a player's shadow
+    over one side otherwise favours a placement that leaves the shaded row out, a square off
+    and then turned a quarter by :func:`orient`."""
     unit = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], dtype=np.float32)
     to_image = cv2.getPerspectiveTransform(unit, quad.astype(np.float32))
     placed = []
     for dx, dy in itertools.product((-1, 0, 1), repeat=2):
         moved = cv2.perspectiveTransform((unit + [dx, dy]).reshape(1, 4, 2), to_image)[0]
-        canvas = warp(image, homography(moved)).astype(np.float32)
-        flat = canvas / (cv2.GaussianBlur(canvas, (0, 0), SQUARE_PX) + 1)
+        flat = _flattened(warp(image, homography(moved)))
         placed.append((board_likeness(flat), dx == dy == 0, moved))
     return max(placed, key=lambda p: (p[0], p[1]))[2]
+
+
+def _flattened(canvas: np.ndarray) -> np.ndarray:
+    """A canonical image with the light flattened: every pixel over its surroundings' mean, a
+    square across (a shadow or a lamp's fall-off changes the light, not the pattern)."""
+    canvas = canvas.astype(np.float32)
+    return canvas / (cv2.GaussianBlur(canvas, (0, 0), SQUARE_PX) + 1)

@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration, CalibrationError, calibrate, load_image, read_squares
-from vision.corners import CornerError, check_quad, homography, warp
+from vision.corners import CornerError, board_likeness, check_quad, homography, warp
 from vision.layout import LAYOUT
 
 VALUES = ("empty", "b", "B", "w", "W")
@@ -106,33 +106,47 @@ def _as_labelled(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The picture and its corners in the pixels the label's ``size`` (width, height) names.
 
-    A picture saved at another resolution has its corners scaled; one that its EXIF tag turns
-    (a phone's) but that was labelled as stored is read as stored. Anything else is named.
+    A picture saved at another resolution has its corners scaled. One that its EXIF tag turns
+    or mirrors (a phone's) may have been labelled as shown or as stored: where both fit, the
+    one whose labelled corners frame the checker pattern better is read. Anything else is
+    named.
     """
     if size is None:
-        return image, corners
-    try:
-        width, height = (int(v) for v in size)  # type: ignore[attr-defined]
-    except (TypeError, ValueError):
-        raise LabelError(f"{name}: size {size!r} is not [width, height]") from None
-    found = (image.shape[1], image.shape[0])
-    if found == (width, height):
-        return image, corners
-    if found == (height, width):
-        stored = cv2.imread(str(path), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
-        if stored is not None and (stored.shape[1], stored.shape[0]) == (width, height):
-            return stored, corners
-    if (
-        width > 0
-        and height > 0
-        and abs(found[0] / found[1] - width / height) < 0.01 * width / height
-    ):
+        wanted = None
+    else:
+        try:
+            wanted = tuple(int(v) for v in size)  # type: ignore[attr-defined]
+        except (TypeError, ValueError):
+            wanted = ()
+        if len(wanted) != 2 or min(wanted) <= 0:
+            raise LabelError(f"{name}: size {size!r} is not [width, height]")
+    pictures = [image]
+    stored = cv2.imread(str(path), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+    if stored is not None and (stored.shape != image.shape or not np.array_equal(stored, image)):
+        pictures.append(stored)
+    fits = [(p, c) for p in pictures if (c := _in_pixels_of(p, corners, wanted)) is not None]
+    if not fits:  # only a size can rule every picture out
+        width, height = wanted or (0, 0)
+        raise LabelError(
+            f"{name}: labelled as {width}x{height} pixels, but the picture is "
+            f"{image.shape[1]}x{image.shape[0]}: label this very file"
+        )
+    return max(fits, key=lambda fit: board_likeness(warp(fit[0], homography(fit[1]))))
+
+
+def _in_pixels_of(
+    picture: np.ndarray, corners: np.ndarray, size: tuple[int, ...] | None
+) -> np.ndarray | None:
+    """The labelled corners in this picture's pixels (scaled if it is another resolution of
+    the labelled size), or ``None`` if its shape is another."""
+    found = (picture.shape[1], picture.shape[0])
+    if size is None or found == size:
+        return corners
+    width, height = size
+    if abs(found[0] / found[1] - width / height) < 0.01 * width / height:
         scale = np.array([found[0] / width, found[1] / height], dtype=np.float32)
-        return image, (corners * scale).astype(np.float32)
-    raise LabelError(
-        f"{name}: labelled as {width}x{height} pixels, but the picture is {found[0]}x{found[1]}: "
-        "label this very file"
-    )
+        return (corners * scale).astype(np.float32)
+    return None
 
 
 def board_colours(image: np.ndarray, corners: np.ndarray, truth: dict[int, str]) -> np.ndarray:

@@ -63,15 +63,16 @@ def board_corners_from_markers(markers: dict[int, np.ndarray]) -> np.ndarray:
 
 def follow_markers(
     corners: np.ndarray, before: dict[int, np.ndarray], after: dict[int, np.ndarray]
-) -> np.ndarray:
+) -> np.ndarray | None:
     """Where the board's corners (4, 2) are now, from where all four markers were (``before``)
-    and are (``after``): the markers lie on the board's plane, wherever on it, so one
-    homography of that plane moves them and the corners alike."""
+    and are (``after``), all as a pinhole camera sees them (a lens's bend undone): the markers
+    lie on the board's plane, wherever on it, so one homography of that plane moves them and
+    the corners alike. ``None`` if their corners fit none."""
     source = np.vstack([before[m] for m in MARKER_IDS]).astype(np.float32)
     target = np.vstack([after[m] for m in MARKER_IDS]).astype(np.float32)
     moved, _ = cv2.findHomography(source, target)
     if moved is None:
-        raise ValueError("the markers' corners fit no homography")
+        return None
     return cv2.perspectiveTransform(corners.reshape(1, -1, 2).astype(np.float32), moved)[0]
 
 

@@ -4,8 +4,9 @@
 only when the board has read the same for ``still_frames`` frames in a row with nothing moving,
 no light square hidden (a hand or arm) and every dark square fitting a learnt colour. Colour
 models follow slow light changes. A view that stays changed while nothing moves means the camera
-moved (or the light changed for good): the corners are found again from the markers or the grid
-and the light squares relearnt; a hand-given calibration can only report the fault.
+moved (or the light changed for good): the corners are found again from the markers (wherever
+on the board's sheet they were seen at calibration) or the grid, and the light squares
+relearnt; a calibration by hand with no markers can only report the fault.
 """
 
 from __future__ import annotations
@@ -18,10 +19,10 @@ import cv2
 import numpy as np
 
 from engine.sensing import LinkHealth, SensorEvent, SensorFault, Snapshot
-from vision.calibration import Calibration
+from vision.calibration import Calibration, CalibrationError
 from vision.colour import Pixels
-from vision.corners import CornerError, find_board_corners
-from vision.markers import MARKER_IDS, detect_markers, follow_markers
+from vision.corners import CornerError, board_likeness, find_board_corners
+from vision.markers import MARKER_IDS, detect_markers
 
 _THUMB = 40  # side of the thumbnail compared frame to frame for motion
 
@@ -193,8 +194,15 @@ class BoardWatcher:
         )
         if drift <= self.config.drift_limit:
             return None
-        corners = follow_markers(self.calibration.corners, self.calibration.markers, markers)
-        self.reader.recalibrated(self.calibration.moved_to(corners, markers))
+        try:
+            moved = self.calibration.follow(markers)
+        except CalibrationError:
+            return None
+        # A sticker nudged on the sheet (or a marker misread) moves the markers, not the board:
+        # the corners they give must frame the pattern at least as well as the old ones.
+        if board_likeness(moved.canvas(frame)) < board_likeness(self.calibration.canvas(frame)):
+            return None
+        self.reader.recalibrated(moved)
         return LinkHealth(t, True, f"camera moved {drift:.1f} px: corners found again")
 
     def _find_board_again(
@@ -204,8 +212,10 @@ class BoardWatcher:
         old = self.calibration.corners
         markers = detect_markers(frame) if self.calibration.markers else {}
         if len(markers) == len(MARKER_IDS):
-            corners = follow_markers(old, self.calibration.markers, markers)
-            return self._rebase(frame, t, self.calibration.moved_to(corners, markers), old)
+            try:
+                return self._rebase(frame, t, self.calibration.follow(markers), old)
+            except CalibrationError:
+                pass
         if self.calibration.method == "auto":
             try:
                 corners = find_board_corners(frame, near=old)

@@ -115,10 +115,15 @@ def run_calibrate(args: argparse.Namespace) -> int:
         return _fail(f"cannot write {args.out!r}: {error.strerror or error}")
     corners_text = ", ".join(f"{x:.0f},{y:.0f}" for x, y in calibration.corners)
     print(f"calibrated by {calibration.method}: corners a1,h1,h8,a8 = {corners_text}")
+    remedy = {
+        "markers": "move the stickers (id 0 goes at a1)",
+        "manual": "give the corners starting at a1",
+        "auto": "give --fen (its Black pieces are the darker ones) or --corners, a1 first",
+    }[calibration.method]
     print(
         f"square 1 (Black's back row) is at the board's {_whereabouts(calibration.corners, 1)} "
         f"in the picture, square 32 at its {_whereabouts(calibration.corners, 32)}: "
-        "if Black sits elsewhere, give --fen or the corners (--corners, a1 first)"
+        f"if Black sits elsewhere, {remedy}"
     )
     if calibration.k1:
         print(f"lens distortion k1 = {calibration.k1:+.2f} (corrected)")

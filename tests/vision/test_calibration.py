@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import cv2
@@ -132,6 +133,17 @@ def test_malformed_calibration_files_are_named(tmp_path) -> None:
         Calibration.load(path)
 
 
+def test_a_calibration_file_with_some_markers_is_refused(tmp_path, calibration) -> None:
+    """Following a moved camera needs all four markers: a file naming only some (edited by
+    hand, or cut short) is refused on loading, not left to fail in the middle of a game."""
+    path = tmp_path / "cal.json"
+    data = calibration.to_json()
+    data["markers"] = {"0": data["markers"]["0"]}
+    path.write_text(json.dumps(data))
+    with pytest.raises(CalibrationError, match=r"markers \[0\] are not all of \[0, 1, 2, 3\]"):
+        Calibration.load(path)
+
+
 def test_markers_that_frame_no_board_give_no_corners(view: View) -> None:
     """ArUco markers 0-3 at a sheet's corners, not at the playing area's (another project's
     convention, as on the fhgr photos): the grid gives the corners instead, and the markers
@@ -193,6 +205,21 @@ def test_a_shadow_across_the_board_does_not_move_the_grid_a_square_off() -> None
     frame = render(START, Style(), random_view(np.random.default_rng(1)), markers=False)
     shaded = _shadow(0.35)(frame.image, np.random.default_rng(1))
     assert np.abs(find_board_corners(shaded, near=frame.corners) - frame.corners).max() < 3
+
+
+def test_markers_follow_a_camera_through_a_wide_angle_lens() -> None:
+    """Under barrel distortion (k1 -0.3) the markers' homography is fitted with the lens's
+    bend undone: the corners they carry over land within half a pixel (a plain fit in the
+    bent picture: about one pixel)."""
+    size = (640, 480)
+    view = View(corners=camera_corners(20, 10, 5, size, fill=0.45), distortion=-0.3)
+    frame = render(START, Style(), view, markers_off=0.5)
+    calibration = calibrate(frame.image, frame.corners)
+    assert calibration.k1 == -0.3 and sorted(calibration.markers) == [0, 1, 2, 3]
+    moved = replace(view, corners=camera_corners(10, 0, 8, size, fill=0.45), seed=4)
+    after = render(START, Style(), moved, markers_off=0.5)
+    followed = calibration.follow(detect_markers(after.image))
+    assert np.abs(followed.corners - after.corners).max() < 0.6
 
 
 def test_the_marker_sheet_holds_the_four_markers() -> None:

@@ -124,12 +124,16 @@ def test_evaluate_takes_a_photo_as_its_label_measured_it(tmp_path) -> None:
     assert ok
     (tmp_path / "tagged.jpg").write_bytes(_with_orientation(jpeg.tobytes(), 6))
     assert cv2.imread(str(tmp_path / "tagged.jpg")).shape[:2] == (width, height)  # turned
+    # Upside down and mirrored: the same size whichever way it is shown.
+    (tmp_path / "upside.jpg").write_bytes(_with_orientation(jpeg.tobytes(), 3))
+    (tmp_path / "mirror.jpg").write_bytes(_with_orientation(jpeg.tobytes(), 2))
     path = tmp_path / "labels.json"
-    path.write_text(json.dumps({"photos": {"small.jpg": entry, "tagged.jpg": entry}}))
+    names = ("small.jpg", "tagged.jpg", "upside.jpg", "mirror.jpg")
+    path.write_text(json.dumps({"photos": dict.fromkeys(names, entry)}))
     done = poolboard("vision", "evaluate", str(path))
     assert done.returncode == 0, done.stderr
     rows = {line.split()[0]: line for line in done.stdout.splitlines() if line.strip()}
-    assert "32/32" in rows["small.jpg"] and "32/32" in rows["tagged.jpg"]
+    assert all("96/96" in rows[name] for name in names), done.stdout  # 3 partners x 32
     cv2.imwrite(str(tmp_path / "small.jpg"), cv2.resize(photo, (width // 2, height // 3)))
     done = poolboard("vision", "evaluate", str(path))
     assert done.returncode == 2 and "Traceback" not in done.stderr

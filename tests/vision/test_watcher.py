@@ -123,6 +123,34 @@ def test_markers_placed_elsewhere_still_follow_a_moved_camera(view: View) -> Non
     assert np.abs(watcher.calibration.corners - truth).max() < 3
 
 
+def test_markers_placed_elsewhere_catch_a_small_drift_by_the_routine_check(view: View) -> None:
+    frame = render(START, Style(), view, markers_off=0.5)
+    watcher = BoardWatcher(calibrate(frame.image, frame.corners), WatchConfig(marker_every=5))
+    nudged = replace(view, corners=tuple(map(tuple, np.array(view.corners) + [6, 0])))
+    frames = [
+        render(START, Style(), replace(nudged, seed=k), markers_off=0.5).image for k in range(8)
+    ]
+    events = [e for e in feed(watcher, frames) if e is not None]
+    assert any(isinstance(e, LinkHealth) and "camera moved" in e.detail for e in events)
+    truth = render(START, Style(), nudged, markers_off=0.5).corners
+    assert np.abs(watcher.calibration.corners - truth).max() < 2
+
+
+def test_stickers_moved_on_the_sheet_move_no_corners(view: View) -> None:
+    """The four stickers slid a fifth of a square towards the board, the board and camera
+    still: the markers drift, but the corners they would give frame the pattern worse, so
+    the board stays where it is and reads on."""
+    frame = render(START, Style(), view, markers_off=0.5)
+    calibration = calibrate(frame.image, frame.corners)
+    watcher = BoardWatcher(calibration, WatchConfig(marker_every=5))
+    frames = [
+        render(START, Style(), replace(view, seed=k), markers_off=0.3).image for k in range(12)
+    ]
+    events = [e for e in feed(watcher, frames) if e is not None]
+    assert events == [Snapshot.from_pieces(3.0, START)]
+    assert np.abs(watcher.calibration.corners - calibration.corners).max() == 0
+
+
 def test_slow_dimming_is_followed(calibration: Calibration, view: View) -> None:
     watcher = BoardWatcher(calibration)
     frames = []
