@@ -52,6 +52,7 @@ from vision.colour import (
     training_pixels,
 )
 from vision.corners import (
+    BOARD_LIKE,
     CornerError,
     board_likeness,
     canvas_maps,
@@ -77,7 +78,6 @@ _LANDSCAPE_ONLY = 2
 METHODS = ("markers", "auto", "manual")
 SYMBOLS = ("empty", "b", "w", "B", "W", "unknown")
 _UNLIKE = 0.25  # colour distance from its kind's median beyond which a square is not learnt from
-_BOARD_LIKE = 0.25  # least checker-pattern likeness of a picture to read (boards: 0.5-0.95)
 _RECENTRE = 0.5  # how far a frame's own pixels move its copy of the colour centres
 _MEN_TEACH = 4  # men of a side that show what its kings' marks are not
 _MARK_SHARE = 0.03  # share of its kings' tops unlike its men past which a set's crowns are marked
@@ -339,7 +339,7 @@ def locate_board(
     misplaced = ""
     if markers:
         framed = board_corners_from_markers(markers)
-        if board_likeness(warp(image, homography(framed))) >= _BOARD_LIKE:
+        if board_likeness(warp(image, homography(framed))) >= BOARD_LIKE:
             return framed, "markers", markers
         misplaced = (
             "corner markers 0-3 were found, but no checker board lies between them (each "
@@ -600,7 +600,7 @@ def read_squares(calibration: Calibration, image: np.ndarray) -> dict[int, str]:
     if len(markers) == len(MARKER_IDS):
         scaled = scaled.follow(markers)
     canvas = scaled.canvas(image)
-    if board_likeness(canvas) < _BOARD_LIKE:
+    if board_likeness(canvas) < BOARD_LIKE:
         raise CalibrationError(
             "the picture shows no checker board where the calibration puts it: is it the same "
             "camera, looking at the board? recalibrate if it moved"

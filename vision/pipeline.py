@@ -6,7 +6,7 @@ no light square hidden (a hand or arm) and every dark square fitting a learnt co
 models follow slow light changes. A view that stays changed while nothing moves means the camera
 moved (or the light changed for good): the corners are found again from the markers (wherever
 on the board's sheet they were seen at calibration) or the grid, and the light squares
-relearnt; a calibration by hand with no markers can only report the fault.
+relearnt; if neither shows, the fault is reported.
 """
 
 from __future__ import annotations
@@ -21,10 +21,11 @@ import numpy as np
 from engine.sensing import LinkHealth, SensorEvent, SensorFault, Snapshot
 from vision.calibration import Calibration, CalibrationError
 from vision.colour import Pixels
-from vision.corners import CornerError, board_likeness, find_board_corners
+from vision.corners import BOARD_LIKE, CornerError, board_likeness, find_board_corners
 from vision.markers import MARKER_IDS, detect_markers
 
 _THUMB = 40  # side of the thumbnail compared frame to frame for motion
+_LIKENESS_EVERY = 4  # every so many edge pixels checked on each frame for the board
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,7 @@ class Reading:
     covered: int  # light squares that look unlike themselves
     motion: float  # largest change since the previous frame (grey levels)
     pixels: Pixels
+    board: float  # how well the board's checker pattern shows where it is looked for
 
     @property
     def occupied(self) -> frozenset[int]:
@@ -90,6 +92,7 @@ class BoardReader:
             covered=int((self.light_change(pixels) > self.config.light_limit).sum()),
             motion=motion,
             pixels=pixels,
+            board=board_likeness(canonical, every=_LIKENESS_EVERY),
         )
 
     def light_change(self, pixels: Pixels) -> np.ndarray:
@@ -140,7 +143,13 @@ class BoardWatcher:
         reading = self.reader.read(frame)
         still = reading.motion <= self.config.motion_limit
         self._still = self._still + 1 if still else 0
-        disturbed = bool(reading.unknown) or reading.covered >= self.config.covered_limit
+        # No board where it should be (the camera knocked away, the light out) is no reading:
+        # its light squares all changed alike, which alone looks like a lamp turned down.
+        disturbed = (
+            bool(reading.unknown)
+            or reading.covered >= self.config.covered_limit
+            or reading.board < BOARD_LIKE
+        )
         self._changed_still = self._changed_still + 1 if (still and disturbed) else 0
         if self._changed_still >= self.config.moved_frames:
             self._changed_still = 0
@@ -216,14 +225,17 @@ class BoardWatcher:
                 return self._rebase(frame, t, self.calibration.follow(markers), old)
             except CalibrationError:
                 pass
-        if self.calibration.method == "auto":
-            try:
-                corners = find_board_corners(frame, near=old)
-            except CornerError:
-                pass
-            else:
-                return self._rebase(frame, t, self.calibration.moved_to(corners, {}), old)
-        if not reading.unknown:  # every square still reads: the light changed, not the camera
+        try:  # whatever found the corners at calibration, the grid may show now
+            corners: np.ndarray | None = find_board_corners(frame, near=old)
+        except CornerError:
+            corners = None
+        # Where the grid agrees with the corners and every square reads, the light changed:
+        # corners clicked by hand stay (the grid's, extended past a lens's bend, are coarser).
+        if corners is not None and (
+            reading.unknown or float(np.abs(corners - old).max()) > self.config.drift_limit
+        ):
+            return self._rebase(frame, t, self.calibration.moved_to(corners, {}), old)
+        if not reading.unknown and reading.board >= BOARD_LIKE:  # the light changed, only
             return self._rebase(frame, t, self.calibration, old)
         return self._fault(t, "the board's view changed and the board cannot be found again")
 

@@ -90,12 +90,30 @@ def test_a_small_drift_is_caught_by_the_routine_marker_check(
     assert any(isinstance(e, LinkHealth) and "camera moved" in e.detail for e in events)
 
 
-def test_a_moved_camera_without_markers_is_a_fault_for_hand_corners(view: View) -> None:
+def test_a_moved_camera_is_found_again_by_the_grid_for_hand_corners(view: View) -> None:
+    """No markers, corners given by hand: the grid, where it shows, finds the board again."""
     frame = render(START, Style(), view, markers=False)
     manual = calibrate(frame.image, frame.corners)
     watcher = BoardWatcher(manual, WatchConfig(moved_frames=3))
     far = replace(view, corners=tuple(map(tuple, np.array(view.corners) + [60, 30])))
-    frames = [render(START, Style(), replace(far, seed=k), markers=False).image for k in range(12)]
+    frames = [render(START, Style(), replace(view, seed=k), markers=False).image for k in range(4)]
+    frames += [render(AFTER, Style(), replace(far, seed=k), markers=False).image for k in range(8)]
+    events = [e for e in feed(watcher, frames) if e is not None]
+    assert isinstance(events[1], LinkHealth) and "camera moved" in events[1].detail
+    assert isinstance(events[2], Snapshot) and events[2].occupied == occupied(AFTER)
+    truth = render(START, Style(), far, markers=False).corners
+    assert np.abs(watcher.calibration.corners - truth).max() < 3
+
+
+def test_a_board_that_cannot_be_found_again_is_a_fault(view: View) -> None:
+    """The camera knocked away from the board (only the table in view, still): no markers,
+    no grid, no square reads: a fault asking to recalibrate, once."""
+    frame = render(START, Style(), view, markers=False)
+    watcher = BoardWatcher(calibrate(frame.image, frame.corners), WatchConfig(moved_frames=3))
+    table = np.full_like(frame.image, 120)
+    rng = np.random.default_rng(1)
+    frames = [frame.image] * 4
+    frames += [np.clip(table + rng.normal(0, 2, table.shape), 0, 255).astype(np.uint8)] * 10
     faults = [e for e in feed(watcher, frames) if isinstance(e, SensorFault)]
     assert len(faults) == 1 and "recalibrate" in faults[0].message
 
