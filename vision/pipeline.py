@@ -203,16 +203,23 @@ class BoardWatcher:
         )
         if drift <= self.config.drift_limit:
             return None
+        moved = self._followed(frame, markers)
+        if moved is None:
+            return None
+        self.reader.recalibrated(moved)
+        return LinkHealth(t, True, f"camera moved {drift:.1f} px: corners found again")
+
+    def _followed(self, frame: np.ndarray, markers: dict[int, np.ndarray]) -> Calibration | None:
+        """The calibration moved as the markers say, if its corners then frame the pattern at
+        least as well as the old ones: a sticker nudged on the sheet (or a marker misread)
+        moves the markers, not the board."""
         try:
             moved = self.calibration.follow(markers)
         except CalibrationError:
             return None
-        # A sticker nudged on the sheet (or a marker misread) moves the markers, not the board:
-        # the corners they give must frame the pattern at least as well as the old ones.
         if board_likeness(moved.canvas(frame)) < board_likeness(self.calibration.canvas(frame)):
             return None
-        self.reader.recalibrated(moved)
-        return LinkHealth(t, True, f"camera moved {drift:.1f} px: corners found again")
+        return moved
 
     def _find_board_again(
         self, frame: np.ndarray, t: float, reading: Reading
@@ -220,11 +227,9 @@ class BoardWatcher:
         """The view stayed changed while still: find the corners again, or relearn the light."""
         old = self.calibration.corners
         markers = detect_markers(frame) if self.calibration.markers else {}
-        if len(markers) == len(MARKER_IDS):
-            try:
-                return self._rebase(frame, t, self.calibration.follow(markers), old)
-            except CalibrationError:
-                pass
+        moved = self._followed(frame, markers) if len(markers) == len(MARKER_IDS) else None
+        if moved is not None:
+            return self._rebase(frame, t, moved, old)
         try:  # whatever found the corners at calibration, the grid may show now
             corners: np.ndarray | None = find_board_corners(frame, near=old)
         except CornerError:
