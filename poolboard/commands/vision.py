@@ -125,6 +125,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
         f"in the picture, square 32 at its {_whereabouts(calibration.corners, 32)}: "
         f"if Black sits elsewhere, {remedy}"
     )
+    if calibration.markers and calibration.method != "markers":
+        print("markers 0-3 seen away from the playing area's corners: kept to follow the camera")
     if calibration.k1:
         print(f"lens distortion k1 = {calibration.k1:+.2f} (corrected)")
     for warning in calibration.warnings:

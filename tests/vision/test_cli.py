@@ -36,6 +36,15 @@ def test_calibrate_then_read(tmp_path, view: View) -> None:
     assert readings[1]["squares"] == {str(s): AFTER.get(s, "empty") for s in range(1, 33)}
 
 
+def test_calibrate_says_it_keeps_markers_placed_elsewhere(tmp_path, view: View) -> None:
+    start = tmp_path / "start.png"
+    cv2.imwrite(str(start), render(START, Style(), view, markers_off=0.5).image)
+    done = poolboard("vision", "calibrate", str(start), "--out", str(tmp_path / "cal.json"))
+    assert done.returncode == 0, done.stderr
+    assert "calibrated by auto" in done.stdout
+    assert "markers 0-3 seen away from the playing area's corners: kept" in done.stdout
+
+
 def test_calibrate_with_corners_given(tmp_path, view: View) -> None:
     frame = render(START, Style(), view, markers=False)
     start = tmp_path / "start.png"
