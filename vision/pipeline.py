@@ -234,11 +234,10 @@ class BoardWatcher:
             corners: np.ndarray | None = find_board_corners(frame, near=old)
         except CornerError:
             corners = None
-        # Where the grid agrees with the corners and every square reads, the light changed:
-        # corners clicked by hand stay (the grid's, extended past a lens's bend, are coarser).
-        if corners is not None and (
-            reading.unknown or float(np.abs(corners - old).max()) > self.config.drift_limit
-        ):
+        # Where the grid agrees with the corners the camera has not moved: they stay (corners
+        # clicked by hand are finer than the grid's, extended past a lens's bend), even when
+        # a square fits no colour (a coin or a die on it, not a moved board).
+        if corners is not None and float(np.abs(corners - old).max()) > self.config.drift_limit:
             return self._rebase(frame, t, self.calibration.moved_to(corners, {}), old)
         if not reading.unknown and reading.board >= BOARD_LIKE:  # the light changed, only
             return self._rebase(frame, t, self.calibration, old)

@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+import cv2
 import numpy as np
 
 from engine.sensing import LinkHealth, SensorFault, Snapshot
 from vision.calibration import Calibration, calibrate
 from vision.colour import MARK
+from vision.corners import homography
+from vision.layout import MARGIN_PX, SQUARE_PX
 from vision.pipeline import BoardWatcher, WatchConfig
 from vision.synthetic import START, Style, View, render
 
@@ -116,6 +119,26 @@ def test_a_board_that_cannot_be_found_again_is_a_fault(view: View) -> None:
     frames += [np.clip(table + rng.normal(0, 2, table.shape), 0, 255).astype(np.uint8)] * 10
     faults = [e for e in feed(watcher, frames) if isinstance(e, SensorFault)]
     assert len(faults) == 1 and "recalibrate" in faults[0].message
+
+
+def test_an_odd_object_on_the_board_keeps_corners_given_by_hand(view: View) -> None:
+    """A coin left still on two dark squares (no colour fits them) is no moved camera: the
+    corners clicked by hand stay, not the grid's (2.4 px off under this lens's bend)."""
+    bent = replace(view, distortion=-0.2)
+    frame = render(START, Style(), bent, markers=False)
+    manual = calibrate(frame.image, frame.corners)
+    watcher = BoardWatcher(manual, WatchConfig(moved_frames=3))
+    odd = render(START, Style(), replace(bent, seed=9), markers=False).image.copy()
+    to_image = np.linalg.inv(homography(frame.corners))
+    for u, v in ((4.5, 3.5), (3.5, 4.5)):  # the middles of squares 15 and 18 (canonical)
+        spot = np.array([[[u * SQUARE_PX + MARGIN_PX, v * SQUARE_PX + MARGIN_PX]]], np.float32)
+        x, y = cv2.perspectiveTransform(spot, to_image)[0, 0]
+        cv2.circle(odd, (int(x), int(y)), 10, (200, 60, 0), -1)
+    assert watcher.reader.read(odd).unknown  # the premise: the coin fits no colour
+    frames = [render(START, Style(), replace(bent, seed=k), markers=False).image for k in range(4)]
+    events = feed(watcher, frames + [odd] * 6)
+    assert any(isinstance(e, SensorFault) for e in events)
+    assert np.abs(watcher.calibration.corners - manual.corners).max() == 0
 
 
 def test_markers_placed_elsewhere_still_follow_a_moved_camera(view: View) -> None:
