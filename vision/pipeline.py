@@ -11,6 +11,7 @@ relearnt; if neither shows, the fault is reported.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -26,6 +27,10 @@ from vision.markers import MARKER_IDS, detect_markers
 
 _THUMB = 40  # side of the thumbnail compared frame to frame for motion
 _LIKENESS_EVERY = 4  # every so many edge pixels checked on each frame for the board
+#: How unevenly (log colour, between channels) a light square may change for its change to
+#: be light's: a lamp or a shadow, 0.07 at most on the stock and hard boards; an arm, 0.19 up.
+_LIGHT_HUE = 0.12
+_HELD_OVER = 3  # views taken for something held over the board before the light is relearnt
 
 
 @dataclass(frozen=True)
@@ -129,6 +134,7 @@ class BoardWatcher:
         self._changed_still = 0
         self._still = 0
         self._faulted = False
+        self._held_over = 0  # views kept from being taken for new light: something lies over it
 
     @property
     def calibration(self) -> Calibration:
@@ -228,20 +234,35 @@ class BoardWatcher:
         old = self.calibration.corners
         markers = detect_markers(frame) if self.calibration.markers else {}
         moved = self._followed(frame, markers) if len(markers) == len(MARKER_IDS) else None
-        if moved is not None:
+        if moved is not None and float(np.abs(moved.corners - old).max()) > self.config.drift_limit:
             return self._rebase(frame, t, moved, old)
-        try:  # whatever found the corners at calibration, the grid may show now
-            corners: np.ndarray | None = find_board_corners(frame, near=old)
-        except CornerError:
-            corners = None
+        corners: np.ndarray | None = None
+        # The grid search takes a second or more: only for a board found by its grid, or one
+        # no longer seen or read where the corners put it (whatever found them at calibration).
+        if self.calibration.method == "auto" or reading.unknown or reading.board < BOARD_LIKE:
+            with contextlib.suppress(CornerError):
+                corners = find_board_corners(frame, near=old)
         # Where the grid agrees with the corners the camera has not moved: they stay (corners
         # clicked by hand are finer than the grid's, extended past a lens's bend), even when
         # a square fits no colour (a coin or a die on it, not a moved board).
         if corners is not None and float(np.abs(corners - old).max()) > self.config.drift_limit:
             return self._rebase(frame, t, self.calibration.moved_to(corners, {}), old)
-        if not reading.unknown and reading.board >= BOARD_LIKE:  # the light changed, only
+        if not reading.unknown and reading.board >= BOARD_LIKE:  # the light changed, only?
+            if not self._only_light(reading) and self._held_over < _HELD_OVER:
+                self._held_over += 1  # an arm held still over it: wait, do not learn the arm
+                return None
+            self._held_over = 0
             return self._rebase(frame, t, self.calibration, old)
         return self._fault(t, "the board's view changed and the board cannot be found again")
+
+    def _only_light(self, reading: Reading) -> bool:
+        """Whether the light squares that look unlike themselves changed in brightness alone
+        (a lamp, the sun, a shadow), not in hue as under an arm, a sleeve or a box."""
+        change = reading.pixels.light - self.calibration.light
+        change -= np.median(change, axis=0)
+        covered = np.abs(change).max(axis=1) > self.config.light_limit
+        uneven = change.max(axis=1) - change.min(axis=1)
+        return not bool((uneven[covered] > _LIGHT_HUE).any())
 
     def _rebase(
         self, frame: np.ndarray, t: float, calibration: Calibration, old: np.ndarray

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+import pytest
 
 from engine.sensing import LinkHealth, SensorFault, Snapshot
 from vision.calibration import Calibration, calibrate
@@ -117,8 +118,29 @@ def test_a_board_that_cannot_be_found_again_is_a_fault(view: View) -> None:
     rng = np.random.default_rng(1)
     frames = [frame.image] * 4
     frames += [np.clip(table + rng.normal(0, 2, table.shape), 0, 255).astype(np.uint8)] * 10
-    faults = [e for e in feed(watcher, frames) if isinstance(e, SensorFault)]
+    events = feed(watcher, frames)
+    faults = [e for e in events if isinstance(e, SensorFault)]
     assert len(faults) == 1 and "recalibrate" in faults[0].message
+    # The table alone once gave snapshots of random pieces; only the board's own one is left.
+    assert [t for t, e in enumerate(events) if isinstance(e, Snapshot)] == [3]
+
+
+@pytest.mark.parametrize("markers", [True, False], ids=["markers", "hand corners"])
+def test_an_arm_held_still_over_the_board_is_not_learnt_as_light(view: View, markers: bool) -> None:
+    """A player's arm held still over the board (45 frames, 3 s at 15 a second) covers light
+    squares with its own colour, unlike a lamp, which changes their brightness alone: the
+    light is not relearnt from it, so no snapshot shows squares under the arm as pieces."""
+    frame = render(START, Style(), view, markers=markers)
+    watcher = BoardWatcher(calibrate(frame.image, None if markers else frame.corners))
+    frames = [
+        render(START, Style(), replace(view, seed=k), markers=markers).image for k in range(4)
+    ]
+    held = render(AFTER, Style(), replace(view, seed=9, arm=1.0), markers=markers).image
+    frames += [held] * 45
+    frames += [render(AFTER, Style(), replace(view, seed=20 + k), markers=markers).image
+               for k in range(5)]  # fmt: skip
+    snapshots = [e for e in feed(watcher, frames) if isinstance(e, Snapshot)]
+    assert [s.occupied for s in snapshots] == [occupied(START), occupied(AFTER)]
 
 
 def test_an_odd_object_on_the_board_keeps_corners_given_by_hand(view: View) -> None:
