@@ -253,6 +253,14 @@ class BoardWatcher:
                 return None
             self._held_over = 0
             return self._rebase(frame, t, self.calibration, old)
+        if reading.board >= BOARD_LIKE and reading.unknown:
+            squares = ", ".join(map(str, sorted(reading.unknown)))
+            return self._fault(
+                t,
+                f"squares {squares} fit no colour learnt: something that is no piece lies "
+                "there (clear it), or the light changed too much",
+                reading.unknown,
+            )
         return self._fault(t, "the board's view changed and the board cannot be found again")
 
     def _only_light(self, reading: Reading) -> bool:
@@ -277,9 +285,11 @@ class BoardWatcher:
             return LinkHealth(t, True, f"camera moved {drift:.1f} px: corners found again")
         return LinkHealth(t, True, "the light changed: light squares relearnt")
 
-    def _fault(self, t: float, message: str) -> SensorEvent | None:
+    def _fault(
+        self, t: float, message: str, squares: frozenset[int] = frozenset()
+    ) -> SensorEvent | None:
+        """One fault until the board reads again (``squares``: none is the whole view)."""
         if self._faulted:
             return None
         self._faulted = True
-        squares: frozenset[int] = frozenset()  # the whole view, not particular squares
         return SensorFault(t, f"{message}: recalibrate (poolboard vision calibrate)", squares)

@@ -159,8 +159,11 @@ def test_an_odd_object_on_the_board_keeps_corners_given_by_hand(view: View) -> N
     assert watcher.reader.read(odd).unknown  # the premise: the coin fits no colour
     frames = [render(START, Style(), replace(bent, seed=k), markers=False).image for k in range(4)]
     events = feed(watcher, frames + [odd] * 6)
-    assert any(isinstance(e, SensorFault) for e in events)
-    assert np.abs(watcher.calibration.corners - manual.corners).max() == 0
+    faults = [e for e in events if isinstance(e, SensorFault)]
+    assert len(faults) == 1 and np.abs(watcher.calibration.corners - manual.corners).max() == 0
+    # The fault names the squares and what to do, not only "recalibrate".
+    assert faults[0].squares == watcher.reader.read(odd).unknown
+    assert "fit no colour learnt: something that is no piece lies there" in faults[0].message
 
 
 def test_markers_placed_elsewhere_still_follow_a_moved_camera(view: View) -> None:
