@@ -135,6 +135,7 @@ class BoardWatcher:
         self._still = 0
         self._faulted = False
         self._held_over = 0  # views kept from being taken for new light: something lies over it
+        self._not_found = 0  # searches for the board in a row that found nothing
 
     @property
     def calibration(self) -> Calibration:
@@ -157,7 +158,9 @@ class BoardWatcher:
             or reading.board < BOARD_LIKE
         )
         self._changed_still = self._changed_still + 1 if (still and disturbed) else 0
-        if self._changed_still >= self.config.moved_frames:
+        # Each search that found nothing doubles the wait before the next (to 16 times): the
+        # search takes a second or more on the thread that also keeps the clock.
+        if self._changed_still >= self.config.moved_frames << min(self._not_found, 4):
             self._changed_still = 0
             return self._find_board_again(frame, t, reading)
         every = self.config.marker_every
@@ -176,6 +179,7 @@ class BoardWatcher:
         position = dict(enumerate(reading.kinds, 1))
         self.reader.adapt(reading.pixels, position, self.config.adapt_rate)
         self._faulted = False
+        self._not_found = 0
         if reading.kinds == self.kinds:
             return None
         self.kinds = reading.kinds
@@ -280,6 +284,7 @@ class BoardWatcher:
         if unknown.any():
             return self._fault(t, "the board's view changed and its squares no longer read")
         calibration.light[:] = pixels.light
+        self._not_found = 0
         drift = float(np.abs(calibration.corners - old).max())
         if drift > self.config.drift_limit:
             return LinkHealth(t, True, f"camera moved {drift:.1f} px: corners found again")
@@ -289,6 +294,7 @@ class BoardWatcher:
         self, t: float, message: str, squares: frozenset[int] = frozenset()
     ) -> SensorEvent | None:
         """One fault until the board reads again (``squares``: none is the whole view)."""
+        self._not_found += 1
         if self._faulted:
             return None
         self._faulted = True

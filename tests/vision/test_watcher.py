@@ -12,7 +12,7 @@ import pytest
 from engine.sensing import LinkHealth, SensorFault, Snapshot
 from vision.calibration import Calibration, calibrate
 from vision.colour import MARK
-from vision.corners import homography
+from vision.corners import find_board_corners, homography
 from vision.layout import MARGIN_PX, SQUARE_PX
 from vision.pipeline import BoardWatcher, WatchConfig
 from vision.synthetic import START, Style, View, render
@@ -123,6 +123,30 @@ def test_a_board_that_cannot_be_found_again_is_a_fault(view: View) -> None:
     assert len(faults) == 1 and "recalibrate" in faults[0].message
     # The table alone once gave snapshots of random pieces; only the board's own one is left.
     assert [t for t, e in enumerate(events) if isinstance(e, Snapshot)] == [3]
+
+
+def test_a_board_not_found_is_looked_for_less_and_less_often(view: View, monkeypatch) -> None:
+    """The grid search takes a second or more on the thread that keeps the clock: with the
+    camera knocked away it runs after 3, 6, 12 and 24 still frames (then every 48), not every
+    3, and a board back in view reads again at once."""
+    import vision.pipeline
+
+    searches = []
+
+    def counted(*args: object, **kwargs: object) -> np.ndarray:
+        searches.append(1)
+        return find_board_corners(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(vision.pipeline, "find_board_corners", counted)
+    frame = render(START, Style(), view)
+    watcher = BoardWatcher(calibrate(frame.image), WatchConfig(moved_frames=3, marker_every=0))
+    table = np.full_like(frame.image, 120)
+    events = feed(watcher, [frame.image] * 4 + [table] * 60 + [frame.image] * 4)
+    assert len(searches) == 4
+    assert sum(isinstance(e, SensorFault) for e in events) == 1
+    # Back in view, the board reads at once: the same position, so no new snapshot is due.
+    back = watcher.reader.read(frame.image)
+    assert back.board > 0.5 and not back.unknown
 
 
 @pytest.mark.parametrize("markers", [True, False], ids=["markers", "hand corners"])
