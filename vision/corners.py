@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from vision.camera import distort, undistort
+from vision.colour import START_POSITION
 from vision.layout import CANONICAL_CORNERS, CANVAS_PX, LAYOUT, MARGIN_PX, SQUARE_PX
 
 
@@ -125,6 +126,9 @@ def _edge_band() -> tuple[np.ndarray, np.ndarray]:
     return np.flatnonzero(band), np.where(light.ravel()[np.flatnonzero(band)], 1.0, -1.0)
 
 
+#: The playing area's outline in the grid's own units (a square each), corner by corner in
+#: the detector's order (its turn is read later, by :func:`orient`).
+_GRID_OUTLINE = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], dtype=np.float32)
 _HALVED = 800  # pixels across from which the grid is also looked for at half size
 _K1_CANDIDATES = (0.0, -0.05, -0.1, -0.15, -0.2, -0.25, -0.3, -0.35, 0.05, 0.1)
 _K1_GAIN = 0.01  # correlation a k1 must add over none to be believed
@@ -156,8 +160,7 @@ def _grid_corners(image: np.ndarray) -> np.ndarray | None:
                 to_image, _ = cv2.findHomography(
                     grid, ((points.reshape(-1, 2) + 0.5) / scale - 0.5).astype(np.float32)
                 )
-                outer = np.array([[[0, 0], [8, 0], [8, 8], [0, 8]]], dtype=np.float32)
-                return cv2.perspectiveTransform(outer, to_image)[0]
+                return cv2.perspectiveTransform(_GRID_OUTLINE[None], to_image)[0]
     return None
 
 
@@ -197,7 +200,7 @@ def orient(
         raise CornerError("found a grid, but cannot tell its light squares from its dark ones")
     if near is not None:
         return min(candidates, key=lambda c: float(np.abs(c[0] - near).sum()))[0]
-    named = position if position is not None else _START
+    named = position if position is not None else START_POSITION
     black = [s - 1 for s, v in named.items() if v in ("b", "B")]
     white = [s - 1 for s, v in named.items() if v in ("w", "W")]
     if not black or not white:  # one side alone cannot tell (calibration refuses it anyway)
@@ -205,10 +208,6 @@ def orient(
     darker = [np.median(b[LAYOUT.discs[white]]) - np.median(b[LAYOUT.discs[black]])
               for _, b in candidates]  # fmt: skip
     return candidates[int(np.argmax(darker))][0]
-
-
-#: The start position's pieces (R-BRD-3): Black on 1-12, White on 21-32.
-_START = {**dict.fromkeys(range(1, 13), "b"), **dict.fromkeys(range(21, 33), "w")}
 
 
 def find_board_corners(
@@ -231,11 +230,10 @@ def _best_placed(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     Each placement is judged with the light flattened (:func:`_flattened`): a player's shadow
     over one side otherwise favours a placement that leaves the shaded row out, a square off
     and then turned a quarter by :func:`orient`."""
-    unit = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], dtype=np.float32)
-    to_image = cv2.getPerspectiveTransform(unit, quad.astype(np.float32))
+    to_image = cv2.getPerspectiveTransform(_GRID_OUTLINE, quad.astype(np.float32))
     placed = []
     for dx, dy in itertools.product((-1, 0, 1), repeat=2):
-        moved = cv2.perspectiveTransform((unit + [dx, dy]).reshape(1, 4, 2), to_image)[0]
+        moved = cv2.perspectiveTransform((_GRID_OUTLINE + [dx, dy])[None], to_image)[0]
         flat = _flattened(warp(image, homography(moved)))
         placed.append((board_likeness(flat), dx == dy == 0, moved))
     return max(placed, key=lambda p: (p[0], p[1]))[2]
