@@ -100,11 +100,15 @@ class BoardReader:
             board=board_likeness(canonical, every=_LIKENESS_EVERY),
         )
 
+    def light_shift(self, pixels: Pixels) -> np.ndarray:
+        """Each light square's log-colour change from its learnt colour, after the overall
+        light change (32, 3)."""
+        change = pixels.light - self.calibration.light
+        return change - np.median(change, axis=0)
+
     def light_change(self, pixels: Pixels) -> np.ndarray:
         """How far each light square is from its learnt colour, after the overall light change."""
-        change = pixels.light - self.calibration.light
-        change -= np.median(change, axis=0)
-        return np.abs(change).max(axis=1)
+        return np.abs(self.light_shift(pixels)).max(axis=1)
 
     def adapt(
         self, pixels: Pixels, position: dict[int, str], rate: float, recorded: bool = False
@@ -270,8 +274,7 @@ class BoardWatcher:
     def _only_light(self, reading: Reading) -> bool:
         """Whether the light squares that look unlike themselves changed in brightness alone
         (a lamp, the sun, a shadow), not in hue as under an arm, a sleeve or a box."""
-        change = reading.pixels.light - self.calibration.light
-        change -= np.median(change, axis=0)
+        change = self.reader.light_shift(reading.pixels)
         covered = np.abs(change).max(axis=1) > self.config.light_limit
         uneven = change.max(axis=1) - change.min(axis=1)
         return not bool((uneven[covered] > _LIGHT_HUE).any())
