@@ -21,12 +21,16 @@ from vision.evaluate import Change, Photo, unchanged
 Picture = Callable[[np.ndarray, np.random.Generator], np.ndarray]
 
 
+def _generator(seed: int, photo: Photo) -> np.random.Generator:
+    """A generator seeded for this photo: each photo's change is its own, and the same each run."""
+    return np.random.default_rng([seed, zlib.crc32(photo.name.encode())])
+
+
 def _pixels(change: Picture, seed: int) -> Change:
     """A photo change that alters the pixels only (the board stays where it was)."""
 
     def changed(photo: Photo) -> Photo:
-        rng = np.random.default_rng([seed, zlib.crc32(photo.name.encode())])
-        return replace(photo, image=change(photo.image, rng))
+        return replace(photo, image=change(photo.image, _generator(seed, photo)))
 
     return changed
 
@@ -124,7 +128,7 @@ def _smaller(width: int, then: Picture | None = None, seed: int = 0) -> Change:
         size = (round(wide * factor), round(height * factor))
         image = cv2.resize(photo.image, size, interpolation=cv2.INTER_AREA)
         if then is not None:
-            image = then(image, np.random.default_rng([seed, zlib.crc32(photo.name.encode())]))
+            image = then(image, _generator(seed, photo))
         return replace(photo, image=image, corners=photo.corners * np.float32(factor))
 
     return changed
@@ -134,7 +138,7 @@ def _jitter(share: float, seed: int) -> Change:
     """Each corner clicked up to ``share`` of the board's side away from where it is."""
 
     def changed(photo: Photo) -> Photo:
-        rng = np.random.default_rng([seed, zlib.crc32(photo.name.encode())])
+        rng = _generator(seed, photo)
         side = np.linalg.norm(np.roll(photo.corners, -1, axis=0) - photo.corners, axis=1).mean()
         angle = rng.uniform(0, 2 * np.pi, 4)
         reach = rng.uniform(0.5, 1.0, 4) * share * side  # a real slip, not a pixel
@@ -157,12 +161,18 @@ def _rotated(degrees: float) -> Change:
     return changed
 
 
+def turned_upright(image: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A picture and its corners as the camera turned a quarter clockwise takes them: a phone
+    held upright takes a portrait picture."""
+    height = image.shape[0]
+    turned = np.stack([height - 1 - corners[:, 1], corners[:, 0]], axis=1)
+    return cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE), turned.astype(np.float32)
+
+
 def _upright(photo: Photo) -> Photo:
-    """The camera turned a quarter clockwise: a phone held upright takes a portrait picture."""
-    height = photo.image.shape[0]
-    corners = np.stack([height - 1 - photo.corners[:, 1], photo.corners[:, 0]], axis=1)
-    image = cv2.rotate(photo.image, cv2.ROTATE_90_CLOCKWISE)
-    return replace(photo, image=image, corners=corners.astype(np.float32))
+    """The photo turned upright (:func:`turned_upright`)."""
+    image, corners = turned_upright(photo.image, photo.corners)
+    return replace(photo, image=image, corners=corners)
 
 
 def _pi_camera(seed: int) -> Change:

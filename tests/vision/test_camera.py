@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 
-import cv2
 import numpy as np
 import pytest
 
@@ -19,6 +18,7 @@ from vision.calibration import (
     read_squares,
 )
 from vision.camera import camera_pose, focal_estimate, undistort
+from vision.photo_changes import turned_upright
 from vision.synthetic import camera_corners
 
 SIZE = (640, 480)
@@ -104,20 +104,13 @@ def test_a_camera_found_again_at_the_same_corners_keeps_its_pose() -> None:
     assert again.moved_to(elsewhere, {}).pose == calibration.moved_to(elsewhere, {}).pose
 
 
-def _portrait(image: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The picture a camera turned a quarter clockwise takes (a phone held upright)."""
-    height = image.shape[0]
-    turned = np.stack([height - 1 - corners[:, 1], corners[:, 0]], axis=1)
-    return cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE), turned.astype(np.float32)
-
-
 def test_a_camera_turned_to_portrait_keeps_its_lens_and_pose() -> None:
     """eppu_initialization.jpg (a wide-angle lens) turned upright: its lens, focal length and
     camera height are measured in the picture's long side, so they come out as before, and
     the squares read the same (they once depended on which side was the width)."""
     photo = load_image(PHOTO)
     landscape = calibrate(photo, CORNERS)
-    image, corners = _portrait(photo, CORNERS)
+    image, corners = turned_upright(photo, CORNERS)
     portrait = calibrate(image, corners)
     assert landscape.k1 < -0.1  # the wide-angle lens is found at all
     assert portrait.k1 == landscape.k1
@@ -126,11 +119,12 @@ def test_a_camera_turned_to_portrait_keeps_its_lens_and_pose() -> None:
     assert read_squares(portrait, image) == read_squares(landscape, photo)
 
 
-def test_a_version_2_calibration_loads_unless_its_picture_was_portrait(tmp_path) -> None:
+def test_a_version_2_calibration_loads_unless_its_picture_wasturned_upright(tmp_path) -> None:
     """Version 2 measured the lens in picture widths: a landscape picture's file means the
     same now; a portrait one's would bend the board otherwise, so it asks for a new one."""
     path = tmp_path / "cal.json"
-    for image, corners in ((load_image(PHOTO), CORNERS), _portrait(load_image(PHOTO), CORNERS)):
+    photo = load_image(PHOTO)
+    for image, corners in ((photo, CORNERS), turned_upright(photo, CORNERS)):
         calibration = calibrate(image, corners)
         path.write_text(json.dumps(calibration.to_json() | {"version": 2}))
         if image.shape[1] > image.shape[0]:
