@@ -199,10 +199,25 @@ class Calibration:
         position = first_reading(labels, self.sampler)
         local.follow(training_pixels(pixels, self.sampler, position, labels), _RECENTRE)
         labels, strange = local.label(pixels)
+        outlines = self._outlines(pixels, local, labels)
         squares = measure_squares(
-            labels, strange, pixels.saturated, self.sampler, self.model.fine_marks
+            labels, strange, pixels.saturated, self.sampler, self.model.fine_marks, outlines
         )
         return pixels, squares
+
+    def _outlines(self, pixels: Pixels, local: PixelModel, labels: np.ndarray) -> np.ndarray:
+        """The pixels' classes that stacks are measured on: ``local`` (the half-way colours,
+        moved here) fitted all the way to this frame's own pieces, so a king's shaded wall that
+        the half-way fit leaves nearer the board joins its piece. Kept only if that fit reads
+        every square as ``labels`` do (else it drifted onto a mistake of its own), and only
+        where the camera can see stacks at all. Emblems and occupancy stay on ``labels``: a
+        fit that close can take a crown's mark into its piece's colour."""
+        if not (self.sampler.rise >= STACKS_SEEN).any():
+            return labels
+        position = first_reading(labels, self.sampler)
+        local.follow(training_pixels(pixels, self.sampler, position, labels), 1.0)
+        fitted, _ = local.label(pixels)
+        return fitted if first_reading(fitted, self.sampler) == position else labels
 
     def read(self, canvas: np.ndarray) -> tuple[list[str], np.ndarray, Pixels]:
         """A canonical image's kinds per square, the squares fitting no class, the pixels."""

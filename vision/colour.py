@@ -526,16 +526,18 @@ def measure_squares(
     saturated: np.ndarray,
     sampler: Sampler,
     fine_marks: bool = False,
+    outlines: np.ndarray | None = None,
 ) -> Squares:
     """Fractions, stack heights and emblems of every square from labelled pixels (and which
     pixels fit no class well, which are glare); emblems on the finer grid for a set whose marks
-    are small (:attr:`SquareModel.fine_marks`)."""
+    are small (:attr:`SquareModel.fine_marks`); stack heights from ``outlines`` where given
+    (the pixels labelled by colours fitted closer to this frame's pieces)."""
     fractions = _fractions(labels[sampler.box])
     return Squares(
         fractions=fractions,
         odd=strange[sampler.box].mean(axis=1),
         base=_fractions(labels[sampler.base]),
-        heights=_stack_heights(labels, sampler),
+        heights=_stack_heights(labels if outlines is None else outlines, sampler),
         emblems=_emblems(labels, saturated, sampler, fractions, fine_marks),
         light=(labels[sampler.light] == LIGHT).mean(axis=1),
     )
