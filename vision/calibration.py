@@ -59,11 +59,12 @@ from vision.corners import (
     check_quad,
     find_board_corners,
     homography,
+    in_picture,
     lens_distortion,
     remap,
     warp,
 )
-from vision.layout import CORNER_NAMES
+from vision.layout import CORNER_NAMES, MARGIN_PX, SQUARE_PX
 from vision.markers import (
     MARKER_IDS,
     board_corners_from_markers,
@@ -182,6 +183,21 @@ class Calibration:
         if moved is None:
             raise CalibrationError("the markers seen fit no view of the board: recalibrate")
         return self.moved_to(distort(moved, self.k1, size).astype(np.float32), markers)
+
+    def placed_in(self, image: np.ndarray) -> Calibration:
+        """The calibration where this picture shows the board: scaled to its resolution and,
+        where the calibration saw markers and the picture shows them all, where they now put
+        the board (the camera may have moved since)."""
+        height, width = image.shape[:2]
+        scaled = self.scaled_to((width, height))
+        markers = detect_markers(image) if scaled.markers else {}
+        return scaled.follow(markers) if len(markers) == len(MARKER_IDS) else scaled
+
+    def to_picture(self, points: np.ndarray) -> np.ndarray:
+        """Where points of the board's plane (n, 2), in squares from the a8 corner, lie in the
+        picture."""
+        canonical = np.asarray(points, dtype=np.float32) * SQUARE_PX + MARGIN_PX
+        return in_picture(canonical, self.corners, self.k1, self.image_size)
 
     def seen_at(self, corners: np.ndarray, image: np.ndarray) -> Calibration:
         """The same colours and camera for another picture of the board whose corners are
@@ -607,13 +623,8 @@ def calibrate(
 
 def read_squares(calibration: Calibration, image: np.ndarray) -> dict[int, str]:
     """One picture's reading, square -> "b" | "w" | "B" | "W" | "empty", with no stillness or
-    hand checks; where the calibration saw markers and the picture shows them all, the board
-    is where they now put it (the camera may have moved since)."""
-    height, width = image.shape[:2]
-    scaled = calibration.scaled_to((width, height))
-    markers = detect_markers(image) if scaled.markers else {}
-    if len(markers) == len(MARKER_IDS):
-        scaled = scaled.follow(markers)
+    hand checks, the board placed as :meth:`Calibration.placed_in` finds it."""
+    scaled = calibration.placed_in(image)
     canvas = scaled.canvas(image)
     if board_likeness(canvas) < BOARD_LIKE:
         raise CalibrationError(

@@ -61,15 +61,23 @@ def warp(image: np.ndarray, to_canonical: np.ndarray) -> np.ndarray:
     return cv2.warpPerspective(image, to_canonical, (CANVAS_PX, CANVAS_PX), flags=cv2.INTER_LINEAR)
 
 
+def in_picture(
+    canonical: np.ndarray, corners: np.ndarray, k1: float, size: tuple[int, int]
+) -> np.ndarray:
+    """Where points of the canonical image (n, 2) lie in a picture through a lens of
+    distortion ``k1`` whose playing-area corners are ``corners`` (as seen, distorted)."""
+    ideal = undistort(corners, k1, size).astype(np.float32)
+    to_picture = cv2.getPerspectiveTransform(CANONICAL_CORNERS, ideal)
+    points = cv2.perspectiveTransform(canonical.reshape(1, -1, 2).astype(np.float32), to_picture)
+    return distort(points[0], k1, size).astype(np.float32)
+
+
 def canvas_maps(corners: np.ndarray, k1: float, size: tuple[int, int]) -> np.ndarray:
     """For each canonical pixel, where it lies in a picture through a lens of distortion ``k1``
     whose playing-area corners are ``corners`` (as seen, distorted): (CANVAS, CANVAS, 2)."""
-    ideal = undistort(corners, k1, size).astype(np.float32)
-    to_picture = cv2.getPerspectiveTransform(CANONICAL_CORNERS, ideal)
     ys, xs = np.mgrid[0:CANVAS_PX, 0:CANVAS_PX].astype(np.float32)
-    grid = np.stack([xs, ys], axis=-1).reshape(1, -1, 2)
-    points = cv2.perspectiveTransform(grid, to_picture)[0]
-    return distort(points, k1, size).reshape(CANVAS_PX, CANVAS_PX, 2).astype(np.float32)
+    points = in_picture(np.stack([xs, ys], axis=-1), corners, k1, size)
+    return points.reshape(CANVAS_PX, CANVAS_PX, 2)
 
 
 def remap(image: np.ndarray, maps: np.ndarray) -> np.ndarray:

@@ -40,6 +40,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="x,y,x,y,x,y,x,y",
         help="the playing area's corners in pixels: a1 (White's near-left), h1, h8, a8",
     )
+    calibrate.add_argument(
+        "--show",
+        metavar="CHECK.png",
+        help="also write the picture with the grid found and the position read back drawn on "
+        "it (squares read otherwise than the position given are framed in red)",
+    )
     calibrate.set_defaults(handler=run_calibrate)
 
     read = actions.add_parser(
@@ -50,6 +56,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     read.add_argument("images", nargs="+", metavar="IMAGE")
     read.add_argument("--calibration", required=True, metavar="CAL.json")
     read.add_argument("--json", action="store_true", help="one JSON object per picture")
+    read.add_argument(
+        "--show",
+        metavar="DIR",
+        help="also write each picture with the grid and what was read drawn on it, as "
+        "DIR/NAME-read.png",
+    )
     read.set_defaults(handler=run_read)
 
     evaluate = actions.add_parser(
@@ -100,15 +112,42 @@ def _whereabouts(corners: np.ndarray, square: int) -> str:
     return " ".join(part for part in (vertical, horizontal) if part) or "middle"
 
 
-def run_calibrate(args: argparse.Namespace) -> int:
-    from vision.calibration import CalibrationError, calibrate, load_image, parse_position
-    from vision.corners import CornerError, parse_corners
+def _show(path: str | Path, shown: np.ndarray) -> str | None:
+    """Write ``shown`` (a picture with a reading drawn on it) to ``path``; the error, if any."""
+    import cv2
 
+    try:
+        written = cv2.imwrite(str(path), shown)
+    except cv2.error:
+        written = False
+    return None if written else f"cannot write {str(path)!r}"
+
+
+def run_calibrate(args: argparse.Namespace) -> int:
+    from vision.calibration import (
+        CalibrationError,
+        calibrate,
+        load_image,
+        parse_position,
+        read_squares,
+    )
+    from vision.colour import START_POSITION
+    from vision.corners import CornerError, parse_corners
+    from vision.overlay import draw_reading
+
+    if args.show and not Path(args.show).suffix:
+        return _fail(f"--show {args.show!r} needs an image suffix such as .png")
     try:
         corners = None if args.corners is None else parse_corners(args.corners)
         position = None if args.fen is None else parse_position(args.fen)
-        calibration = calibrate(load_image(args.image), corners, position)
+        image = load_image(args.image)
+        calibration = calibrate(image, corners, position)
         calibration.save(args.out)
+        if args.show:
+            given = dict.fromkeys(range(1, 33), "empty") | dict(position or START_POSITION)
+            shown = draw_reading(image, calibration, read_squares(calibration, image), given)
+            if problem := _show(args.show, shown):
+                return _fail(f"{problem} (the calibration is saved in {args.out})")
     except (CalibrationError, CornerError) as error:
         return _fail(str(error))
     except OSError as error:
@@ -131,24 +170,32 @@ def run_calibrate(args: argparse.Namespace) -> int:
         print(f"lens distortion k1 = {calibration.k1:+.2f} (corrected)")
     for warning in calibration.warnings:
         print(f"warning: {warning}")
-    print(f"saved {args.out}")
+    print(f"saved {args.out}" + (f"; drawn on the picture in {args.show}" if args.show else ""))
     return 0
 
 
 def run_read(args: argparse.Namespace) -> int:
     from vision.calibration import Calibration, CalibrationError, load_image, read_squares
+    from vision.overlay import draw_reading
 
     try:
         calibration = Calibration.load(args.calibration)
     except CalibrationError as error:
         return _fail(str(error))
+    if args.show and not Path(args.show).is_dir():
+        return _fail(f"--show {args.show!r} is not a folder")
     status = 0
     for path in args.images:
         try:
-            squares = read_squares(calibration, load_image(path))
+            image = load_image(path)
+            squares = read_squares(calibration, image)
         except CalibrationError as error:
             status = _fail(str(error))
             continue
+        if args.show:
+            shown = draw_reading(image, calibration.placed_in(image), squares)
+            if problem := _show(Path(args.show) / f"{Path(path).stem}-read.png", shown):
+                status = _fail(problem)
         if args.json:
             reading = {"image": path, "squares": {str(s): k for s, k in squares.items()}}
             print(json.dumps(reading), flush=True)

@@ -1,0 +1,115 @@
+"""What the reader saw, drawn over a real photo (the committed Apache-2.0 one): the grid where
+the calibration puts it, each piece's mark, and the squares read otherwise than a given
+position framed in red. Checked on the photo's pixels, and by the CLI writing real PNGs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.poolboard_cli import poolboard
+from tests.vision.test_real_photo import CORNERS, PHOTO
+from vision.calibration import Calibration, calibrate, load_image, read_squares
+from vision.colour import START_POSITION
+from vision.layout import BOARD_CORNERS, SQUARE_CENTRES
+from vision.overlay import draw_reading
+
+CORNERS_ARG = ",".join(str(int(v)) for v in CORNERS.ravel())
+
+
+@pytest.fixture(scope="module")
+def photo() -> np.ndarray:
+    return load_image(PHOTO)
+
+
+@pytest.fixture(scope="module")
+def calibration(photo: np.ndarray) -> Calibration:
+    return calibrate(photo, CORNERS)
+
+
+def _near(image: np.ndarray, at: np.ndarray, colour: tuple[int, int, int], reach: int = 3) -> bool:
+    """Whether a pixel of ``colour`` (give or take JPEG-free antialiasing) lies within ``reach``
+    pixels of ``at``."""
+    x, y = (round(float(v)) for v in at)
+    patch = image[y - reach : y + reach + 1, x - reach : x + reach + 1].astype(int)
+    return bool((np.abs(patch - colour).max(axis=2) <= 40).any())
+
+
+def _badge(image: np.ndarray, calibration: Calibration, square: int) -> float:
+    """Mean brightness of the middle of a square's mark (letter and all)."""
+    angles = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    disc = SQUARE_CENTRES[square - 1] + 0.15 * np.stack([np.cos(angles), np.sin(angles)], 1)
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillPoly(mask, [calibration.to_picture(disc).round().astype(np.int32)], 1)
+    return float(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)[mask == 1].mean())
+
+
+def test_board_points_land_where_the_lens_puts_them(calibration: Calibration) -> None:
+    """The wide-angle lens bends this photo (k1 about -0.35): the playing area's corners map
+    back onto the corners the calibration was given."""
+    assert calibration.k1 < -0.2
+    assert np.abs(calibration.to_picture(BOARD_CORNERS) - CORNERS).max() < 0.5
+
+
+def test_the_reading_is_drawn_where_the_squares_are(
+    photo: np.ndarray, calibration: Calibration
+) -> None:
+    reading = read_squares(calibration, photo)
+    given = dict(START_POSITION) | {20: "w"}  # a square the photo does not show as given
+    shown = draw_reading(photo, calibration, reading, given)
+    assert shown.shape == photo.shape and not np.array_equal(shown, photo)
+    assert np.array_equal(photo, load_image(PHOTO))  # the picture itself is left alone
+    for corner in calibration.to_picture(BOARD_CORNERS):
+        assert _near(shown, corner, (0, 220, 255)), f"no grid line at {corner}"
+    badge = {s: _badge(shown, calibration, s) for s in range(1, 33)}
+    assert all(badge[s] < 90 for s in range(1, 13)), "Black's men carry a black badge"
+    assert all(badge[s] > 170 for s in range(21, 33)), "White's men carry a white badge"
+    frame_corner = calibration.to_picture(SQUARE_CENTRES[19] + np.array([[-0.45, -0.45]]))[0]
+    assert _near(shown, frame_corner, (0, 0, 255)), "square 20 is not framed in red"
+    for square in (13, 16, 17):
+        corner = calibration.to_picture(SQUARE_CENTRES[square - 1] + np.array([[-0.45, -0.45]]))[0]
+        assert not _near(shown, corner, (0, 0, 255)), f"square {square} framed, yet read as given"
+
+
+def test_calibrate_and_read_write_the_pictures(tmp_path: Path, photo: np.ndarray) -> None:
+    cal, check = tmp_path / "cal.json", tmp_path / "check.png"
+    done = poolboard(
+        "vision", "calibrate", str(PHOTO), "--corners", CORNERS_ARG, "--out", str(cal),
+        "--show", str(check),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert f"drawn on the picture in {check}" in done.stdout
+    drawn = load_image(check)
+    assert drawn.shape == photo.shape and not np.array_equal(drawn, photo)
+    done = poolboard(
+        "vision", "read", str(PHOTO), "--calibration", str(cal), "--show", str(tmp_path)
+    )
+    assert done.returncode == 0, done.stderr
+    read = load_image(tmp_path / "eppu_initialization-read.png")
+    assert read.shape == photo.shape and not np.array_equal(read, photo)
+
+
+def test_where_the_pictures_cannot_go_is_one_line(tmp_path: Path) -> None:
+    cal = tmp_path / "cal.json"
+    done = poolboard(
+        "vision", "calibrate", str(PHOTO), "--corners", CORNERS_ARG, "--out", str(cal),
+        "--show", str(tmp_path / "check"),
+    )  # fmt: skip
+    assert done.returncode == 2 and not cal.exists()
+    assert done.stderr.strip() == (
+        f"poolboard vision: --show '{tmp_path / 'check'}' needs an image suffix such as .png"
+    )
+    assert (
+        poolboard(
+            "vision", "calibrate", str(PHOTO), "--corners", CORNERS_ARG, "--out", str(cal)
+        ).returncode
+        == 0
+    )
+    done = poolboard(
+        "vision", "read", str(PHOTO), "--calibration", str(cal), "--show", "no-such-dir"
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip() == "poolboard vision: --show 'no-such-dir' is not a folder"
