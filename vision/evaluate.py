@@ -182,11 +182,36 @@ def unchanged(photo: Photo) -> Photo:
     return photo
 
 
+#: Called with each trial whose photo was read, the calibration as placed in the picture read,
+#: and that picture (``poolboard vision evaluate --show`` draws the misses).
+Shown = Callable[["Trial", Calibration, np.ndarray], None]
+
+
+def _read(
+    photo: Photo,
+    learnt_from: str,
+    calibration: Calibration,
+    truth: dict[int, str],
+    shown: Shown | None,
+) -> Trial:
+    """``photo`` read with ``calibration`` placed at its labelled corners."""
+    placed = calibration.seen_at(photo.corners, photo.image)
+    try:
+        trial = Trial(photo.name, learnt_from, truth, read_squares(placed, photo.image))
+    except CalibrationError as error:
+        print(f"  {photo.name}: not read with {learnt_from}'s calibration: {error}")
+        return Trial(photo.name, learnt_from, truth, _REFUSED)
+    if shown is not None:
+        shown(trial, placed, photo.image)
+    return trial
+
+
 def trials(
     photos: list[Photo],
     self_only: bool = False,
     read_as: Change = unchanged,
     learn_as: Change = unchanged,
+    shown: Shown | None = None,
 ) -> list[Trial]:
     """Every photo read under the cross-validation protocol (or learnt from itself).
 
@@ -220,21 +245,17 @@ def trials(
                 print(f"  {photo.name}: calibration on {partner.name} refused: {calibration}")
                 done.append(Trial(photo.name, partner.name, photo.truth, _REFUSED))
                 continue
-            try:
-                reading = read_squares(calibration.seen_at(read.corners, read.image), read.image)
-            except CalibrationError as error:
-                print(f"  {photo.name}: not read with {partner.name}'s calibration: {error}")
-                reading = _REFUSED
-            done.append(Trial(photo.name, partner.name, photo.truth, reading))
+            done.append(_read(read, partner.name, calibration, photo.truth, shown))
         if partners:
             continue
         if self_only:
             try:
-                reading = read_squares(_calibrated(photo, photo.truth), photo.image)
+                calibration = _calibrated(photo, photo.truth)
             except CalibrationError as error:
                 print(f"  {photo.name}: calibration refused: {error}")
-                reading = _REFUSED
-            done.append(Trial(photo.name, "itself", photo.truth, reading))
+                done.append(Trial(photo.name, "itself", photo.truth, _REFUSED))
+                continue
+            done.append(_read(photo, "itself", calibration, photo.truth, shown))
             continue
         for half in (0, 1):
             learn = {s: v if (s % 2) != half else "unknown" for s, v in photo.truth.items()}
@@ -245,12 +266,7 @@ def trials(
                 print(f"  {photo.name}: calibration on half of its squares refused: {error}")
                 done.append(Trial(photo.name, "other half", test, _REFUSED))
                 continue
-            try:
-                reading = read_squares(calibration.seen_at(read.corners, read.image), read.image)
-            except CalibrationError as error:
-                print(f"  {photo.name}: not read: {error}")
-                reading = _REFUSED
-            done.append(Trial(photo.name, "other half", test, reading))
+            done.append(_read(read, "other half", calibration, test, shown))
     return done
 
 

@@ -76,6 +76,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     evaluate.add_argument(
         "--self", action="store_true", help="learn each photo from itself (an optimistic bound)"
     )
+    evaluate.add_argument(
+        "--show",
+        metavar="DIR",
+        help="also write each reading with a square wrong, drawn on its photo with the wrong "
+        "squares framed in red, as DIR/PHOTO--LEARNT-FROM.png",
+    )
     evaluate.set_defaults(handler=run_evaluate)
 
     markers = actions.add_parser(
@@ -227,12 +233,31 @@ def run_markers(args: argparse.Namespace) -> int:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
-    from vision.evaluate import LabelError, load_labels, report, trials
+    from vision.calibration import Calibration
+    from vision.evaluate import LabelError, Trial, load_labels, report, trials
+    from vision.overlay import draw_reading
+
+    if args.show and not Path(args.show).is_dir():
+        return _fail(f"--show {args.show!r} is not a folder")
+    unwritten: list[str] = []
+    names: set[str] = set()
+
+    def show_misses(trial: Trial, placed: Calibration, image: np.ndarray) -> None:
+        if all(truth == got for _, truth, got in trial.compared()):
+            return
+        name = f"{Path(trial.photo).stem}--{Path(trial.learnt_from).stem.replace(' ', '-')}"
+        name += f"-{len(names)}" if name in names else ""  # each half of a photo alone
+        names.add(name)
+        path = Path(args.show) / f"{name}.png"
+        shown = draw_reading(image, placed, trial.reading, trial.truth)
+        if problem := _show(path, shown):
+            unwritten.append(problem)
 
     try:
         photos = load_labels(args.labels, args.images)
     except LabelError as error:
         return _fail(str(error))
-    for line in report(trials(photos, self_only=args.self)):
+    done = trials(photos, self_only=args.self, shown=show_misses if args.show else None)
+    for line in report(done):
         print(line)
-    return 0
+    return _fail(unwritten[0]) if unwritten else 0

@@ -4,6 +4,7 @@ position framed in red. Checked on the photo's pixels, and by the CLI writing re
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import cv2
@@ -113,3 +114,25 @@ def test_where_the_pictures_cannot_go_is_one_line(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert done.stderr.strip() == "poolboard vision: --show 'no-such-dir' is not a folder"
+
+
+def test_evaluate_draws_the_readings_with_a_square_wrong(tmp_path: Path) -> None:
+    """A label that says square 20 holds a White man (the photo shows it empty): the half of
+    the photo read with 20 among its squares is drawn, with 20 framed in red; the other half,
+    read right, is not."""
+    truth = {str(s): v for s, v in START_POSITION.items()} | {"20": "w"}
+    entry = {"source": "eppu", "corners_a1_h1_h8_a8": CORNERS.tolist(), "squares": truth}
+    labels = tmp_path / "labels.json"
+    labels.write_text(json.dumps({"photos": {PHOTO.name: entry}}))
+    shown = tmp_path / "shown"
+    shown.mkdir()
+    done = poolboard(
+        "vision", "evaluate", str(labels), "--images", str(PHOTO.parent), "--show", str(shown)
+    )
+    assert done.returncode == 0, done.stderr
+    assert "eppu_initialization.jpg 20: w -> empty x1" in done.stdout
+    assert [p.name for p in shown.iterdir()] == ["eppu_initialization--other-half.png"]
+    drawn = load_image(shown / "eppu_initialization--other-half.png")
+    calibration = calibrate(load_image(PHOTO), CORNERS)
+    corner = calibration.to_picture(SQUARE_CENTRES[19] + np.array([[-0.45, -0.45]]))[0]
+    assert _near(drawn, corner, (0, 0, 255)), "square 20 is not framed in red"
