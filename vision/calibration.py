@@ -413,9 +413,11 @@ def _unlike_their_kind(pixels: Pixels, sampler: Sampler, position: Mapping[int, 
 
 
 def _training(
-    pixels: Pixels, sampler: Sampler, position: Mapping[int, str]
+    pixels: Pixels, sampler: Sampler, position: Mapping[int, str], one_side: bool = False
 ) -> dict[int, np.ndarray]:
     samples = training_pixels(pixels, sampler, position)
+    if one_side:  # a side the position does not show is left unlearnt
+        samples = {i: c for i, c in samples.items() if i not in (BLACK, WHITE) or len(c) >= 20}
     names = {
         EMPTY: "empty square",
         LIGHT: "light square",
@@ -468,11 +470,13 @@ def _taken_for_pieces(model: PixelModel, marks: np.ndarray) -> bool:
     return bool(model.classes[distances.argmin()] in (BLACK, WHITE))
 
 
-def _colours(pixels: Pixels, sampler: Sampler, position: Mapping[int, str]) -> PixelModel:
+def _colours(
+    pixels: Pixels, sampler: Sampler, position: Mapping[int, str], one_side: bool = False
+) -> PixelModel:
     """The colour classes of a known position, with the crowns' marks (:func:`_crown_marks`)
     left out of their side's colour, so a dark star on a green sticker does not become green,
     and a class of their own if the colours learnt without them put them nearest a piece."""
-    samples = _training(pixels, sampler, position)
+    samples = _training(pixels, sampler, position, one_side)
     marks, kept = _crown_marks(pixels, sampler, position)
     for index, regions in kept.items():
         samples[index] = pixels.colours[regions]
@@ -542,12 +546,13 @@ def _emblem(
 
 
 def learn(
-    pixels: Pixels, sampler: Sampler, position: Mapping[int, str]
+    pixels: Pixels, sampler: Sampler, position: Mapping[int, str], one_side: bool = False
 ) -> tuple[SquareModel, list[str]]:
-    """A board's square model from one picture of a known position, and the odd squares."""
+    """A board's square model from one picture of a known position, and the odd squares
+    (``one_side``: as :func:`calibrate`)."""
     unlike = _unlike_their_kind(pixels, sampler, position)
     trusted = {s: "unknown" if s in unlike else v for s, v in position.items()}
-    pixel_model = _colours(pixels, sampler, trusted)
+    pixel_model = _colours(pixels, sampler, trusted, one_side)
     labels, strange = pixel_model.label(pixels)
     squares = measure_squares(labels, strange, pixels.saturated, sampler)
     fine = measure_squares(labels, strange, pixels.saturated, sampler, fine_marks=True)
@@ -587,11 +592,14 @@ def calibrate(
     image: np.ndarray,
     corners: np.ndarray | None = None,
     position: Mapping[int, str] | None = None,
+    one_side: bool = False,
 ) -> Calibration:
     """Calibrate from one picture of a known position (by default the start position).
 
     ``position`` maps squares 1-32 to "b", "w", "B", "W", "empty" or "unknown" (squares it
-    does not name are empty).
+    does not name are empty). A position without pieces of both sides is refused, since play
+    needs both, unless ``one_side``: then what it shows is learnt and the other side is not
+    (``evaluate`` calibrates on what its labels allow, half a photo's squares for instance).
     """
     if image.ndim != 3 or image.shape[2] != 3:
         raise CalibrationError("calibration needs a colour picture")
@@ -614,7 +622,7 @@ def calibrate(
     k1 = lens_distortion(image, found)
     draft = Calibration(found, method, (width, height), _UNLEARNT, np.zeros((32, 3)), k1=k1)
     pixels = sample(draft.canvas(image), draft.sampler)
-    model, warnings = learn(pixels, draft.sampler, known)
+    model, warnings = learn(pixels, draft.sampler, known, one_side)
     return Calibration(
         found, method, (width, height), model, pixels.light, markers, warnings, k1,
         focal_estimate(draft.ideal_corners, (width, height)),

@@ -170,7 +170,8 @@ def _same_board(one: np.ndarray, two: np.ndarray) -> bool:
 
 
 def _calibrated(photo: Photo, truth: dict[int, str]) -> Calibration:
-    return calibrate(photo.image, photo.corners, truth)
+    """Colours learnt from what ``truth`` shows of the photo, one side only if that is all."""
+    return calibrate(photo.image, photo.corners, truth, one_side=True)
 
 
 #: A change made to a photo before it is read or learnt from (another camera, light, hand).
