@@ -250,20 +250,12 @@ def run_read(args: argparse.Namespace) -> int:
 
 
 def run_markers(args: argparse.Namespace) -> int:
-    import cv2
-
     from vision.markers import marker_sheet
 
     if args.size < 60:
         return _fail("--size must be at least 60 pixels")
-    if not Path(args.out).suffix:
-        return _fail(f"{args.out!r} needs an image suffix such as .png")
-    try:
-        written = cv2.imwrite(args.out, marker_sheet(args.size))
-    except cv2.error:
-        written = False
-    if not written:
-        return _fail(f"cannot write {args.out!r}")
+    if problem := _picture_problem(args.out) or _write_picture(args.out, marker_sheet(args.size)):
+        return _fail(problem)
     print(f"wrote {args.out}: cut out the four stickers; see docs/vision.md for where each goes")
     return 0
 
