@@ -164,3 +164,14 @@ def test_a_calibration_not_read_back_is_still_drawn(tmp_path: Path, photo: np.nd
     assert done.returncode == 0, done.stderr
     assert "warning: the picture is not read back: " in done.stdout
     assert cal.exists() and not np.array_equal(load_image(check), photo)
+
+
+def test_a_small_picture_is_drawn_enlarged(photo: np.ndarray, calibration: Calibration) -> None:
+    """At 640x360 this board's squares are about 20 pixels: too small to write a number and a
+    letter in, so the picture is drawn three times as large, the grid still on the board."""
+    small = cv2.resize(photo, (640, 360), interpolation=cv2.INTER_AREA)
+    placed = calibration.placed_in(small)
+    shown = draw_reading(small, placed, {1: "B"})
+    assert shown.shape == (1080, 1920, 3)
+    for corner in placed.to_picture(BOARD_CORNERS) * 3:
+        assert _near(shown, corner, (0, 220, 255), reach=4), f"no grid line at {corner}"
