@@ -22,6 +22,9 @@ _INK = {"b": (0, 0, 0), "w": (255, 255, 255)}
 _HALO = {"b": (255, 255, 255), "w": (0, 0, 0)}
 _FONT = cv2.FONT_HERSHEY_SIMPLEX
 _STEPS = 16  # points per grid line: a bent lens shows as a bent line
+#: A square's side in pixels below which its number and letter cannot be read: a smaller
+#: picture (640x480, the board a third of it) is drawn enlarged.
+_LEGIBLE_SIDE = 48.0
 
 
 def _side_px(calibration: Calibration, centre: np.ndarray) -> float:
@@ -56,9 +59,16 @@ def draw_reading(
 ) -> np.ndarray:
     """A copy of ``image`` with the grid ``calibration`` places in it (already placed for this
     picture: :meth:`Calibration.placed_in`), each square's number and its ``reading``
-    (square -> "empty" | "b" | "w" | "B" | "W"), and where ``expected`` differs, a red frame."""
-    shown = image.copy()
+    (square -> "empty" | "b" | "w" | "B" | "W"), and where ``expected`` differs, a red frame;
+    enlarged where the board's squares are too small to be written in."""
     side = max(_side_px(calibration, np.array([4.0, 4.0])), 1.0)
+    if side < _LEGIBLE_SIDE:
+        factor = int(np.ceil(_LEGIBLE_SIDE / side))
+        shown = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
+        calibration = calibration.scaled_to((shown.shape[1], shown.shape[0]))
+        side *= factor
+    else:
+        shown = image.copy()
     line = max(1, round(side / 40))
     ticks = np.linspace(0, 8, _STEPS + 1)
     for k in range(9):
@@ -71,19 +81,18 @@ def draw_reading(
             cv2.polylines(shown, [path], False, _GRID, line, cv2.LINE_AA)
     for square, centre in enumerate(SQUARE_CENTRES, 1):
         here = _side_px(calibration, centre)
-        corner = calibration.to_picture(centre[None] - 0.3)[0]
-        _text(shown, str(square), corner, 0.6 * here, _GRID, (0, 0, 0))
         kind = reading.get(square, "empty")
         if kind in ("b", "w", "B", "W"):
             ink, halo = _INK[kind.lower()], _HALO[kind.lower()]
-            for radius in (0.3, 0.24) if kind.isupper() else (0.3,):
+            # The side's colour thick, its opposite a thin edge: a ring reads as the side's.
+            for radius in (0.37, 0.27) if kind.isupper() else (0.32,):
                 path = _ring(calibration, centre, radius)
-                cv2.polylines(shown, [path], True, halo, line + 2, cv2.LINE_AA)
-                cv2.polylines(shown, [path], True, ink, line, cv2.LINE_AA)
-            badge = _ring(calibration, centre, 0.17)
-            cv2.fillPoly(shown, [badge], ink, cv2.LINE_AA)
-            cv2.polylines(shown, [badge], True, halo, line, cv2.LINE_AA)
+                cv2.polylines(shown, [path], True, halo, 2 * line + 2, cv2.LINE_AA)
+                cv2.polylines(shown, [path], True, ink, 2 * line, cv2.LINE_AA)
+            cv2.fillPoly(shown, [_ring(calibration, centre, 0.17)], ink, cv2.LINE_AA)
             _text(shown, kind, calibration.to_picture(centre[None])[0], 0.5 * here, halo, ink)
+        corner = calibration.to_picture(centre[None] - 0.32)[0]  # over the ring, not under
+        _text(shown, str(square), corner, 0.5 * here, _GRID, (0, 0, 0))
         if expected is not None and expected.get(square, kind) not in (kind, "unknown"):
             frame = calibration.to_picture(
                 centre + 0.45 * np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]])

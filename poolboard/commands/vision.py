@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -118,15 +119,43 @@ def _whereabouts(corners: np.ndarray, square: int) -> str:
     return " ".join(part for part in (vertical, horizontal) if part) or "middle"
 
 
-def _show(path: str | Path, shown: np.ndarray) -> str | None:
-    """Write ``shown`` (a picture with a reading drawn on it) to ``path``; the error, if any."""
+def _picture_problem(path: str) -> str | None:
+    """Why a picture cannot be written at ``path`` (checked before any work is done), if so."""
+    import cv2
+
+    where = Path(path)
+    if not where.suffix:
+        return f"{path!r} needs an image suffix such as .png"
+    if not cv2.haveImageWriter(path):
+        return f"{path!r}: no {where.suffix!r} pictures can be written (try .png or .jpg)"
+    return _folder_problem(str(where.parent))
+
+
+def _folder_problem(folder: str) -> str | None:
+    """Why pictures cannot be written into ``folder``, if so."""
+    if not Path(folder).is_dir():
+        return f"{folder!r} is not a folder"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"{folder!r} is not a folder you can write to"
+    return None
+
+
+def _write_picture(path: str | Path, picture: np.ndarray) -> str | None:
+    """Write ``picture`` to ``path`` (its suffix names the format); the error, if any, as one
+    line (``cv2.imwrite`` would print its own warning besides and give no reason)."""
     import cv2
 
     try:
-        written = cv2.imwrite(str(path), shown)
+        encoded, data = cv2.imencode(Path(path).suffix, picture)
     except cv2.error:
-        written = False
-    return None if written else f"cannot write {str(path)!r}"
+        encoded = False
+    if not encoded:
+        return f"cannot write {str(path)!r}: no {Path(path).suffix!r} pictures (try .png)"
+    try:
+        Path(path).write_bytes(data.tobytes())
+    except OSError as error:
+        return f"cannot write {str(path)!r}: {error.strerror or error}"
+    return None
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
@@ -141,19 +170,14 @@ def run_calibrate(args: argparse.Namespace) -> int:
     from vision.corners import CornerError, parse_corners
     from vision.overlay import draw_reading
 
-    if args.show and not Path(args.show).suffix:
-        return _fail(f"--show {args.show!r} needs an image suffix such as .png")
+    if args.show and (problem := _picture_problem(args.show)):
+        return _fail(f"--show {problem}")
     try:
         corners = None if args.corners is None else parse_corners(args.corners)
         position = None if args.fen is None else parse_position(args.fen)
         image = load_image(args.image)
         calibration = calibrate(image, corners, position)
         calibration.save(args.out)
-        if args.show:
-            given = dict.fromkeys(range(1, 33), "empty") | dict(position or START_POSITION)
-            shown = draw_reading(image, calibration, read_squares(calibration, image), given)
-            if problem := _show(args.show, shown):
-                return _fail(f"{problem} (the calibration is saved in {args.out})")
     except (CalibrationError, CornerError) as error:
         return _fail(str(error))
     except OSError as error:
@@ -176,7 +200,19 @@ def run_calibrate(args: argparse.Namespace) -> int:
         print(f"lens distortion k1 = {calibration.k1:+.2f} (corrected)")
     for warning in calibration.warnings:
         print(f"warning: {warning}")
-    print(f"saved {args.out}" + (f"; drawn on the picture in {args.show}" if args.show else ""))
+    if not args.show:
+        print(f"saved {args.out}")
+        return 0
+    given = dict.fromkeys(range(1, 33), "empty") | dict(position or START_POSITION)
+    try:
+        shown = draw_reading(image, calibration, read_squares(calibration, image), given)
+    except CalibrationError as error:  # the grid alone then shows where the corners went
+        print(f"warning: the picture is not read back: {error}")
+        shown = draw_reading(image, calibration, {})
+    if problem := _write_picture(args.show, shown):
+        print(f"saved {args.out}")
+        return _fail(f"--show {problem} (the calibration is saved in {args.out})")
+    print(f"saved {args.out}; drawn on the picture in {args.show}")
     return 0
 
 
@@ -188,8 +224,8 @@ def run_read(args: argparse.Namespace) -> int:
         calibration = Calibration.load(args.calibration)
     except CalibrationError as error:
         return _fail(str(error))
-    if args.show and not Path(args.show).is_dir():
-        return _fail(f"--show {args.show!r} is not a folder")
+    if args.show and (problem := _folder_problem(args.show)):
+        return _fail(f"--show {problem}")
     status = 0
     for path in args.images:
         try:
@@ -200,7 +236,7 @@ def run_read(args: argparse.Namespace) -> int:
             continue
         if args.show:
             shown = draw_reading(image, calibration.placed_in(image), squares)
-            if problem := _show(Path(args.show) / f"{Path(path).stem}-read.png", shown):
+            if problem := _write_picture(Path(args.show) / f"{Path(path).stem}-read.png", shown):
                 status = _fail(problem)
         if args.json:
             reading = {"image": path, "squares": {str(s): k for s, k in squares.items()}}
@@ -214,20 +250,12 @@ def run_read(args: argparse.Namespace) -> int:
 
 
 def run_markers(args: argparse.Namespace) -> int:
-    import cv2
-
     from vision.markers import marker_sheet
 
     if args.size < 60:
         return _fail("--size must be at least 60 pixels")
-    if not Path(args.out).suffix:
-        return _fail(f"{args.out!r} needs an image suffix such as .png")
-    try:
-        written = cv2.imwrite(args.out, marker_sheet(args.size))
-    except cv2.error:
-        written = False
-    if not written:
-        return _fail(f"cannot write {args.out!r}")
+    if problem := _picture_problem(args.out) or _write_picture(args.out, marker_sheet(args.size)):
+        return _fail(problem)
     print(f"wrote {args.out}: cut out the four stickers; see docs/vision.md for where each goes")
     return 0
 
@@ -237,8 +265,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
     from vision.evaluate import LabelError, Trial, load_labels, report, trials
     from vision.overlay import draw_reading
 
-    if args.show and not Path(args.show).is_dir():
-        return _fail(f"--show {args.show!r} is not a folder")
+    if args.show and (problem := _folder_problem(args.show)):
+        return _fail(f"--show {problem}")
     unwritten: list[str] = []
     names: set[str] = set()
 
@@ -250,7 +278,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
         names.add(name)
         path = Path(args.show) / f"{name}.png"
         shown = draw_reading(image, placed, trial.reading, trial.truth)
-        if problem := _show(path, shown):
+        if problem := _write_picture(path, shown):
             unwritten.append(problem)
 
     try:

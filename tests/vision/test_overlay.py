@@ -109,6 +109,19 @@ def test_where_the_pictures_cannot_go_is_one_line(tmp_path: Path) -> None:
         ).returncode
         == 0
     )
+    saved = cal.read_bytes() + b" "  # what a run that calibrates would overwrite
+    cal.write_bytes(saved)
+    for show, problem in (
+        (tmp_path / "check.xyz", "no '.xyz' pictures can be written (try .png or .jpg)"),
+        (tmp_path / "none" / "check.png", f"--show '{tmp_path / 'none'}' is not a folder"),
+    ):
+        done = poolboard(
+            "vision", "calibrate", str(PHOTO), "--corners", CORNERS_ARG, "--out", str(cal),
+            "--show", str(show),
+        )  # fmt: skip
+        assert done.returncode == 2 and done.stdout == "", "checked before calibrating"
+        assert len(done.stderr.splitlines()) == 1 and problem in done.stderr
+        assert cal.read_bytes() == saved, "the calibration saved before is left alone"
     done = poolboard(
         "vision", "read", str(PHOTO), "--calibration", str(cal), "--show", "no-such-dir"
     )
@@ -136,3 +149,29 @@ def test_evaluate_draws_the_readings_with_a_square_wrong(tmp_path: Path) -> None
     calibration = calibrate(load_image(PHOTO), CORNERS)
     corner = calibration.to_picture(SQUARE_CENTRES[19] + np.array([[-0.45, -0.45]]))[0]
     assert _near(drawn, corner, (0, 0, 255)), "square 20 is not framed in red"
+
+
+def test_a_calibration_not_read_back_is_still_drawn(tmp_path: Path, photo: np.ndarray) -> None:
+    """Corners clicked 10 % inside the playing area: calibration goes on (two warnings) but the
+    picture does not read back; the grid alone is drawn, to show where the corners went."""
+    middle = CORNERS.mean(axis=0)
+    inside = ",".join(str(round(float(v))) for v in (middle + (CORNERS - middle) * 0.9).ravel())
+    cal, check = tmp_path / "cal.json", tmp_path / "check.png"
+    done = poolboard(
+        "vision", "calibrate", str(PHOTO), "--corners", inside, "--out", str(cal),
+        "--show", str(check),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "warning: the picture is not read back: " in done.stdout
+    assert cal.exists() and not np.array_equal(load_image(check), photo)
+
+
+def test_a_small_picture_is_drawn_enlarged(photo: np.ndarray, calibration: Calibration) -> None:
+    """At 640x360 this board's squares are about 20 pixels: too small to write a number and a
+    letter in, so the picture is drawn three times as large, the grid still on the board."""
+    small = cv2.resize(photo, (640, 360), interpolation=cv2.INTER_AREA)
+    placed = calibration.placed_in(small)
+    shown = draw_reading(small, placed, {1: "B"})
+    assert shown.shape == (1080, 1920, 3)
+    for corner in placed.to_picture(BOARD_CORNERS) * 3:
+        assert _near(shown, corner, (0, 220, 255), reach=4), f"no grid line at {corner}"
