@@ -195,7 +195,8 @@ class Calibration:
 
     def to_picture(self, points: np.ndarray) -> np.ndarray:
         """Where points of the board's plane (n, 2), in squares from the a8 corner, lie in the
-        picture."""
+        calibration's picture (of ``image_size``: :meth:`scaled_to` or :meth:`placed_in` for
+        another)."""
         canonical = np.asarray(points, dtype=np.float32) * SQUARE_PX + MARGIN_PX
         return in_picture(canonical, self.corners, self.k1, self.image_size)
 

@@ -200,7 +200,7 @@ def _read(
     try:
         trial = Trial(photo.name, learnt_from, truth, read_squares(placed, photo.image))
     except CalibrationError as error:
-        print(f"  {photo.name}: not read with {learnt_from}'s calibration: {error}")
+        print(f"  {photo.name}: not read with the calibration learnt from {learnt_from}: {error}")
         return Trial(photo.name, learnt_from, truth, _REFUSED)
     if shown is not None:
         shown(trial, placed, photo.image)

@@ -35,8 +35,15 @@ def _side_px(calibration: Calibration, centre: np.ndarray) -> float:
 
 
 def _text(
-    image: np.ndarray, text: str, at: np.ndarray, size: float, ink: tuple, halo: tuple
+    image: np.ndarray,
+    text: str,
+    at: np.ndarray,
+    size: float,
+    ink: tuple[int, int, int],
+    halo: tuple[int, int, int],
 ) -> None:
+    """Write ``text`` centred at ``at``, about ``size`` pixels tall, in ``ink`` edged with
+    ``halo`` so it reads on any board."""
     scale = float(np.clip(size / 45, 0.3, 4.0))
     thick = max(1, round(size / 30))
     (width, height), _ = cv2.getTextSize(text, _FONT, scale, thick)

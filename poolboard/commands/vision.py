@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -268,14 +269,14 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if args.show and (problem := _folder_problem(args.show)):
         return _fail(f"--show {problem}")
     unwritten: list[str] = []
-    names: set[str] = set()
+    names: Counter[str] = Counter()
 
     def show_misses(trial: Trial, placed: Calibration, image: np.ndarray) -> None:
         if all(truth == got for _, truth, got in trial.compared()):
             return
         name = f"{Path(trial.photo).stem}--{Path(trial.learnt_from).stem.replace(' ', '-')}"
-        name += f"-{len(names)}" if name in names else ""  # each half of a photo alone
-        names.add(name)
+        names[name] += 1
+        name += f"-{names[name]}" if names[name] > 1 else ""  # the second half of a photo alone
         path = Path(args.show) / f"{name}.png"
         shown = draw_reading(image, placed, trial.reading, trial.truth)
         if problem := _write_picture(path, shown):
