@@ -93,6 +93,15 @@ class CalibrationError(ValueError):
     """A picture that cannot be calibrated from, or a calibration file that cannot be used."""
 
 
+class CornersOffError(CalibrationError):
+    """Corners between which the picture shows no checker pattern; ``draft`` places the grid
+    where they put it (nothing learnt), to show the user where that is."""
+
+    def __init__(self, message: str, draft: Calibration) -> None:
+        super().__init__(message)
+        self.draft = draft
+
+
 @dataclass
 class Calibration:
     """Board corners in the camera picture, the board's learnt colours and men's height.
@@ -622,7 +631,15 @@ def calibrate(
         )
     k1 = lens_distortion(image, found)
     draft = Calibration(found, method, (width, height), _UNLEARNT, np.zeros((32, 3)), k1=k1)
-    pixels = sample(draft.canvas(image), draft.sampler)
+    canvas = draft.canvas(image)
+    if board_likeness(canvas) < BOARD_LIKE:  # as every reading would be refused
+        raise CornersOffError(
+            "the squares do not line up with the corners "
+            + ("given: click the playing area's own corners, a1 first" if method == "manual"
+               else "found: give the corners by hand with --corners"),
+            draft,
+        )  # fmt: skip
+    pixels = sample(canvas, draft.sampler)
     model, warnings = learn(pixels, draft.sampler, known, one_side)
     return Calibration(
         found, method, (width, height), model, pixels.light, markers, warnings, k1,

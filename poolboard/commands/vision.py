@@ -162,6 +162,7 @@ def _write_picture(path: str | Path, picture: np.ndarray) -> str | None:
 def run_calibrate(args: argparse.Namespace) -> int:
     from vision.calibration import (
         CalibrationError,
+        CornersOffError,
         calibrate,
         load_image,
         parse_position,
@@ -179,6 +180,10 @@ def run_calibrate(args: argparse.Namespace) -> int:
         image = load_image(args.image)
         calibration = calibrate(image, corners, position)
         calibration.save(args.out)
+    except CornersOffError as error:
+        if args.show and not _write_picture(args.show, draw_reading(image, error.draft, {})):
+            return _fail(f"{error} (the grid they give is drawn in {args.show})")
+        return _fail(str(error))
     except (CalibrationError, CornerError) as error:
         return _fail(str(error))
     except OSError as error:

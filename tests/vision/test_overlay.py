@@ -151,19 +151,28 @@ def test_evaluate_draws_the_readings_with_a_square_wrong(tmp_path: Path) -> None
     assert _near(drawn, corner, (0, 0, 255)), "square 20 is not framed in red"
 
 
-def test_a_calibration_not_read_back_is_still_drawn(tmp_path: Path, photo: np.ndarray) -> None:
-    """Corners clicked 10 % inside the playing area: calibration goes on (two warnings) but the
-    picture does not read back; the grid alone is drawn, to show where the corners went."""
+def test_corners_that_miss_the_squares_are_refused_and_drawn(
+    tmp_path: Path, photo: np.ndarray
+) -> None:
+    """Corners clicked 10 % inside the playing area: the squares between them do not line up
+    with the board's, so calibration is refused (every reading would be), and the grid they
+    give is drawn, to show where the corners went; nothing is saved."""
     middle = CORNERS.mean(axis=0)
-    inside = ",".join(str(round(float(v))) for v in (middle + (CORNERS - middle) * 0.9).ravel())
+    inside = (middle + (CORNERS - middle) * 0.9).astype(np.float32)
+    given = ",".join(str(round(float(v))) for v in inside.ravel())
     cal, check = tmp_path / "cal.json", tmp_path / "check.png"
     done = poolboard(
-        "vision", "calibrate", str(PHOTO), "--corners", inside, "--out", str(cal),
+        "vision", "calibrate", str(PHOTO), "--corners", given, "--out", str(cal),
         "--show", str(check),
     )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    assert "warning: the picture is not read back: " in done.stdout
-    assert cal.exists() and not np.array_equal(load_image(check), photo)
+    assert done.returncode == 2 and not cal.exists()
+    assert done.stderr.strip() == (
+        "poolboard vision: the squares do not line up with the corners given: click the "
+        f"playing area's own corners, a1 first (the grid they give is drawn in {check})"
+    )
+    drawn = load_image(check)
+    assert not np.array_equal(drawn, photo)
+    assert _near(drawn, inside[0], (0, 220, 255)), "no grid line at the a1 corner given"
 
 
 def test_a_small_picture_is_drawn_enlarged(photo: np.ndarray, calibration: Calibration) -> None:
