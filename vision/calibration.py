@@ -602,14 +602,16 @@ def calibrate(
     image: np.ndarray,
     corners: np.ndarray | None = None,
     position: Mapping[int, str] | None = None,
-    one_side: bool = False,
+    labelled: bool = False,
 ) -> Calibration:
     """Calibrate from one picture of a known position (by default the start position).
 
     ``position`` maps squares 1-32 to "b", "w", "B", "W", "empty" or "unknown" (squares it
     does not name are empty). A position without pieces of both sides is refused, since play
-    needs both, unless ``one_side``: then what it shows is learnt and the other side is not
-    (``evaluate`` calibrates on what its labels allow, half a photo's squares for instance).
+    needs both, and so are corners between which the picture shows no checker pattern, since
+    every reading would be. ``labelled``: the picture's corners and position are a label's,
+    trusted (``evaluate``): what it shows is learnt (one side only, half a photo's squares),
+    and the corners are taken as they are.
     """
     if image.ndim != 3 or image.shape[2] != 3:
         raise CalibrationError("calibration needs a colour picture")
@@ -632,7 +634,7 @@ def calibrate(
     k1 = lens_distortion(image, found)
     draft = Calibration(found, method, (width, height), _UNLEARNT, np.zeros((32, 3)), k1=k1)
     canvas = draft.canvas(image)
-    if board_likeness(canvas) < BOARD_LIKE:  # as every reading would be refused
+    if not labelled and board_likeness(canvas) < BOARD_LIKE:  # every reading would be refused
         raise CornersOffError(
             "the squares do not line up with the corners "
             + ("given: click the playing area's own corners, a1 first" if method == "manual"
@@ -640,7 +642,7 @@ def calibrate(
             draft,
         )  # fmt: skip
     pixels = sample(canvas, draft.sampler)
-    model, warnings = learn(pixels, draft.sampler, known, one_side)
+    model, warnings = learn(pixels, draft.sampler, known, one_side=labelled)
     return Calibration(
         found, method, (width, height), model, pixels.light, markers, warnings, k1,
         focal_estimate(draft.ideal_corners, (width, height)),

@@ -171,7 +171,7 @@ def _same_board(one: np.ndarray, two: np.ndarray) -> bool:
 
 def _calibrated(photo: Photo, truth: dict[int, str]) -> Calibration:
     """Colours learnt from what ``truth`` shows of the photo, one side only if that is all."""
-    return calibrate(photo.image, photo.corners, truth, one_side=True)
+    return calibrate(photo.image, photo.corners, truth, labelled=True)
 
 
 #: A change made to a photo before it is read or learnt from (another camera, light, hand).
