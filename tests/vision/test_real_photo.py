@@ -113,3 +113,23 @@ def test_a_half_without_one_side_is_learnt_for_what_it_shows(photo: np.ndarray) 
     misread = [(s, v, got) for s, v, got in without_white.compared() if v in ("b", "empty")
                and got != v]  # fmt: skip
     assert len(done) == 2 and misread == []
+
+
+def test_a_label_whose_corners_the_pattern_test_doubts_is_read_all_the_same(
+    photo: np.ndarray, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``evaluate`` trusts a label's corners: corners a tenth of the board inside it, between
+    which the checker-pattern test (the camera sensor's guard against a moved camera) sees no
+    board, are calibrated from and read, with a line saying the sensor would refuse them,
+    rather than counted as refused."""
+    middle = CORNERS.mean(axis=0)
+    inside = (middle + (CORNERS - middle) * 0.9).astype(np.float32)
+    with pytest.raises(CalibrationError, match="do not line up"):
+        calibrate(photo, inside)
+    labelled = Photo(PHOTO.name, photo, inside, dict(START_POSITION), "eppu")
+    done = trials([labelled])
+    assert len(done) == 2
+    assert all(got != "refused" for trial in done for _, _, got in trial.compared())
+    said = capsys.readouterr().out
+    assert "the checker pattern shows weakly between its labelled corners" in said
+    assert "would refuse this picture; read all the same" in said
