@@ -66,8 +66,12 @@ class Trial:
         return [(s, t, self.reading[s]) for s, t in self.truth.items() if t != "unknown"]
 
 
-def load_labels(path: str | Path, images: str | Path | None = None) -> list[Photo]:
-    """The photos a labels file names, from ``images`` (default: the labels' folder)."""
+def load_labels(
+    path: str | Path, images: str | Path | None = None, skipped: list[str] | None = None
+) -> list[Photo]:
+    """The photos a labels file names, from ``images`` (default: the labels' folder). A photo
+    whose label or picture cannot be used raises ``LabelError``, or, given ``skipped``, is left
+    out with the reason appended there (one bad photo need not cost a whole set)."""
     try:
         data = json.loads(Path(path).read_text())
         entries = data["photos"].items()
@@ -81,24 +85,36 @@ def load_labels(path: str | Path, images: str | Path | None = None) -> list[Phot
     photos = []
     for name, entry in entries:
         try:
-            corners = np.array(entry["corners_a1_h1_h8_a8"], dtype=np.float32).reshape(4, 2)
-            truth = {int(s): str(v) for s, v in entry["squares"].items()}
-        except (KeyError, TypeError, ValueError) as error:
-            raise LabelError(f"{name}: malformed label ({error})") from None
-        try:
-            check_quad(corners)
-        except CornerError as error:
-            raise LabelError(f"{name}: {error}") from None
-        wrong = [f"{s}={v}" for s, v in truth.items() if v not in (*VALUES, "unknown")]
-        if sorted(truth) != list(range(1, 33)) or wrong:
-            raise LabelError(f"{name}: squares must be 1-32, each one of {VALUES} or unknown")
-        try:
-            image = load_image(folder / name)
-        except CalibrationError as error:
-            raise LabelError(str(error)) from None
-        image, corners = _as_labelled(name, folder / name, image, corners, entry.get("size"))
-        photos.append(Photo(name, image, corners, truth, str(entry.get("source", name))))
+            photos.append(_photo(name, entry, folder))
+        except LabelError as error:
+            if skipped is None:
+                raise
+            skipped.append(str(error))
     return photos
+
+
+def _photo(name: str, entry: object, folder: Path) -> Photo:
+    """One labelled photo; ``LabelError`` naming it and what is wrong."""
+    if not isinstance(entry, dict):
+        raise LabelError(f"{name}: malformed label (not an object)")
+    try:
+        corners = np.array(entry["corners_a1_h1_h8_a8"], dtype=np.float32).reshape(4, 2)
+        truth = {int(s): str(v) for s, v in entry["squares"].items()}
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise LabelError(f"{name}: malformed label ({error})") from None
+    try:
+        check_quad(corners)
+    except CornerError as error:
+        raise LabelError(f"{name}: {error}") from None
+    wrong = [f"{s}={v}" for s, v in truth.items() if v not in (*VALUES, "unknown")]
+    if sorted(truth) != list(range(1, 33)) or wrong:
+        raise LabelError(f"{name}: squares must be 1-32, each one of {VALUES} or unknown")
+    try:
+        image = load_image(folder / name)
+    except CalibrationError as error:
+        raise LabelError(str(error)) from None
+    image, corners = _as_labelled(name, folder / name, image, corners, entry.get("size"))
+    return Photo(name, image, corners, truth, str(entry.get("source", name)))
 
 
 def _as_labelled(

@@ -287,11 +287,19 @@ def run_evaluate(args: argparse.Namespace) -> int:
         if problem := _write_picture(path, shown):
             unwritten.append(problem)
 
+    skipped: list[str] = []
     try:
-        photos = load_labels(args.labels, args.images)
+        photos = load_labels(args.labels, args.images, skipped)
     except LabelError as error:
         return _fail(str(error))
+    for reason in skipped:
+        print(f"poolboard vision: {reason}: photo skipped", file=sys.stderr)
+    if not photos:
+        return _fail(f"no photo in {args.labels!r} could be read")
     done = trials(photos, self_only=args.self, shown=show_misses if args.show else None)
     for line in report(done):
         print(line)
+    if skipped:
+        total = len(skipped) + len(photos)
+        print(f"\nskipped {len(skipped)} of {total} photos (each named on stderr)")
     return _fail(unwritten[0]) if unwritten else 0

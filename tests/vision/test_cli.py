@@ -144,9 +144,10 @@ def test_evaluate_takes_a_photo_as_its_label_measured_it(tmp_path) -> None:
     rows = {line.split()[0]: line for line in done.stdout.splitlines() if line.strip()}
     assert all("96/96" in rows[name] for name in names), done.stdout  # 3 partners x 32
     cv2.imwrite(str(tmp_path / "small.jpg"), cv2.resize(photo, (width // 2, height // 3)))
-    done = poolboard("vision", "evaluate", str(path))
-    assert done.returncode == 2 and "Traceback" not in done.stderr
+    done = poolboard("vision", "evaluate", str(path))  # the other three are still read
+    assert done.returncode == 0 and "Traceback" not in done.stderr
     assert f"small.jpg: labelled as {width}x{height} pixels, but the picture is" in done.stderr
+    assert "skipped 1 of 4 photos" in done.stdout
 
 
 def test_evaluate_names_bad_labels(tmp_path) -> None:
@@ -165,7 +166,28 @@ def test_evaluate_names_bad_labels(tmp_path) -> None:
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines() == [
         "poolboard vision: x.jpg: corners run the wrong way round: give them as a1, h1, h8, a8"
+        ": photo skipped",
+        f"poolboard vision: no photo in {str(path)!r} could be read",
     ]
+
+
+def test_evaluate_skips_a_photo_it_cannot_read_and_reads_the_rest(tmp_path) -> None:
+    """A set in which one photo's file is missing: that photo is named and skipped, and the
+    committed real photo is still read (one bad photo need not cost a whole set)."""
+    from tests.vision.test_real_photo import CORNERS, PHOTO
+
+    squares = {str(s): k for s, k in START_POSITION.items()}
+    entry = {"source": "eppu", "corners_a1_h1_h8_a8": CORNERS.tolist(), "squares": squares}
+    path = tmp_path / "labels.json"
+    path.write_text(json.dumps({"photos": {"gone.jpg": entry, PHOTO.name: entry}}))
+    done = poolboard("vision", "evaluate", str(path), "--images", str(PHOTO.parent))
+    assert done.returncode == 0, done.stderr
+    gone = PHOTO.parent / "gone.jpg"
+    assert done.stderr.strip().splitlines() == [
+        f"poolboard vision: image {str(gone)!r} does not exist: photo skipped"
+    ]
+    assert "eppu_initialization.jpg                  other half   32/32" in done.stdout
+    assert "skipped 1 of 2 photos (each named on stderr)" in done.stdout
 
 
 def test_corners_outside_the_picture_are_named(tmp_path, view: View) -> None:
