@@ -233,8 +233,9 @@ class Calibration:
 
     def _outlines(self, pixels: Pixels, local: PixelModel, labels: np.ndarray) -> np.ndarray:
         """The pixels' classes that stacks are measured on: ``local`` (the half-way colours,
-        moved here) fitted all the way to this frame's own pieces, so a king's shaded wall that
-        the half-way fit leaves nearer the board joins its piece. Kept only if that fit reads
+        moved here) fitted all the way to this frame's own pieces, so that a piece's outline
+        neither stops short nor runs on into the board where the half-way colours mislabel part
+        of it or the board beside it. Kept only if that fit reads
         every square as ``labels`` do (else it drifted onto a mistake of its own), and only
         where the camera can see stacks at all. Emblems and occupancy stay on ``labels``: a
         fit that close can take a crown's mark into its piece's colour."""

@@ -27,8 +27,7 @@ VALUES = ("empty", "b", "B", "w", "W")
 _SAME_BOARD = 0.85  # cosine of board colours above which two photos show one board and set
 
 
-#: The reading of a photo whose calibration was refused, or that its calibration could not
-#: read: every square counts as wrong.
+#: The reading of a photo whose calibration was refused: every square counts as wrong.
 _REFUSED = dict.fromkeys(range(1, 33), "refused")
 
 
