@@ -235,10 +235,10 @@ class Calibration:
         """The pixels' classes that stacks are measured on: ``local`` (the half-way colours,
         moved here) fitted all the way to this frame's own pieces, so that a piece's outline
         neither stops short nor runs on into the board where the half-way colours mislabel part
-        of it or the board beside it. Kept only if that fit reads
-        every square as ``labels`` do (else it drifted onto a mistake of its own), and only
-        where the camera can see stacks at all. Emblems and occupancy stay on ``labels``: a
-        fit that close can take a crown's mark into its piece's colour."""
+        of it or the board beside it. Kept only if that fit reads every square as ``labels``
+        do (else it drifted onto a mistake of its own), and only where the camera can see
+        stacks at all. Emblems and occupancy stay on ``labels``: a fit that close can take a
+        crown's mark into its piece's colour."""
         if not (self.sampler.rise >= STACKS_SEEN).any():
             return labels
         position = first_reading(labels, self.sampler)
@@ -426,17 +426,19 @@ def _unlike_their_kind(pixels: Pixels, sampler: Sampler, position: Mapping[int, 
 def _training(
     pixels: Pixels, sampler: Sampler, position: Mapping[int, str], one_side: bool = False
 ) -> dict[int, np.ndarray]:
-    samples = training_pixels(pixels, sampler, position)
-    if one_side:  # a side the position does not show is left unlearnt
-        samples = {i: c for i, c in samples.items() if i not in (BLACK, WHITE) or len(c) >= 20}
+    """Each class's training pixels; a class the position does not show is refused, or, for a
+    side with ``one_side``, left unlearnt."""
     names = {
         EMPTY: "empty square",
         LIGHT: "light square",
         BLACK: "Black piece",
         WHITE: "White piece",
     }
-    for index, chosen in samples.items():
-        if len(chosen) < 20:
+    samples: dict[int, np.ndarray] = {}
+    for index, chosen in training_pixels(pixels, sampler, position).items():
+        if len(chosen) >= 20:
+            samples[index] = chosen
+        elif not (one_side and index in (BLACK, WHITE)):
             raise CalibrationError(
                 f"cannot learn this board: the position shows no {names[index]} in the clear "
                 "(calibrate on a position with empty squares and pieces of both sides)"
@@ -560,7 +562,8 @@ def learn(
     pixels: Pixels, sampler: Sampler, position: Mapping[int, str], one_side: bool = False
 ) -> tuple[SquareModel, list[str]]:
     """A board's square model from one picture of a known position, and the odd squares
-    (``one_side``: as :func:`calibrate`)."""
+    (``one_side``: a side the position does not show is left unlearnt, not refused; it is
+    :func:`calibrate`'s ``labelled``)."""
     unlike = _unlike_their_kind(pixels, sampler, position)
     trusted = {s: "unknown" if s in unlike else v for s, v in position.items()}
     pixel_model = _colours(pixels, sampler, trusted, one_side)
