@@ -656,14 +656,18 @@ def calibrate(
 def read_squares(calibration: Calibration, image: np.ndarray) -> dict[int, str]:
     """One picture's reading, square -> "b" | "w" | "B" | "W" | "empty", with no stillness or
     hand checks, the board placed as :meth:`Calibration.placed_in` finds it."""
-    scaled = calibration.placed_in(image)
-    canvas = scaled.canvas(image)
+    return read_placed(calibration.placed_in(image), image)
+
+
+def read_placed(placed: Calibration, image: np.ndarray) -> dict[int, str]:
+    """:func:`read_squares` with the board already placed in this picture (``placed``)."""
+    canvas = placed.canvas(image)
     if board_likeness(canvas) < BOARD_LIKE:
         raise CalibrationError(
             "the picture shows no checker board where the calibration puts it: is it the same "
             "camera, looking at the board? recalibrate if it moved"
         )
-    kinds, _, _ = scaled.read(canvas)
+    kinds, _, _ = placed.read(canvas)
     return dict(zip(range(1, 33), kinds, strict=True))
 
 

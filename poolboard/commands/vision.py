@@ -223,7 +223,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
 
 
 def run_read(args: argparse.Namespace) -> int:
-    from vision.calibration import Calibration, CalibrationError, load_image, read_squares
+    from vision.calibration import Calibration, CalibrationError, load_image, read_placed
     from vision.overlay import draw_reading
 
     try:
@@ -236,12 +236,13 @@ def run_read(args: argparse.Namespace) -> int:
     for path in args.images:
         try:
             image = load_image(path)
-            squares = read_squares(calibration, image)
+            placed = calibration.placed_in(image)  # markers looked for once, read and drawn
+            squares = read_placed(placed, image)
         except CalibrationError as error:
             status = _fail(str(error))
             continue
         if args.show:
-            shown = draw_reading(image, calibration.placed_in(image), squares)
+            shown = draw_reading(image, placed, squares)
             if problem := _write_picture(Path(args.show) / f"{Path(path).stem}-read.png", shown):
                 status = _fail(problem)
         if args.json:
