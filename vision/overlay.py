@@ -52,10 +52,27 @@ def _text(
     cv2.putText(image, text, origin, _FONT, scale, ink, thick, cv2.LINE_AA)
 
 
+def _path(calibration: Calibration, points: np.ndarray) -> np.ndarray:
+    """Board points (n, 2) as a polyline of picture pixels."""
+    return calibration.to_picture(points).round().astype(np.int32)
+
+
 def _ring(calibration: Calibration, centre: np.ndarray, radius: float) -> np.ndarray:
     angles = np.linspace(0, 2 * np.pi, 32, endpoint=False)
-    circle = centre + radius * np.stack([np.cos(angles), np.sin(angles)], axis=1)
-    return calibration.to_picture(circle).round().astype(np.int32)
+    return _path(calibration, centre + radius * np.stack([np.cos(angles), np.sin(angles)], 1))
+
+
+def _stroke(
+    image: np.ndarray,
+    path: np.ndarray,
+    closed: bool,
+    ink: tuple[int, int, int],
+    halo: tuple[int, int, int],
+    width: int,
+) -> None:
+    """Draw ``path`` ``width`` pixels wide in ``ink`` over a pixel's edge of ``halo`` each side."""
+    cv2.polylines(image, [path], closed, halo, width + 2, cv2.LINE_AA)
+    cv2.polylines(image, [path], closed, ink, width, cv2.LINE_AA)
 
 
 def draw_reading(
@@ -83,9 +100,7 @@ def draw_reading(
             np.stack([ticks, np.full_like(ticks, k)], 1),
             np.stack([np.full_like(ticks, k), ticks], 1),
         ):
-            path = calibration.to_picture(points).round().astype(np.int32)
-            cv2.polylines(shown, [path], False, (0, 0, 0), line + 2, cv2.LINE_AA)
-            cv2.polylines(shown, [path], False, _GRID, line, cv2.LINE_AA)
+            _stroke(shown, _path(calibration, points), False, _GRID, (0, 0, 0), line)
     for square, centre in enumerate(SQUARE_CENTRES, 1):
         here = _side_px(calibration, centre)
         kind = reading.get(square, "empty")
@@ -93,20 +108,16 @@ def draw_reading(
             ink, halo = _INK[kind.lower()], _HALO[kind.lower()]
             # The side's colour thick, its opposite a thin edge: a ring reads as the side's.
             for radius in (0.37, 0.27) if kind.isupper() else (0.32,):
-                path = _ring(calibration, centre, radius)
-                cv2.polylines(shown, [path], True, halo, 2 * line + 2, cv2.LINE_AA)
-                cv2.polylines(shown, [path], True, ink, 2 * line, cv2.LINE_AA)
+                _stroke(shown, _ring(calibration, centre, radius), True, ink, halo, 2 * line)
             cv2.fillPoly(shown, [_ring(calibration, centre, 0.17)], ink, cv2.LINE_AA)
             _text(shown, kind, calibration.to_picture(centre[None])[0], 0.5 * here, halo, ink)
         corner = calibration.to_picture(centre[None] - 0.32)[0]  # over the ring, not under
         _text(shown, str(square), corner, 0.5 * here, _GRID, (0, 0, 0))
         if expected is not None and expected.get(square, kind) not in (kind, "unknown"):
-            frame = calibration.to_picture(
-                centre + 0.45 * np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]])
+            frame = _path(
+                calibration, centre + 0.45 * np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]])
             )
-            cv2.polylines(
-                shown, [frame.round().astype(np.int32)], True, _WRONG, line + 1, cv2.LINE_AA
-            )
+            cv2.polylines(shown, [frame], True, _WRONG, line + 1, cv2.LINE_AA)
             below = calibration.to_picture(centre[None] + (0, 0.3))[0]
             _text(shown, f"given {expected[square]}", below, 0.6 * here, _WRONG, (255, 255, 255))
     return shown
