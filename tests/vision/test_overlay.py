@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from tests.poolboard_cli import poolboard
-from tests.vision.test_real_photo import CORNERS, PHOTO
+from tests.vision.test_real_photo import CORNERS, CORNERS_INSIDE, PHOTO
 from vision.calibration import Calibration, calibrate, load_image, read_squares
 from vision.colour import START_POSITION
 from vision.layout import BOARD_CORNERS, SQUARE_CENTRES
@@ -157,9 +157,7 @@ def test_corners_that_miss_the_squares_are_refused_and_drawn(
     """Corners clicked 10 % inside the playing area: the squares between them do not line up
     with the board's, so calibration is refused (every reading would be), and the grid they
     give is drawn, to show where the corners went; nothing is saved."""
-    middle = CORNERS.mean(axis=0)
-    inside = (middle + (CORNERS - middle) * 0.9).astype(np.float32)
-    given = ",".join(str(round(float(v))) for v in inside.ravel())
+    given = ",".join(str(round(float(v))) for v in CORNERS_INSIDE.ravel())
     cal, check = tmp_path / "cal.json", tmp_path / "check.png"
     done = poolboard(
         "vision", "calibrate", str(PHOTO), "--corners", given, "--out", str(cal),
@@ -172,7 +170,7 @@ def test_corners_that_miss_the_squares_are_refused_and_drawn(
     )
     drawn = load_image(check)
     assert not np.array_equal(drawn, photo)
-    assert _near(drawn, inside[0], (0, 220, 255)), "no grid line at the a1 corner given"
+    assert _near(drawn, CORNERS_INSIDE[0], (0, 220, 255)), "no grid line at the a1 corner given"
 
 
 def test_a_small_picture_is_drawn_enlarged(photo: np.ndarray, calibration: Calibration) -> None:

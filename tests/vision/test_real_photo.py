@@ -20,6 +20,9 @@ from vision.photo_changes import changes
 PHOTO = Path(__file__).parent.parent / "data" / "photos" / "eppu_initialization.jpg"
 #: The playing area's corners (a1, h1, h8, a8), picked by hand on the photo.
 CORNERS = np.array([[925, 680], [1392, 589], [1254, 161], [812, 189]], dtype=np.float32)
+#: The same corners clicked a tenth of the board inside it: the squares between them no
+#: longer line up with the board's.
+CORNERS_INSIDE = (CORNERS.mean(axis=0) + (CORNERS - CORNERS.mean(axis=0)) * 0.9).astype(np.float32)
 
 
 @pytest.fixture(scope="module")
@@ -122,11 +125,9 @@ def test_a_label_whose_corners_the_pattern_test_doubts_is_read_all_the_same(
     which the checker-pattern test (the camera sensor's guard against a moved camera) sees no
     board, are calibrated from and read, with a line saying the sensor would refuse them,
     rather than counted as refused."""
-    middle = CORNERS.mean(axis=0)
-    inside = (middle + (CORNERS - middle) * 0.9).astype(np.float32)
     with pytest.raises(CalibrationError, match="do not line up"):
-        calibrate(photo, inside)
-    labelled = Photo(PHOTO.name, photo, inside, dict(START_POSITION), "eppu")
+        calibrate(photo, CORNERS_INSIDE)
+    labelled = Photo(PHOTO.name, photo, CORNERS_INSIDE, dict(START_POSITION), "eppu")
     done = trials([labelled])
     assert len(done) == 2
     assert all(got != "refused" for trial in done for _, _, got in trial.compared())
