@@ -87,6 +87,29 @@ def test_a_set_up_names_a_wrong_piece_beside_the_squares_to_fill_and_clear() -> 
     assert tracker.state is TrackerState.SETUP
 
 
+def test_a_king_seen_where_a_man_belongs_is_named_but_never_holds_the_start() -> None:
+    """R-PRO-3: moves are matched by colour, so a camera that calls a man a king (or a stack left
+    from the last game) cannot lock the players out; it is cued while the board is set up."""
+    pieces = symbols(Board())
+    pieces[5] = "B"
+    del pieces[12]
+    tracker = Tracker(config=TrackerConfig(debounce=0))
+    (state,) = [e for e in tracker.feed(Snapshot.from_pieces(0.0, pieces)) if e.kind == "state"]
+    assert tracker.state is TrackerState.SETUP
+    assert tracker.cues.to_json() == {"5": "wrong-piece", "12": "restore-fill"}
+    assert "replace the black king on 5 with a black man" in state.detail
+    pieces[12] = "b"
+    events = tracker.feed(Snapshot.from_pieces(1.0, pieces))
+    assert events[0].kind == "start" and tracker.started
+    assert tracker.board == Board() and tracker.cues.to_json() == {}
+    del pieces[9]
+    pieces[13] = "b"
+    moves = [
+        e.notation for e in tracker.feed(Snapshot.from_pieces(2.0, pieces)) if e.kind == "move"
+    ]
+    assert moves == ["9-13"]
+
+
 def test_a_king_shown_as_a_man_at_set_up_is_still_a_king_and_play_starts() -> None:
     """R-PRO-3: an uncrowned king is a king; a camera that sees kings cues "crown" on it."""
     fen = "B:WK30,22:BK1,9"
