@@ -138,6 +138,9 @@ def _edge_band() -> tuple[np.ndarray, np.ndarray]:
 #: the detector's order (its turn is read later, by :func:`orient`).
 _GRID_OUTLINE = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], dtype=np.float32)
 _HALVED = 800  # pixels across from which the grid is also looked for at half size
+#: Most pixels across that the grid is looked for at: a phone's or a Pi camera's full-size
+#: still (4000-4600 px) is shrunk first, as the detector takes seconds and gigabytes on it.
+_GRID_LARGEST = 1920
 _K1_CANDIDATES = (0.0, -0.05, -0.1, -0.15, -0.2, -0.25, -0.3, -0.35, 0.05, 0.1)
 _K1_GAIN = 0.01  # correlation a k1 must add over none to be believed
 _EDGE_BAND, _EDGE_PATTERN = _edge_band()
@@ -154,12 +157,14 @@ def _channels(image: np.ndarray) -> list[np.ndarray]:
 def _grid_corners(image: np.ndarray) -> np.ndarray | None:
     """The outer corners of the checker pattern in some turn order, or ``None``.
 
-    Tried at full size, then at half for a picture 800 pixels or more across (the detector
-    wants the squares' edges sharp but not grainy: wood grain or JPEG blocks on a large
-    picture can hide the pattern)."""
+    Tried at full size (at most ``_GRID_LARGEST`` pixels across), then at half for a picture
+    800 pixels or more across (the detector wants the squares' edges sharp but not grainy:
+    wood grain or JPEG blocks on a large picture can hide the pattern)."""
     flags = cv2.CALIB_CB_EXHAUSTIVE | cv2.CALIB_CB_ACCURACY
     grid = np.array([[x, y] for y in range(1, 8) for x in range(1, 8)], dtype=np.float32)
-    for scale in (1.0, 0.5) if max(image.shape[:2]) >= _HALVED else (1.0,):
+    largest = min(1.0, _GRID_LARGEST / max(image.shape[:2]))
+    across = largest * max(image.shape[:2])
+    for scale in (largest, largest / 2) if across >= _HALVED else (largest,):
         small = image if scale == 1 else cv2.resize(image, None, fx=scale, fy=scale,
                                                     interpolation=cv2.INTER_AREA)  # fmt: skip
         for channel in _channels(small):

@@ -58,6 +58,19 @@ def test_the_board_is_found_without_markers_or_corners(photo: np.ndarray) -> Non
     assert read_squares(calibration, photo) == START_POSITION
 
 
+def test_a_full_size_still_is_found_on_a_shrunk_copy(photo: np.ndarray) -> None:
+    """A Pi HQ camera's full-size still (4056 px across) is searched for the grid at 1920 px at
+    most (bench/vision_still.py: seconds and gigabytes at full size): the corners found are the
+    hand-picked ones, scaled, and the start position reads back."""
+    scale = 4056 / photo.shape[1]
+    still = cv2.resize(photo, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+    calibration = calibrate(still)
+    assert calibration.method == "auto"
+    side = float(np.linalg.norm(CORNERS[1] - CORNERS[0])) * scale
+    assert np.linalg.norm(calibration.corners - CORNERS * scale, axis=1).max() < 0.025 * side
+    assert read_squares(calibration, still) == START_POSITION
+
+
 def test_a_smaller_copy_reads_the_same(photo: np.ndarray) -> None:
     """The calibration scales to another resolution of the same camera."""
     calibration = calibrate(photo, CORNERS)
