@@ -36,6 +36,7 @@ from vision.colour import (
     EMPTY,
     LIGHT,
     MARK,
+    NO_COLOUR,
     STACKS_SEEN,
     START_POSITION,
     SURROUND,
@@ -45,6 +46,7 @@ from vision.colour import (
     Sampler,
     SquareModel,
     Squares,
+    colourless,
     first_reading,
     measure_squares,
     reach_of,
@@ -123,6 +125,9 @@ class Calibration:
     #: Whether the corners come from another picture than the calibration's: the focal length
     #: they imply is then pooled with ``focal`` (one camera), once, however often they move.
     pooled: bool = False
+    #: Whether the calibration picture had colour: a frame with none then comes from a camera
+    #: that has gone black-and-white (a webcam's night mode) and is refused, not read.
+    coloured: bool = False
 
     @property
     def homography(self) -> np.ndarray:
@@ -164,7 +169,7 @@ class Calibration:
         focal = self.focal or focal_estimate(self.ideal_corners, self.image_size)
         return Calibration(
             corners.astype(np.float32), self.method, size, self.model, self.light, markers,
-            self.warnings, self.k1, focal, seen or self.pooled,
+            self.warnings, self.k1, focal, seen or self.pooled, self.coloured,
         )  # fmt: skip
 
     def scaled_to(self, size: tuple[int, int]) -> Calibration:
@@ -289,6 +294,7 @@ class Calibration:
             "light": self.light.round(5).tolist(),
             "markers": {str(i): m.round(2).tolist() for i, m in self.markers.items()},
             "warnings": self.warnings,
+            "coloured": self.coloured,
         }
 
     @classmethod
@@ -314,6 +320,7 @@ class Calibration:
                 warnings=[str(w) for w in data.get("warnings", [])],
                 k1=float(data.get("k1", 0.0)),
                 focal=_focal_from_json(data.get("focal")),
+                coloured=bool(data.get("coloured", False)),  # older files: not checked
             )
         except (KeyError, TypeError, ValueError) as error:
             raise CalibrationError(f"malformed calibration: {error}") from None
@@ -646,10 +653,18 @@ def calibrate(
             draft,
         )  # fmt: skip
     pixels = sample(canvas, draft.sampler)
-    model, warnings = learn(pixels, draft.sampler, known, one_side=labelled)
+    coloured = not colourless(image)
+    try:
+        model, warnings = learn(pixels, draft.sampler, known, one_side=labelled)
+    except CalibrationError as error:
+        if coloured:
+            raise
+        raise CalibrationError(
+            f"{error}; the picture is black and white, and {NO_COLOUR}"
+        ) from None
     return Calibration(
         found, method, (width, height), model, pixels.light, markers, warnings, k1,
-        focal_estimate(draft.ideal_corners, (width, height)),
+        focal_estimate(draft.ideal_corners, (width, height)), coloured=coloured,
     )  # fmt: skip
 
 
@@ -661,6 +676,10 @@ def read_squares(calibration: Calibration, image: np.ndarray) -> dict[int, str]:
 
 def read_placed(placed: Calibration, image: np.ndarray) -> dict[int, str]:
     """:func:`read_squares` with the board already placed in this picture (``placed``)."""
+    if placed.coloured and colourless(image):
+        raise CalibrationError(
+            f"the picture is black and white where the calibration's had colour, and {NO_COLOUR}"
+        )
     canvas = placed.canvas(image)
     if board_likeness(canvas) < BOARD_LIKE:
         raise CalibrationError(

@@ -21,7 +21,7 @@ import numpy as np
 
 from engine.sensing import LinkHealth, SensorEvent, SensorFault, Snapshot
 from vision.calibration import Calibration, CalibrationError
-from vision.colour import Pixels
+from vision.colour import NO_COLOUR, Pixels, colourless
 from vision.corners import BOARD_LIKE, CornerError, board_likeness, find_board_corners
 from vision.markers import MARKER_IDS, detect_markers
 
@@ -151,6 +151,14 @@ class BoardWatcher:
         height, width = frame.shape[:2]
         if (width, height) != self.calibration.image_size:
             self.reader.recalibrated(self.calibration.scaled_to((width, height)))
+        if self.calibration.coloured and colourless(frame):
+            self._candidate, self._steady, self._changed_still = None, 0, 0
+            return self._fault(
+                t,
+                f"the camera's picture is black and white where the calibration's had colour, "
+                f"and {NO_COLOUR}",
+                remedy="",
+            )
         reading = self.reader.read(frame)
         still = reading.motion <= self.config.motion_limit
         self._still = self._still + 1 if still else 0
@@ -294,11 +302,15 @@ class BoardWatcher:
         return LinkHealth(t, True, "the light changed: light squares relearnt")
 
     def _fault(
-        self, t: float, message: str, squares: frozenset[int] = frozenset()
+        self,
+        t: float,
+        message: str,
+        squares: frozenset[int] = frozenset(),
+        remedy: str = ": recalibrate (poolboard vision calibrate)",
     ) -> SensorEvent | None:
         """One fault until the board reads again (``squares``: none is the whole view)."""
         self._not_found += 1
         if self._faulted:
             return None
         self._faulted = True
-        return SensorFault(t, f"{message}: recalibrate (poolboard vision calibrate)", squares)
+        return SensorFault(t, message + remedy, squares)

@@ -224,3 +224,13 @@ def test_markers_follow_a_camera_through_a_wide_angle_lens() -> None:
 
 def test_the_marker_sheet_holds_the_four_markers() -> None:
     assert sorted(detect_markers(marker_sheet(200))) == [0, 1, 2, 3]
+
+
+def test_a_black_and_white_picture_that_cannot_be_learnt_says_why() -> None:
+    """Red and blue pieces of one brightness cannot be told apart without colour."""
+    style = Style(black=(60, 60, 190), white=(200, 110, 40))  # BGR, both grey 99
+    frame = render(START, style, View())
+    grey = cv2.cvtColor(cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    assert calibrate(frame.image, frame.corners).coloured
+    with pytest.raises(CalibrationError, match="the picture is black and white, and the sides"):
+        calibrate(grey, frame.corners)

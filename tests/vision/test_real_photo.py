@@ -12,10 +12,12 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.calibration import CalibrationError, calibrate, load_image, read_squares
+from engine.sensing import SensorFault, Snapshot
+from vision.calibration import Calibration, CalibrationError, calibrate, load_image, read_squares
 from vision.colour import START_POSITION
 from vision.evaluate import Photo, trials, unchanged
 from vision.photo_changes import changes
+from vision.pipeline import BoardWatcher
 
 PHOTO = Path(__file__).parent.parent / "data" / "photos" / "eppu_initialization.jpg"
 #: The playing area's corners (a1, h1, h8, a8), picked by hand on the photo.
@@ -69,6 +71,31 @@ def test_a_full_size_still_is_found_on_a_shrunk_copy(photo: np.ndarray) -> None:
     side = float(np.linalg.norm(CORNERS[1] - CORNERS[0])) * scale
     assert np.linalg.norm(calibration.corners - CORNERS * scale, axis=1).max() < 0.025 * side
     assert read_squares(calibration, still) == START_POSITION
+
+
+def test_a_camera_gone_black_and_white_is_a_fault_not_an_empty_board(photo: np.ndarray) -> None:
+    """A webcam in night mode sends three equal channels: every piece would read as empty
+    board. The watcher reports it once and sends no snapshot until colour is back; `vision
+    read` and calibration say so too (docs/vision.md, "Bad input")."""
+    calibration = calibrate(photo, CORNERS)
+    assert calibration.coloured and Calibration.from_json(calibration.to_json()).coloured
+    grey = cv2.cvtColor(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    watcher = BoardWatcher(calibration)
+    events = [watcher.feed(photo, t) for t in range(5)]
+    pieces = {s: v for s, v in START_POSITION.items() if v != "empty"}
+    assert [e for e in events if e is not None] == [Snapshot.from_pieces(3.0, pieces)]
+    events = [watcher.feed(grey, t) for t in range(5, 40)]
+    faults = [e for e in events if e is not None]
+    assert len(faults) == 1 and isinstance(faults[0], SensorFault)
+    assert "black and white" in faults[0].message and "night" in faults[0].message
+    assert [watcher.feed(photo, t) for t in range(40, 45)] == [None] * 5  # the same board
+    with pytest.raises(CalibrationError, match="black and white where the calibration"):
+        read_squares(calibration, grey)
+    # Black and white discs differ in brightness: a black-and-white camera can be calibrated
+    # for them, and is then never taken for one that lost its colour.
+    calibrated_grey = calibrate(grey, CORNERS)
+    assert not calibrated_grey.coloured
+    assert read_squares(calibrated_grey, grey) == START_POSITION
 
 
 def test_a_smaller_copy_reads_the_same(photo: np.ndarray) -> None:

@@ -140,7 +140,8 @@ def test_a_board_not_found_is_looked_for_less_and_less_often(view: View, monkeyp
     monkeypatch.setattr(vision.pipeline, "find_board_corners", counted)
     frame = render(START, Style(), view)
     watcher = BoardWatcher(calibrate(frame.image), WatchConfig(moved_frames=3, marker_every=0))
-    table = np.full_like(frame.image, 120)
+    noise = np.random.default_rng(1).normal(0, 2, frame.image.shape)  # a colour camera's
+    table = np.clip(np.full_like(frame.image, 120) + noise, 0, 255).astype(np.uint8)
     events = feed(watcher, [frame.image] * 4 + [table] * 60 + [frame.image] * 4)
     assert len(searches) == 4
     assert sum(isinstance(e, SensorFault) for e in events) == 1
