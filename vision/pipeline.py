@@ -153,11 +153,10 @@ class BoardWatcher:
             self.reader.recalibrated(self.calibration.scaled_to((width, height)))
         if self.calibration.coloured and colourless(frame):
             self._candidate, self._steady, self._changed_still = None, 0, 0
-            return self._fault(
+            return self._report(
                 t,
-                f"the camera's picture is black and white where the calibration's had colour, "
+                "the camera's picture is black and white where the calibration's had colour, "
                 f"and {NO_COLOUR}",
-                remedy="",
             )
         reading = self.reader.read(frame)
         still = reading.motion <= self.config.motion_limit
@@ -302,15 +301,18 @@ class BoardWatcher:
         return LinkHealth(t, True, "the light changed: light squares relearnt")
 
     def _fault(
-        self,
-        t: float,
-        message: str,
-        squares: frozenset[int] = frozenset(),
-        remedy: str = ": recalibrate (poolboard vision calibrate)",
+        self, t: float, message: str, squares: frozenset[int] = frozenset()
+    ) -> SensorEvent | None:
+        """A search for the board that found none: reported as :meth:`_report` does, asking
+        for a recalibration, and the next search waits longer."""
+        self._not_found += 1
+        return self._report(t, f"{message}: recalibrate (poolboard vision calibrate)", squares)
+
+    def _report(
+        self, t: float, message: str, squares: frozenset[int] = frozenset()
     ) -> SensorEvent | None:
         """One fault until the board reads again (``squares``: none is the whole view)."""
-        self._not_found += 1
         if self._faulted:
             return None
         self._faulted = True
-        return SensorFault(t, message + remedy, squares)
+        return SensorFault(t, message, squares)
