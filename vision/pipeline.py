@@ -140,6 +140,7 @@ class BoardWatcher:
         self._faulted = False
         self._held_over = 0  # views kept from being taken for new light: something lies over it
         self._not_found = 0  # searches for the board in a row that found nothing
+        self._colourless = False  # the camera has gone black and white: no frame is read
 
     @property
     def calibration(self) -> Calibration:
@@ -151,13 +152,17 @@ class BoardWatcher:
         height, width = frame.shape[:2]
         if (width, height) != self.calibration.image_size:
             self.reader.recalibrated(self.calibration.scaled_to((width, height)))
-        if self.calibration.coloured and colourless(frame):
+        if self.calibration.coloured and colourless(frame) != self._colourless:
+            # Like a camera unplugged, the view is gone until the colour comes back.
+            self._colourless = not self._colourless
             self._candidate, self._steady, self._changed_still = None, 0, 0
-            return self._report(
-                t,
-                "the camera's picture is black and white where the calibration's had colour, "
-                f"and {NO_COLOUR}",
-            )
+            if self._colourless:
+                return LinkHealth(
+                    t, False, f"the camera's picture is black and white, and {NO_COLOUR}"
+                )
+            return LinkHealth(t, True, "the camera's picture has its colour again")
+        if self._colourless:
+            return None
         reading = self.reader.read(frame)
         still = reading.motion <= self.config.motion_limit
         self._still = self._still + 1 if still else 0
@@ -303,16 +308,9 @@ class BoardWatcher:
     def _fault(
         self, t: float, message: str, squares: frozenset[int] = frozenset()
     ) -> SensorEvent | None:
-        """A search for the board that found none: reported as :meth:`_report` does, asking
-        for a recalibration, and the next search waits longer."""
-        self._not_found += 1
-        return self._report(t, f"{message}: recalibrate (poolboard vision calibrate)", squares)
-
-    def _report(
-        self, t: float, message: str, squares: frozenset[int] = frozenset()
-    ) -> SensorEvent | None:
         """One fault until the board reads again (``squares``: none is the whole view)."""
+        self._not_found += 1
         if self._faulted:
             return None
         self._faulted = True
-        return SensorFault(t, message, squares)
+        return SensorFault(t, f"{message}: recalibrate (poolboard vision calibrate)", squares)

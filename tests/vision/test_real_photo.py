@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from engine.sensing import SensorFault, Snapshot
+from engine.sensing import LinkHealth, Snapshot
 from vision.calibration import Calibration, CalibrationError, calibrate, load_image, read_squares
 from vision.colour import START_POSITION
 from vision.evaluate import Photo, trials, unchanged
@@ -73,10 +73,13 @@ def test_a_full_size_still_is_found_on_a_shrunk_copy(photo: np.ndarray) -> None:
     assert read_squares(calibration, still) == START_POSITION
 
 
-def test_a_camera_gone_black_and_white_is_a_fault_not_an_empty_board(photo: np.ndarray) -> None:
+def test_a_camera_gone_black_and_white_is_a_link_down_not_an_empty_board(
+    photo: np.ndarray,
+) -> None:
     """A webcam in night mode sends three equal channels: every piece would read as empty
-    board. The watcher reports it once and sends no snapshot until colour is back; `vision
-    read` and calibration say so too (docs/vision.md, "Bad input")."""
+    board. The watcher says the view is gone (the link down, as for a camera unplugged) and
+    reads nothing until the colour is back; `vision read` refuses such a picture too
+    (docs/vision.md, "Lighting")."""
     calibration = calibrate(photo, CORNERS)
     assert calibration.coloured and Calibration.from_json(calibration.to_json()).coloured
     grey = cv2.cvtColor(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
@@ -85,10 +88,12 @@ def test_a_camera_gone_black_and_white_is_a_fault_not_an_empty_board(photo: np.n
     pieces = {s: v for s, v in START_POSITION.items() if v != "empty"}
     assert [e for e in events if e is not None] == [Snapshot.from_pieces(3.0, pieces)]
     events = [watcher.feed(grey, t) for t in range(5, 40)]
-    faults = [e for e in events if e is not None]
-    assert len(faults) == 1 and isinstance(faults[0], SensorFault)
-    assert "black and white" in faults[0].message and "night" in faults[0].message
-    assert [watcher.feed(photo, t) for t in range(40, 45)] == [None] * 5  # the same board
+    (down,) = [e for e in events if e is not None]
+    assert isinstance(down, LinkHealth) and not down.connected and down.t == 5
+    assert "black and white" in down.detail and "night" in down.detail
+    events = [watcher.feed(photo, t) for t in range(40, 46)]
+    assert events[0] == LinkHealth(40, True, "the camera's picture has its colour again")
+    assert events[1:] == [None] * 5  # the same board as before: no new snapshot
     with pytest.raises(CalibrationError, match="black and white where the calibration"):
         read_squares(calibration, grey)
     # Black and white discs differ in brightness: a black-and-white camera can be calibrated
