@@ -6,7 +6,8 @@ no light square hidden (a hand or arm) and every dark square fitting a learnt co
 models follow slow light changes. A view that stays changed while nothing moves means the camera
 moved (or the light changed for good): the corners are found again from the markers (wherever
 on the board's sheet they were seen at calibration) or the grid, and the light squares
-relearnt; if neither shows, the fault is reported.
+relearnt; if neither shows, the view is reported lost (the link down) until the board reads
+again.
 """
 
 from __future__ import annotations
@@ -141,6 +142,7 @@ class BoardWatcher:
         self._held_over = 0  # views kept from being taken for new light: something lies over it
         self._not_found = 0  # searches for the board in a row that found nothing
         self._colourless = False  # the camera has gone black and white: no frame is read
+        self._view_lost = False  # the board was lost from view (the link reported down)
 
     @property
     def calibration(self) -> Calibration:
@@ -196,6 +198,9 @@ class BoardWatcher:
         self.reader.adapt(reading.pixels, position, self.config.adapt_rate)
         self._faulted = False
         self._not_found = 0
+        if self._view_lost:  # the snapshot, if one is due, follows with the next frame
+            self._view_lost = False
+            return LinkHealth(t, True, "the board is in view and reads again")
         if reading.kinds == self.kinds:
             return None
         self.kinds = reading.kinds
@@ -308,9 +313,15 @@ class BoardWatcher:
     def _fault(
         self, t: float, message: str, squares: frozenset[int] = frozenset()
     ) -> SensorEvent | None:
-        """One fault until the board reads again (``squares``: none is the whole view)."""
+        """One fault until the board reads again: on ``squares``, or, with none, the whole
+        view lost, which is the link down (shown to the players like a camera unplugged)
+        until the board reads again."""
         self._not_found += 1
         if self._faulted:
             return None
         self._faulted = True
-        return SensorFault(t, f"{message}: recalibrate (poolboard vision calibrate)", squares)
+        text = f"{message}: recalibrate (poolboard vision calibrate)"
+        if squares:
+            return SensorFault(t, text, squares)
+        self._view_lost = True
+        return LinkHealth(t, False, text)

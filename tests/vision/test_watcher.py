@@ -109,18 +109,22 @@ def test_a_moved_camera_is_found_again_by_the_grid_for_hand_corners(view: View) 
     assert np.abs(watcher.calibration.corners - truth).max() < 3
 
 
-def test_a_board_that_cannot_be_found_again_is_a_fault(view: View) -> None:
+def test_a_board_that_cannot_be_found_again_is_the_link_down(view: View) -> None:
     """The camera knocked away from the board (only the table in view, still): no markers,
-    no grid, no square reads: a fault asking to recalibrate, once."""
+    no grid, no square reads: the link down once (the players see it, as for a camera
+    unplugged), asking to recalibrate; up again once the board is back and reads."""
     frame = render(START, Style(), view, markers=False)
     watcher = BoardWatcher(calibrate(frame.image, frame.corners), WatchConfig(moved_frames=3))
     table = np.full_like(frame.image, 120)
     rng = np.random.default_rng(1)
     frames = [frame.image] * 4
     frames += [np.clip(table + rng.normal(0, 2, table.shape), 0, 255).astype(np.uint8)] * 10
+    frames += [frame.image] * 4
     events = feed(watcher, frames)
-    faults = [e for e in events if isinstance(e, SensorFault)]
-    assert len(faults) == 1 and "recalibrate" in faults[0].message
+    down, up = [(t, e) for t, e in enumerate(events) if isinstance(e, LinkHealth)]
+    assert 4 < down[0] < 14 and not down[1].connected and "recalibrate" in down[1].detail
+    assert up[0] == 17 and up[1].connected
+    assert not any(isinstance(e, SensorFault) for e in events)
     # The table alone once gave snapshots of random pieces; only the board's own one is left.
     assert [t for t, e in enumerate(events) if isinstance(e, Snapshot)] == [3]
 
@@ -144,7 +148,7 @@ def test_a_board_not_found_is_looked_for_less_and_less_often(view: View, monkeyp
     table = np.clip(np.full_like(frame.image, 120) + noise, 0, 255).astype(np.uint8)
     events = feed(watcher, [frame.image] * 4 + [table] * 60 + [frame.image] * 4)
     assert len(searches) == 4
-    assert sum(isinstance(e, SensorFault) for e in events) == 1
+    assert [e.connected for e in events if isinstance(e, LinkHealth)] == [False, True]
     # Back in view, the board reads at once: the same position, so no new snapshot is due.
     back = watcher.reader.read(frame.image)
     assert back.board > 0.5 and not back.unknown
