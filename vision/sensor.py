@@ -20,6 +20,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from urllib.parse import parse_qsl
 
+import numpy as np
+
 from engine.sensing import LinkHealth, SensorEvent, SensorSpecError
 from vision.calibration import Calibration, CalibrationError
 from vision.pipeline import BoardWatcher, WatchConfig
@@ -128,13 +130,44 @@ def open_source(source: str, options: dict[str, str]) -> FrameSource:
     )
 
 
-def sensor_from_spec(argument: str) -> CameraSensor:
-    """A camera sensor from ``SOURCE?calibration=CAL.json&...`` (see the module docstring)."""
+def _parse_spec(argument: str) -> tuple[str, dict[str, str]]:
+    """A spec's SOURCE and its options; ``SensorSpecError`` names options it does not know."""
     source, _, query = argument.rpartition("?") if "?" in argument else (argument, "", "")
     options = dict(parse_qsl(query, keep_blank_values=True))
     unknown = sorted(set(options) - set(_OPTIONS))
     if unknown:
         raise SensorSpecError(f"unknown camera option(s) {', '.join(unknown)}: use {_OPTIONS}")
+    return source, options
+
+
+def snap(argument: str, settle: int = 30) -> np.ndarray:
+    """One frame from the source a spec names (``SOURCE[?width=W&height=H]``, its calibration
+    not needed), after ``settle`` frames for the camera's exposure and white balance to
+    settle: the very stream, size and view the sensor will read, to calibrate from.
+    ``SensorSpecError`` says why there is none."""
+    source, options = _parse_spec(argument)
+    try:
+        frames = open_source(source, options)
+    except SourceError as error:
+        raise SensorSpecError(str(error)) from None
+    got: list[np.ndarray] = []  # the last frame
+    try:
+        for _ in range(max(settle, 1)):
+            frame = frames.grab(timeout=5.0)
+            if frame is None:
+                raise SensorSpecError(f"{source}: no frame came within 5 s")
+            got[:] = [frame]
+    except SourceError as error:
+        if not got:  # a video shorter than ``settle`` gives its last frame
+            raise SensorSpecError(str(error)) from None
+    finally:
+        frames.close()
+    return got[0]
+
+
+def sensor_from_spec(argument: str) -> CameraSensor:
+    """A camera sensor from ``SOURCE?calibration=CAL.json&...`` (see the module docstring)."""
+    source, options = _parse_spec(argument)
     if "calibration" not in options:
         raise SensorSpecError(
             f"camera:{argument} needs ?calibration=CAL.json (made by poolboard vision calibrate)"

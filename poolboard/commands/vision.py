@@ -86,6 +86,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     evaluate.set_defaults(handler=run_evaluate)
 
+    snap = actions.add_parser(
+        "snap",
+        help="save a frame from the camera, to calibrate from",
+        description="Save one frame from the camera the sensor will read (the spec's SOURCE "
+        "and size, as in camera:SOURCE?width=W&height=H; docs/vision.md), after the camera's "
+        "exposure has settled: a picture of the very view and shape the sensor sees.",
+    )
+    snap.add_argument(
+        "source",
+        metavar="SOURCE",
+        help="picamera2, usb:N or file:PATH, with ?width=W&height=H as in the sensor spec "
+        "(default 640x480)",
+    )
+    snap.add_argument("out", metavar="OUT.png")
+    snap.add_argument(
+        "--settle",
+        type=int,
+        default=30,
+        metavar="N",
+        help="frames to let pass first, while exposure and white balance settle (default 30)",
+    )
+    snap.set_defaults(handler=run_snap)
+
     markers = actions.add_parser(
         "markers",
         help="write a printable sheet of the four corner markers",
@@ -254,6 +277,23 @@ def run_read(args: argparse.Namespace) -> int:
             line = f"{path}: Black {','.join(black) or '-'}  White {','.join(white) or '-'}"
             print(line, flush=True)
     return status
+
+
+def run_snap(args: argparse.Namespace) -> int:
+    from engine.sensing import SensorSpecError
+    from vision.sensor import snap
+
+    if problem := _picture_problem(args.out):
+        return _fail(problem)
+    try:
+        frame = snap(args.source, args.settle)
+    except SensorSpecError as error:
+        return _fail(str(error))
+    if problem := _write_picture(args.out, frame):
+        return _fail(problem)
+    height, width = frame.shape[:2]
+    print(f"saved {args.out} ({width}x{height}): calibrate from it with poolboard vision calibrate")
+    return 0
 
 
 def run_markers(args: argparse.Namespace) -> int:

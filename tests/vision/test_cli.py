@@ -221,3 +221,42 @@ def test_reading_a_picture_that_is_not_the_board_says_so(tmp_path, view: View) -
     done = poolboard("vision", "read", str(noise), "--calibration", str(cal))
     assert done.returncode == 2 and "shows no checker board" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_snap_saves_the_frame_the_sensor_would_read_once_settled(tmp_path, view: View) -> None:
+    """`vision snap` reads the spec's own source: after --settle frames, the frame then shown
+    is saved as it came (a folder of pictures, one frame each, stands in for a camera)."""
+    frames = tmp_path / "camera"
+    frames.mkdir()
+    pictures = [render(START, Style(), replace(view, seed=k)).image for k in range(4)]
+    for k, picture in enumerate(pictures):
+        cv2.imwrite(str(frames / f"{k}.png"), picture)
+    out = tmp_path / "start.png"
+    done = poolboard("vision", "snap", f"file:{frames}?hold=1", str(out), "--settle", "3")
+    assert done.returncode == 0, done.stderr
+    assert f"saved {out} (640x480)" in done.stdout
+    assert np.array_equal(cv2.imread(str(out)), pictures[2])
+    cal = tmp_path / "cal.json"
+    assert poolboard("vision", "calibrate", str(out), "--out", str(cal)).returncode == 0
+
+
+def test_snap_of_a_short_video_saves_its_last_frame_and_errors_are_one_line(tmp_path) -> None:
+    video = tmp_path / "short.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    for level in (40, 200):
+        writer.write(np.full((48, 64, 3), level, np.uint8))
+    writer.release()
+    out = tmp_path / "last.png"
+    done = poolboard("vision", "snap", f"file:{video}", str(out))  # 30 frames wanted, 2 there
+    assert done.returncode == 0, done.stderr
+    assert abs(float(cv2.imread(str(out)).mean()) - 200) < 5
+    for source, said in (
+        (f"file:{tmp_path / 'none.avi'}", "no such file or folder"),
+        ("usb:0?colour=1", "unknown camera option(s) colour"),
+        ("webcam", "unknown camera source 'webcam'"),
+    ):
+        done = poolboard("vision", "snap", source, str(out))
+        assert done.returncode == 2 and said in done.stderr
+        assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr
+    done = poolboard("vision", "snap", f"file:{video}", str(tmp_path / "missing" / "x.png"))
+    assert done.returncode == 2 and "is not a folder" in done.stderr
