@@ -126,6 +126,7 @@ class Tracker:
         self.board = board.copy() if board is not None else Board()
         self.started = False
         self._debouncer = Debouncer(hold=self.config.debounce)
+        self._unreadable = frozenset[int]()  # squares a sensor fault named, until its next reading
         self._now = -math.inf
         self._since = -math.inf  # when the settled occupancy (or its colours) last changed
         self._has_reading = False  # no snapshot yet: nothing to judge
@@ -159,6 +160,7 @@ class Tracker:
         self._advance_to(event.t)
         match event:
             case Snapshot(t, occupied, pieces):
+                read_again, self._unreadable = bool(self._unreadable), frozenset()
                 mask = 0
                 for square in occupied:
                     mask |= BITS[square]
@@ -176,7 +178,7 @@ class Tracker:
                             f"until it has been quiet for {self._debouncer.flicker_window:g} s",
                         )
                     )
-                if faulty and self._has_reading:
+                if (faulty or read_again) and self._has_reading:
                     self._evaluate(t)
                 self._advance_to(t)
             case LeverPress(t, _side):
@@ -185,6 +187,9 @@ class Tracker:
                 self._adjust_notice.add(side)
             case SensorFault(t, message, squares):
                 self._emit(FaultReported(t, squares, message))
+                self._unreadable = frozenset(squares)  # a camera reads nothing till they read
+                if self._has_reading:
+                    self._evaluate(t)
         return self._drain()
 
     def advance(self, t: float) -> list[TrackerEvent]:
@@ -913,7 +918,7 @@ class Tracker:
             seen = self._colours.black | self._colours.white
             uncrowned = self.board.kings & occupied & seen & ~self._colours.kings
             layers.append({square: CueKind.CROWN for square in squares_of(uncrowned)})
-        for square in self._debouncer.faulty:
+        for square in self._debouncer.faulty | self._unreadable:
             layers.append({square: CueKind.ERROR})
         if self._expected is not None:
             layers.append(_move_cues(self._expected, occupied, _PLAY_CUES, remove=True))

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from engine.board import Board
 from engine.color import Color
 from engine.events import TrackerState
-from engine.sensing import Snapshot
+from engine.sensing import SensorFault, Snapshot
 from engine.tracker import Tracker, TrackerConfig
 from poolboard.simulator import HumanStyle, random_game
 from tests.tracker.colour_hands import ColourHands, ColourSimulator, symbols
@@ -222,3 +222,18 @@ def test_misread_colours_never_break_the_tracker_nor_record_an_illegal_move(
     check = board.copy()
     for move in tracker.board.move_stack:
         check.push_legal(move)
+
+
+def test_squares_a_sensor_cannot_read_blink_as_errors_until_it_reads_them_again() -> None:
+    """A camera that sees something no piece on squares 15 and 18 (a coin) names them in a
+    fault and sends no reading until they read: the squares blink `error` (docs/cues.md) so the
+    players see why no move is recorded, and the next reading clears them."""
+    tracker = Tracker(config=TrackerConfig(debounce=0))
+    pieces = symbols(Board())
+    tracker.feed(Snapshot.from_pieces(0.0, pieces))
+    assert tracker.started and tracker.cues.to_json() == {}
+    events = tracker.feed(SensorFault(1.0, "squares 15, 18 fit no colour learnt", {15, 18}))
+    assert [e.kind for e in events if e.kind == "fault"] == ["fault"]
+    assert tracker.cues.to_json() == {"15": "error", "18": "error"}
+    tracker.feed(Snapshot.from_pieces(2.0, pieces))
+    assert tracker.cues.to_json() == {}
