@@ -32,6 +32,10 @@ _LIKENESS_EVERY = 4  # every so many edge pixels checked on each frame for the b
 #: be light's: a lamp or a shadow, 0.07 at most on the stock and hard boards; an arm, 0.19 up.
 _LIGHT_HUE = 0.12
 _HELD_OVER = 3  # views taken for something held over the board before the light is relearnt
+#: Share of the board's side within which the grid's corners agree with corners clicked by hand
+#: or found by markers: the grid's own error on the real photos, up to 2.1 % of the side where
+#: a wide-angle lens bends the outer row (docs/vision.md, "The corner markers").
+_GRID_AGREES = 0.025
 
 
 @dataclass(frozen=True)
@@ -269,8 +273,13 @@ class BoardWatcher:
                 corners = find_board_corners(frame, near=old)
         # Where the grid agrees with the corners the camera has not moved: they stay (corners
         # clicked by hand are finer than the grid's, extended past a lens's bend), even when
-        # a square fits no colour (a coin or a die on it, not a moved board).
-        if corners is not None and float(np.abs(corners - old).max()) > self.config.drift_limit:
+        # a square fits no colour (a coin or a die on it, not a moved board). Corners not the
+        # grid's own agree with it within the grid's own error.
+        agree = self.config.drift_limit
+        if self.calibration.method != "auto":
+            side = float(np.linalg.norm(np.roll(old, -1, axis=0) - old, axis=1).max())
+            agree = max(agree, _GRID_AGREES * side)
+        if corners is not None and float(np.abs(corners - old).max()) > agree:
             return self._rebase(frame, t, self.calibration.moved_to(corners, {}), old)
         if not reading.unknown and reading.board >= BOARD_LIKE:  # the light changed, only?
             if not self._only_light(reading) and self._held_over < _HELD_OVER:
