@@ -288,11 +288,12 @@ class BoardWatcher:
             self._held_over = 0
             return self._rebase(frame, t, self.calibration, old)
         if reading.board >= BOARD_LIKE and reading.unknown:
-            squares = ", ".join(map(str, sorted(reading.unknown)))
+            named = ", ".join(map(str, sorted(reading.unknown)))
+            squares = f"squares {named} fit" if len(reading.unknown) > 1 else f"square {named} fits"
             return self._fault(
                 t,
-                f"squares {squares} fit no colour learnt: something that is no piece lies "
-                "there (clear it), or the light changed too much",
+                f"{squares} no colour learnt: something that is no piece lies there (clear it), "
+                "or the light changed too much",
                 reading.unknown,
             )
         return self._fault(t, "the board's view changed and the board cannot be found again")

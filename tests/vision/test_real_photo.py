@@ -119,7 +119,7 @@ def test_a_coin_left_on_a_square_is_named_and_the_corners_clicked_stay(
     watcher = BoardWatcher(calibration, WatchConfig(moved_frames=3))
     events = [watcher.feed(frame, t) for t, frame in enumerate([photo] * 4 + [coin] * 8)]
     (fault,) = [e for e in events if isinstance(e, SensorFault)]
-    assert fault.squares == {15} and "fit no colour learnt" in fault.message
+    assert fault.squares == {15} and "square 15 fits no colour learnt" in fault.message
     assert not any(isinstance(e, LinkHealth) for e in events)
     assert np.array_equal(watcher.calibration.corners, calibration.corners)
     assert [watcher.feed(photo, t) for t in range(12, 16)][-1] is None  # reads, unchanged
