@@ -18,6 +18,7 @@ import numpy as np
 
 from vision.camera import distort, undistort
 from vision.colour import START_POSITION
+from vision.lattice import lattice_quads
 from vision.layout import CANONICAL_CORNERS, CANVAS_PX, LAYOUT, MARGIN_PX, SQUARE_PX
 
 
@@ -177,6 +178,17 @@ def _grid_corners(image: np.ndarray) -> np.ndarray | None:
     return None
 
 
+def _lattice_corners(image: np.ndarray) -> np.ndarray | None:
+    """The outer corners of a partly hidden checker pattern (:mod:`vision.lattice`), or ``None``:
+    the candidate framing the pattern best at a glance, if it passes for a board up close."""
+    quads = lattice_quads(image, _channels)
+    if not quads:
+        return None
+    best = max(quads, key=lambda q: board_likeness(warp(image, homography(q)), every=4))
+    flat = _flattened(warp(image, homography(best)))
+    return best if board_likeness(flat) >= BOARD_LIKE else None
+
+
 def _brightness(canonical: np.ndarray) -> np.ndarray:
     return canonical.reshape(-1, 3).astype(np.float32).sum(axis=1)
 
@@ -231,6 +243,8 @@ def find_board_corners(
     """The playing area's corners (a1, h1, h8, a8) without markers; ``CornerError`` if unseen.
     ``near`` and ``position`` choose which corner is a1 (:func:`orient`)."""
     quad = _grid_corners(image)
+    if quad is None:
+        quad = _lattice_corners(image)
     if quad is None:
         raise CornerError("could not find the board's 8x8 grid of squares in the picture")
     return orient(image, _best_placed(image, quad), near, position)
