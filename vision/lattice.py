@@ -12,6 +12,7 @@ this keeps a cell from being read along a diagonal and most clutter out of the l
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -28,7 +29,9 @@ _ON_LATTICE = 0.2  # largest distance from a lattice point, in cells, of a saddl
 _GROWTH = (1.5, 2.5, 3.5, 5.0, 7.0, 9.0)  # lattice radii the fit grows through
 _FEWEST = 12  # fewest saddles on a lattice worth trying as a board
 _LATTICES = 3  # biggest lattices of each channel tried
-_HELD = 0.8  # share of the best window's saddles another window must hold to be tried
+_CELL_PX = 20  # pixels a lattice cell when the colour steps over its edges are measured
+#: A board's outline in lattice cells from its first inner corner's cell.
+_GRID_OUTLINE = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], dtype=np.float32)
 
 
 @dataclass(frozen=True)
@@ -140,16 +143,21 @@ def _grow_from(saddles: _Saddles, seed: int, near: np.ndarray) -> np.ndarray | N
 def lattice_quads(
     image: np.ndarray, channels: Callable[[np.ndarray], list[np.ndarray]]
 ) -> list[np.ndarray]:
-    """Candidate boards' outer quads (4, 2) in picture pixels, some turn order: the 8x8 windows
-    of each lattice found in each of ``channels`` (of the shrunk picture) that hold the most of
-    its saddles, the same quad found in several channels given once."""
+    """Candidate boards' outer quads (4, 2) in picture pixels, some turn order: for each lattice
+    found in each of ``channels`` (of the shrunk picture), the 8x8 window of it framing the
+    checker pattern best (:func:`_board_window`), the same quad found twice given once."""
     scale = min(1.0, _WORKING_PX / max(image.shape[:2]))
     small = image if scale == 1 else cv2.resize(image, None, fx=scale, fy=scale,
                                                 interpolation=cv2.INTER_AREA)  # fmt: skip
+    planes = channels(small)
+    colours = np.stack(planes, axis=-1).astype(np.float32)
     quads: list[np.ndarray] = []
-    for channel in channels(small):
-        for lattice in _lattices(_saddles(channel))[:_LATTICES]:
-            quads.extend(q for q in _windows(lattice, scale) if not _seen(q, quads))
+    for plane in planes:
+        for lattice in _lattices(_saddles(plane))[:_LATTICES]:
+            trimmed = _trimmed(lattice)
+            quad = _board_window(trimmed, colours) if len(trimmed) >= _FEWEST else None
+            if quad is not None and not _seen((quad + 0.5) / scale - 0.5, quads):
+                quads.append((quad + 0.5) / scale - 0.5)
     return quads
 
 
@@ -164,23 +172,64 @@ def _seen(quad: np.ndarray, quads: list[np.ndarray]) -> bool:
     )
 
 
-def _windows(lattice: np.ndarray, scale: float) -> list[np.ndarray]:
-    """The outer quads (picture pixels) of the 8x8 windows whose 7x7 inner points hold nearly
-    as many of the lattice's saddles as the best one."""
-    to_image, _ = cv2.findHomography(lattice[:, :2], (lattice[:, 2:] + 0.5) / scale - 0.5)
+def _trimmed(lattice: np.ndarray) -> np.ndarray:
+    """The lattice's saddles in the 9x9 lattice points holding the most of them (a board's 7x7
+    inner corners and its edge): saddles further out are clutter and would bend the fit."""
+    ij = lattice[:, :2]
+    spans = zip(ij.min(axis=0).astype(int), ij.max(axis=0).astype(int), strict=True)
+    starts = itertools.product(*(range(lo - 8, hi + 1) for lo, hi in spans))
+    best = max(
+        starts, key=lambda start: int(((ij >= start) & (ij <= np.add(start, 8))).all(axis=1).sum())
+    )
+    return lattice[((ij >= best) & (ij <= np.add(best, 8))).all(axis=1)]
+
+
+def _board_window(lattice: np.ndarray, colours: np.ndarray) -> np.ndarray | None:
+    """The outer quad (working pixels) of the 8x8 cells of the lattice where the checker pattern
+    shows most, or None: each cell edge scores its colour step signed by the pattern's parity,
+    so the frame round a board (no step) and pieces (steps either way) add nothing."""
+    to_image, _ = cv2.findHomography(lattice[:, :2], lattice[:, 2:])
     if to_image is None:
-        return []
-    ij = lattice[:, :2].astype(int)
-    low, high = ij.min(axis=0), ij.max(axis=0)
-    starts = [(i0, j0) for i0 in range(min(low[0], high[0] - 6), max(low[0], high[0] - 6) + 1)
-              for j0 in range(min(low[1], high[1] - 6), max(low[1], high[1] - 6) + 1)]  # fmt: skip
-    held = [
-        int(((ij >= start) & (ij <= np.array(start) + 6)).all(axis=1).sum()) for start in starts
-    ]
-    found = []
-    for (i0, j0), count in zip(starts, held, strict=True):
-        if count >= _HELD * max(held):
-            outline = np.array([[i0 - 1, j0 - 1], [i0 + 7, j0 - 1], [i0 + 7, j0 + 7],
-                                [i0 - 1, j0 + 7]], dtype=np.float32)  # fmt: skip
-            found.append(cv2.perspectiveTransform(outline[None], to_image)[0])
-    return found
+        return None
+    low, high = lattice[:, :2].min(axis=0).astype(int), lattice[:, :2].max(axis=0).astype(int)
+    origin = high - 8  # the first cell any window may hold
+    cells = (low + 8) - origin  # cells across and down that windows may hold
+    shift = -origin * _CELL_PX
+    to_canvas = np.array([[_CELL_PX, 0, shift[0]], [0, _CELL_PX, shift[1]], [0, 0, 1]],
+                         dtype=np.float64) @ np.linalg.inv(to_image)  # fmt: skip
+    canvas = cv2.warpPerspective(colours, to_canvas, tuple(int(c) * _CELL_PX for c in cells),
+                                 flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)  # fmt: skip
+    if canvas.ndim == 2:
+        canvas = canvas[..., None]
+    across, down = _cell_steps(canvas, origin)
+    best, start = -1.0, None
+    for a in range(int(cells[0]) - 7):
+        for b in range(int(cells[1]) - 7):
+            inside = across[:, b : b + 8, a : a + 7].sum(axis=(1, 2))
+            inside += down[:, b : b + 7, a : a + 8].sum(axis=(1, 2))
+            if float(np.abs(inside).max()) > best:
+                best, start = float(np.abs(inside).max()), origin + [a, b]
+    if start is None:
+        return None
+    outline = (_GRID_OUTLINE + start).astype(np.float32)
+    return cv2.perspectiveTransform(outline[None], to_image)[0]
+
+
+def _cell_steps(canvas: np.ndarray, origin: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per channel, the colour steps from each cell to the next across (channels, rows, cols - 1)
+    and down (channels, rows - 1, cols): the medians of strips a tenth to a third of a cell
+    from the edge, away from the corners, signed by the checker parity, in units of the
+    channel's spread."""
+    rows, cols = canvas.shape[0] // _CELL_PX, canvas.shape[1] // _CELL_PX
+    cells = canvas.reshape(rows, _CELL_PX, cols, _CELL_PX, -1)
+    near, far = _CELL_PX // 10, _CELL_PX // 3
+    side = slice(_CELL_PX // 4, _CELL_PX - _CELL_PX // 4)
+    left = np.median(cells[:, side, :, near:far], axis=(1, 3))  # (rows, cols, channels)
+    right = np.median(cells[:, side, :, -far:-near], axis=(1, 3))
+    top = np.median(cells[:, near:far, :, side], axis=(1, 3))
+    bottom = np.median(cells[:, -far:-near, :, side], axis=(1, 3))
+    parity = (np.add.outer(np.arange(rows) + origin[1], np.arange(cols) + origin[0]) % 2) * 2 - 1
+    signed = parity[..., None] / (canvas.reshape(-1, canvas.shape[2]).std(axis=0) + 1e-6)
+    across = (right[:, :-1] - left[:, 1:]) * signed[:, :-1]
+    down = (bottom[:-1] - top[1:]) * signed[:-1]
+    return np.moveaxis(across, -1, 0), np.moveaxis(down, -1, 0)
