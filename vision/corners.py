@@ -215,17 +215,26 @@ def orient(
     With ``near`` (earlier corners) the turn closest to them wins among those where the dark
     squares are dark; otherwise the one where the pieces ``position`` (square -> "b", "w",
     "B", "W", ...; by default the start position) names Black are the darker (R-BRD-3).
+    Which squares are the dark ones is read from the pieces when they tell it clearly
+    (:func:`_piece_turns`): a red square printed beside a green one is the brighter.
     """
+    named = position if position is not None else START_POSITION
+    turns = _turns(quad.astype(np.float32))
+    canvases = [warp(image, homography(corners)) for corners in turns]
+    by_pieces = None if near is not None else _piece_turns(canvases, named)
     candidates = []
-    for corners in _turns(quad.astype(np.float32)):
-        bright = _brightness(warp(image, homography(corners)))
-        if np.median(bright[LAYOUT.light]) > np.median(bright[LAYOUT.corners]):
+    for index, (corners, canvas) in enumerate(zip(turns, canvases, strict=True)):
+        bright = _brightness(canvas)
+        if by_pieces is not None:
+            dark_is_dark = index % 2 == by_pieces
+        else:
+            dark_is_dark = np.median(bright[LAYOUT.light]) > np.median(bright[LAYOUT.corners])
+        if dark_is_dark:
             candidates.append((corners, bright))
     if not candidates:
         raise CornerError("found a grid, but cannot tell its light squares from its dark ones")
     if near is not None:
         return min(candidates, key=lambda c: float(np.abs(c[0] - near).sum()))[0]
-    named = position if position is not None else START_POSITION
     black = [s - 1 for s, v in named.items() if v in ("b", "B")]
     white = [s - 1 for s, v in named.items() if v in ("w", "W")]
     if not black or not white:  # one side alone cannot tell (calibration refuses it anyway)
@@ -233,6 +242,34 @@ def orient(
     darker = [np.median(b[LAYOUT.discs[white]]) - np.median(b[LAYOUT.discs[black]])
               for _, b in candidates]  # fmt: skip
     return candidates[int(np.argmax(darker))][0]
+
+
+#: How many times more a turn's pieces must stand out from their squares than the other
+#: turns' for the pieces to say which squares are the dark ones.
+_PIECES_CLEAR = 2.0
+
+
+def _piece_turns(canvases: list[np.ndarray], position: Mapping[int, str]) -> int | None:
+    """0 if the pieces ``position`` names stand out from their squares' corners clearly more
+    in the 1st and 3rd of the four turns' canonical images, 1 if in the 2nd and 4th, else None.
+
+    A quarter turn puts the named squares on light ones, where there are no pieces: the squares
+    look alike in the middle and at the corners."""
+    occupied = [s - 1 for s, v in position.items() if v in ("b", "w", "B", "W")]
+    if not occupied:
+        return None
+    standing_out = []
+    for canvas in canvases:
+        pixels = canvas.reshape(-1, 3).astype(np.float32)
+        middle = np.median(pixels[LAYOUT.discs[occupied]], axis=1)
+        rim = np.median(pixels[LAYOUT.corners[occupied]], axis=1)
+        standing_out.append(float(np.median(np.linalg.norm(middle - rim, axis=1))))
+    even, odd = max(standing_out[0::2]), max(standing_out[1::2])
+    if even > _PIECES_CLEAR * odd:
+        return 0
+    if odd > _PIECES_CLEAR * even:
+        return 1
+    return None
 
 
 def find_board_corners(
@@ -243,11 +280,13 @@ def find_board_corners(
     """The playing area's corners (a1, h1, h8, a8) without markers; ``CornerError`` if unseen.
     ``near`` and ``position`` choose which corner is a1 (:func:`orient`)."""
     quad = _grid_corners(image)
-    if quad is None:
+    if quad is not None:
+        quad = _best_placed(image, quad)
+    else:  # pieces hide some inner corners: the lattice places its window itself
         quad = _lattice_corners(image)
     if quad is None:
         raise CornerError("could not find the board's 8x8 grid of squares in the picture")
-    return orient(image, _best_placed(image, quad), near, position)
+    return orient(image, quad, near, position)
 
 
 def _best_placed(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
