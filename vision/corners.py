@@ -3,7 +3,9 @@
 Automatic detection looks for the 7x7 inner corners of the checker pattern (they stay visible with
 pieces on the dark squares), tries each colour channel and CIELAB's opponent ones since some
 boards only contrast in one, at full and half size, extrapolates the outer corners and moves a
-grid found a square off back onto the board. The board's turn is then read from the picture: the
+grid found a square off back onto the board. When pieces hide some inner corners (a camera
+beside the table) that detector finds nothing, and the lattice of those left is fitted instead
+(:mod:`vision.lattice`). The board's turn is then read from the picture: the
 dark squares must be dark, and (R-BRD-3) the darker pieces are Black's, on the squares the
 position calibrated on names (the start position: 1-12).
 """
@@ -279,11 +281,9 @@ def find_board_corners(
 ) -> np.ndarray:
     """The playing area's corners (a1, h1, h8, a8) without markers; ``CornerError`` if unseen.
     ``near`` and ``position`` choose which corner is a1 (:func:`orient`)."""
-    quad = _grid_corners(image)
-    if quad is not None:
-        quad = _best_placed(image, quad)
-    else:  # pieces hide some inner corners: the lattice places its window itself
-        quad = _lattice_corners(image)
+    grid = _grid_corners(image)
+    # Failing that, pieces may hide some inner corners: the lattice places its window itself.
+    quad = _best_placed(image, grid) if grid is not None else _lattice_corners(image)
     if quad is None:
         raise CornerError("could not find the board's 8x8 grid of squares in the picture")
     return orient(image, quad, near, position)

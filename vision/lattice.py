@@ -30,13 +30,13 @@ _GROWTH = (1.5, 2.5, 3.5, 5.0, 7.0, 9.0)  # lattice radii the fit grows through
 _FEWEST = 12  # fewest saddles on a lattice worth trying as a board
 _LATTICES = 3  # biggest lattices of each channel tried
 _CELL_PX = 20  # pixels a lattice cell when the colour steps over its edges are measured
-#: A board's outline in lattice cells from its first inner corner's cell.
+#: A board's outline in lattice cells, from the first cell of its window.
 _GRID_OUTLINE = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], dtype=np.float32)
 
 
 @dataclass(frozen=True)
 class _Saddles:
-    """Saddle points of one channel at working size: where, how strong, and the Hessian."""
+    """Saddle points of one channel at working size, strongest first, and the Hessian at each."""
 
     points: np.ndarray  # (n, 2) float32, working pixels
     hessian: np.ndarray  # (n, 2, 2) float32
@@ -123,15 +123,13 @@ def _grow_from(saddles: _Saddles, seed: int, near: np.ndarray) -> np.ndarray | N
     for a in near:
         for b in near:
             u, v = points[a] - points[seed], points[b] - points[seed]
-            length = min(float(np.linalg.norm(u)), float(np.linalg.norm(v)))
-            if float(u[0] * v[1] - u[1] * v[0]) <= 0.35 * float(
-                np.linalg.norm(u) * np.linalg.norm(v)
-            ):
-                continue  # not a cell turning the picture's way, or too flat
+            lengths = float(np.linalg.norm(u)), float(np.linalg.norm(v))
+            if float(u[0] * v[1] - u[1] * v[0]) <= 0.35 * lengths[0] * lengths[1]:
+                continue  # not a cell turning the picture's way, or too flat (sine < 0.35)
             opposite = points[a] + v
             far = int(np.argmin(np.linalg.norm(points - opposite, axis=1)))
-            if np.linalg.norm(points[far] - opposite) > 0.25 * length:
-                continue
+            if np.linalg.norm(points[far] - opposite) > 0.25 * min(lengths):
+                continue  # no saddle at the cell's fourth corner
             to_image = cv2.getPerspectiveTransform(cell, points[[seed, a, b, far]])
             parity = float(_polarity(saddles, to_image, np.zeros((1, 2), np.float32))[0])
             lattice = _fit(saddles, to_image, parity) if parity else None
@@ -155,9 +153,10 @@ def lattice_quads(
     for plane in planes:
         for lattice in _lattices(_saddles(plane))[:_LATTICES]:
             trimmed = _trimmed(lattice)
-            quad = _board_window(trimmed, colours) if len(trimmed) >= _FEWEST else None
-            if quad is not None and not _seen((quad + 0.5) / scale - 0.5, quads):
-                quads.append((quad + 0.5) / scale - 0.5)
+            window = _board_window(trimmed, colours) if len(trimmed) >= _FEWEST else None
+            quad = None if window is None else (window + 0.5) / scale - 0.5
+            if quad is not None and not _seen(quad, quads):
+                quads.append(quad)
     return quads
 
 
