@@ -5,9 +5,10 @@ pieces on the dark squares), tries each colour channel and CIELAB's opponent one
 boards only contrast in one, at full and half size, extrapolates the outer corners and moves a
 grid found a square off back onto the board. When pieces hide some inner corners (a camera
 beside the table) that detector finds nothing, and the lattice of those left is fitted instead
-(:mod:`vision.lattice`). The board's turn is then read from the picture: the
-dark squares must be dark, and (R-BRD-3) the darker pieces are Black's, on the squares the
-position calibrated on names (the start position: 1-12).
+(:mod:`vision.lattice`). The board's turn is then read from the picture: the dark squares
+must be dark (unless the pieces show clearly which squares they stand on), and (R-BRD-3) the
+darker pieces are Black's, on the squares the position calibrated on names (the start
+position: 1-12).
 """
 
 from __future__ import annotations

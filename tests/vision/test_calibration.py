@@ -239,3 +239,15 @@ def test_a_black_and_white_picture_that_cannot_be_learnt_says_why() -> None:
     assert calibrate(frame.image, frame.corners).coloured
     with pytest.raises(CalibrationError, match="the picture is black and white, and the sides"):
         calibrate(grey, frame.corners)
+
+
+def test_a_board_whose_red_playing_squares_are_the_brighter_is_turned_by_its_pieces(
+    view: View,
+) -> None:
+    """Printed red playing squares beside green ones are the brighter (as on the fhgr photos):
+    "the dark squares are dark" would put the board a quarter turn off, but the start
+    position's pieces stand out only on the squares they are on, and a1 comes out right."""
+    style = Style(light=(60, 150, 40), dark=(50, 50, 235), black=(30, 45, 70),
+                  white=(150, 200, 225), frame=(200, 180, 120))  # fmt: skip
+    frame = render(START, style, view)
+    assert np.abs(find_board_corners(frame.image) - frame.corners).max() < 3
