@@ -3,9 +3,12 @@
 Automatic detection looks for the 7x7 inner corners of the checker pattern (they stay visible with
 pieces on the dark squares), tries each colour channel and CIELAB's opponent ones since some
 boards only contrast in one, at full and half size, extrapolates the outer corners and moves a
-grid found a square off back onto the board. The board's turn is then read from the picture: the
-dark squares must be dark, and (R-BRD-3) the darker pieces are Black's, on the squares the
-position calibrated on names (the start position: 1-12).
+grid found a square off back onto the board. When pieces hide some inner corners (a camera
+beside the table) that detector finds nothing, and the lattice of those left is fitted instead
+(:mod:`vision.lattice`). The board's turn is then read from the picture: the dark squares
+must be dark (unless the pieces show clearly which squares they stand on), and (R-BRD-3) the
+darker pieces are Black's, on the squares the position calibrated on names (the start
+position: 1-12).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import numpy as np
 
 from vision.camera import distort, undistort
 from vision.colour import START_POSITION
+from vision.lattice import lattice_quads
 from vision.layout import CANONICAL_CORNERS, CANVAS_PX, LAYOUT, MARGIN_PX, SQUARE_PX
 
 
@@ -177,6 +181,17 @@ def _grid_corners(image: np.ndarray) -> np.ndarray | None:
     return None
 
 
+def _lattice_corners(image: np.ndarray) -> np.ndarray | None:
+    """The outer corners of a partly hidden checker pattern (:mod:`vision.lattice`), or ``None``:
+    the candidate framing the pattern best at a glance, if it passes for a board up close."""
+    quads = lattice_quads(image, _channels)
+    if not quads:
+        return None
+    best = max(quads, key=lambda q: board_likeness(warp(image, homography(q)), every=4))
+    flat = _flattened(warp(image, homography(best)))
+    return best if board_likeness(flat) >= BOARD_LIKE else None
+
+
 def _brightness(canonical: np.ndarray) -> np.ndarray:
     return canonical.reshape(-1, 3).astype(np.float32).sum(axis=1)
 
@@ -203,17 +218,26 @@ def orient(
     With ``near`` (earlier corners) the turn closest to them wins among those where the dark
     squares are dark; otherwise the one where the pieces ``position`` (square -> "b", "w",
     "B", "W", ...; by default the start position) names Black are the darker (R-BRD-3).
+    Which squares are the dark ones is read from the pieces when they tell it clearly
+    (:func:`_piece_turns`): a red square printed beside a green one is the brighter.
     """
+    named = position if position is not None else START_POSITION
+    turns = _turns(quad.astype(np.float32))
+    canvases = [warp(image, homography(corners)) for corners in turns]
+    by_pieces = None if near is not None else _piece_turns(canvases, named)
     candidates = []
-    for corners in _turns(quad.astype(np.float32)):
-        bright = _brightness(warp(image, homography(corners)))
-        if np.median(bright[LAYOUT.light]) > np.median(bright[LAYOUT.corners]):
+    for index, (corners, canvas) in enumerate(zip(turns, canvases, strict=True)):
+        bright = _brightness(canvas)
+        if by_pieces is not None:
+            dark_is_dark = index % 2 == by_pieces
+        else:
+            dark_is_dark = np.median(bright[LAYOUT.light]) > np.median(bright[LAYOUT.corners])
+        if dark_is_dark:
             candidates.append((corners, bright))
     if not candidates:
         raise CornerError("found a grid, but cannot tell its light squares from its dark ones")
     if near is not None:
         return min(candidates, key=lambda c: float(np.abs(c[0] - near).sum()))[0]
-    named = position if position is not None else START_POSITION
     black = [s - 1 for s, v in named.items() if v in ("b", "B")]
     white = [s - 1 for s, v in named.items() if v in ("w", "W")]
     if not black or not white:  # one side alone cannot tell (calibration refuses it anyway)
@@ -223,6 +247,34 @@ def orient(
     return candidates[int(np.argmax(darker))][0]
 
 
+#: How many times more a turn's pieces must stand out from their squares than the other
+#: turns' for the pieces to say which squares are the dark ones.
+_PIECES_CLEAR = 2.0
+
+
+def _piece_turns(canvases: list[np.ndarray], position: Mapping[int, str]) -> int | None:
+    """0 if the pieces ``position`` names stand out from their squares' corners clearly more
+    in the 1st and 3rd of the four turns' canonical images, 1 if in the 2nd and 4th, else None.
+
+    A quarter turn puts the named squares on light ones, where there are no pieces: the squares
+    look alike in the middle and at the corners."""
+    occupied = [s - 1 for s, v in position.items() if v in ("b", "w", "B", "W")]
+    if not occupied:
+        return None
+    standing_out = []
+    for canvas in canvases:
+        pixels = canvas.reshape(-1, 3).astype(np.float32)
+        middle = np.median(pixels[LAYOUT.discs[occupied]], axis=1)
+        rim = np.median(pixels[LAYOUT.corners[occupied]], axis=1)
+        standing_out.append(float(np.median(np.linalg.norm(middle - rim, axis=1))))
+    even, odd = max(standing_out[0::2]), max(standing_out[1::2])
+    if even > _PIECES_CLEAR * odd:
+        return 0
+    if odd > _PIECES_CLEAR * even:
+        return 1
+    return None
+
+
 def find_board_corners(
     image: np.ndarray,
     near: np.ndarray | None = None,
@@ -230,10 +282,12 @@ def find_board_corners(
 ) -> np.ndarray:
     """The playing area's corners (a1, h1, h8, a8) without markers; ``CornerError`` if unseen.
     ``near`` and ``position`` choose which corner is a1 (:func:`orient`)."""
-    quad = _grid_corners(image)
+    grid = _grid_corners(image)
+    # Failing that, pieces may hide some inner corners: the lattice places its window itself.
+    quad = _best_placed(image, grid) if grid is not None else _lattice_corners(image)
     if quad is None:
         raise CornerError("could not find the board's 8x8 grid of squares in the picture")
-    return orient(image, _best_placed(image, quad), near, position)
+    return orient(image, quad, near, position)
 
 
 def _best_placed(image: np.ndarray, quad: np.ndarray) -> np.ndarray:

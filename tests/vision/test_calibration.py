@@ -147,14 +147,19 @@ def test_a_calibration_file_with_some_markers_is_refused(tmp_path, calibration) 
 def test_markers_that_frame_no_board_give_no_corners(view: View) -> None:
     """ArUco markers 0-3 at a sheet's corners, not at the playing area's (another project's
     convention, as on the fhgr photos): the grid gives the corners instead, and the markers
-    are kept to follow the camera; with no grid to find, the message says what is wrong."""
+    are kept to follow the camera (also with the middle of the board hidden: the lattice of
+    the corners left finds it); with no grid to find, the message says what is wrong."""
     frame = render(START, Style(), view, markers_off=0.5)
     corners, method, markers = locate_board(frame.image)
     assert method == "auto" and sorted(markers) == [0, 1, 2, 3]
     assert np.abs(corners - frame.corners).max() < 3
-    covered = frame.image.copy()
+    middle_hidden = frame.image.copy()
     inside = frame.corners.mean(axis=0).astype(int)
-    cv2.circle(covered, tuple(int(v) for v in inside), 90, (128, 128, 128), -1)  # no grid
+    cv2.circle(middle_hidden, tuple(int(v) for v in inside), 90, (128, 128, 128), -1)
+    corners, method, _ = locate_board(middle_hidden)
+    assert method == "auto" and np.abs(corners - frame.corners).max() < 3
+    covered = frame.image.copy()
+    cv2.fillConvexPoly(covered, frame.corners.astype(np.int32), (128, 128, 128))  # no grid
     with pytest.raises(CalibrationError, match="no checker board lies between them"):
         locate_board(covered)
 
@@ -234,3 +239,15 @@ def test_a_black_and_white_picture_that_cannot_be_learnt_says_why() -> None:
     assert calibrate(frame.image, frame.corners).coloured
     with pytest.raises(CalibrationError, match="the picture is black and white, and the sides"):
         calibrate(grey, frame.corners)
+
+
+def test_a_board_whose_red_playing_squares_are_the_brighter_is_turned_by_its_pieces(
+    view: View,
+) -> None:
+    """Printed red playing squares beside green ones are the brighter (as on the fhgr photos):
+    "the dark squares are dark" would put the board a quarter turn off, but the start
+    position's pieces stand out only on the squares they are on, and a1 comes out right."""
+    style = Style(light=(60, 150, 40), dark=(50, 50, 235), black=(30, 45, 70),
+                  white=(150, 200, 225), frame=(200, 180, 120))  # fmt: skip
+    frame = render(START, style, view)
+    assert np.abs(find_board_corners(frame.image) - frame.corners).max() < 3
