@@ -269,8 +269,11 @@ class BoardWatcher:
         # The grid search takes a second or more: only for a board found by its grid, or one
         # no longer seen or read where the corners put it (whatever found them at calibration).
         if self.calibration.method == "auto" or reading.unknown or reading.board < BOARD_LIKE:
+            # The pieces last seen say which squares are the dark ones (on a red-and-green
+            # print the red playing squares are the brighter).
+            seen = dict(enumerate(self.kinds, 1)) if self.kinds is not None else None
             with contextlib.suppress(CornerError):
-                corners = find_board_corners(frame, near=old)
+                corners = find_board_corners(frame, near=old, position=seen)
         # Where the grid agrees with the corners the camera has not moved: they stay (corners
         # clicked by hand are finer than the grid's, extended past a lens's bend), even when
         # a square fits no colour (a coin or a die on it, not a moved board). Corners not the

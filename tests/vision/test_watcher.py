@@ -109,6 +109,28 @@ def test_a_moved_camera_is_found_again_by_the_grid_for_hand_corners(view: View) 
     assert np.abs(watcher.calibration.corners - truth).max() < 3
 
 
+def test_a_moved_camera_over_a_red_and_green_print_is_found_the_right_way_round(
+    view: View,
+) -> None:
+    """Red playing squares beside green ones are the brighter (the fhgr prints): found again
+    with "the dark squares are dark", the board came back a quarter turn off (on the real
+    fhgr_whites photos: 99 % of the side, and snapshots of pieces on squares they are not
+    on). The pieces last seen say which squares are the dark ones."""
+    style = Style(light=(60, 150, 40), dark=(50, 50, 235), black=(30, 45, 70),
+                  white=(150, 200, 225), frame=(200, 180, 120))  # fmt: skip
+    frame = render(START, style, view, markers=False)
+    found = calibrate(frame.image)
+    assert found.method == "auto"
+    watcher = BoardWatcher(found, WatchConfig(moved_frames=3))
+    far = replace(view, corners=tuple(map(tuple, np.array(view.corners) + [60, 30])))
+    frames = [render(START, style, replace(view, seed=k), markers=False).image for k in range(4)]
+    frames += [render(START, style, replace(far, seed=k), markers=False).image for k in range(8)]
+    events = [e for e in feed(watcher, frames) if e is not None]
+    assert [type(e) for e in events] == [Snapshot, LinkHealth]
+    truth = render(START, style, far, markers=False).corners
+    assert np.abs(watcher.calibration.corners - truth).max() < 3
+
+
 def test_a_board_that_cannot_be_found_again_is_the_link_down(view: View) -> None:
     """The camera knocked away from the board (only the table in view, still): no markers,
     no grid, no square reads: the link down once (the players see it, as for a camera
