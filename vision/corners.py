@@ -217,17 +217,14 @@ def orient(
 
     With ``near`` (earlier corners) the turn closest to them wins among those where the dark
     squares are dark; otherwise the one where the pieces ``position`` (square -> "b", "w",
-    "B", "W", ...; by default the start position, but with ``near`` none) names Black are
-    the darker (R-BRD-3).
+    "B", "W", ...; by default the start position) names Black are the darker (R-BRD-3).
     Which squares are the dark ones is read from the pieces when they tell it clearly
     (:func:`_piece_turns`): a red square printed beside a green one is the brighter.
     """
     named = position if position is not None else START_POSITION
     turns = _turns(quad.astype(np.float32))
     canvases = [warp(image, homography(corners)) for corners in turns]
-    # Near earlier corners, pieces tell the turn only if the position they stand in is given.
-    known = near is None or position is not None
-    by_pieces = _piece_turns(canvases, named) if known else None
+    by_pieces = None if near is not None else _piece_turns(canvases, named)
     candidates = []
     for index, (corners, canvas) in enumerate(zip(turns, canvases, strict=True)):
         bright = _brightness(canvas)

@@ -269,11 +269,8 @@ class BoardWatcher:
         # The grid search takes a second or more: only for a board found by its grid, or one
         # no longer seen or read where the corners put it (whatever found them at calibration).
         if self.calibration.method == "auto" or reading.unknown or reading.board < BOARD_LIKE:
-            # The pieces last seen say which squares are the dark ones (on a red-and-green
-            # print the red playing squares are the brighter).
-            seen = dict(enumerate(self.kinds, 1)) if self.kinds is not None else None
             with contextlib.suppress(CornerError):
-                corners = find_board_corners(frame, near=old, position=seen)
+                corners = self._turned(frame, find_board_corners(frame, near=old))
         # Where the grid agrees with the corners the camera has not moved: they stay (corners
         # clicked by hand are finer than the grid's, extended past a lens's bend), even when
         # a square fits no colour (a coin or a die on it, not a moved board). Corners not the
@@ -300,6 +297,25 @@ class BoardWatcher:
                 reading.unknown,
             )
         return self._fault(t, "the board's view changed and the board cannot be found again")
+
+    def _turned(self, frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
+        """The turn of a board found again that reads most as the last snapshot did (a moved
+        camera moves no piece; a move or two may have been played meanwhile), else nearest
+        the old corners: the pieces' colours learnt decide, where the squares' brightness
+        may mislead (a red playing square printed beside a green one is the brighter)."""
+        last = self.kinds
+        if last is None:
+            return corners
+        old = self.calibration.corners
+        turns = [np.roll(corners, -k, axis=0) for k in range(4)]
+
+        def unlike(turn: np.ndarray) -> tuple[int, float]:
+            moved = self.calibration.moved_to(turn, {})
+            kinds, _, _ = moved.read(moved.canvas(frame))
+            differing = sum(a.lower() != b.lower() for a, b in zip(kinds, last, strict=True))
+            return differing, float(np.abs(turn - old).sum())
+
+        return min(turns, key=unlike)
 
     def _only_light(self, reading: Reading) -> bool:
         """Whether the light squares that look unlike themselves changed in brightness alone
