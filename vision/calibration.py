@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from engine.board import Board, FenError
@@ -73,6 +72,7 @@ from vision.markers import (
     detect_markers,
     follow_markers,
 )
+from vision.sources import SourceError, read_picture
 
 VERSION = 3
 #: Version 2 measured the lens and focal length in picture widths: the same as now for a
@@ -692,9 +692,7 @@ def read_placed(placed: Calibration, image: np.ndarray) -> dict[int, str]:
 
 def load_image(path: str | Path) -> np.ndarray:
     """A colour picture from a file; ``CalibrationError`` if missing or unreadable."""
-    if not Path(path).is_file():
-        raise CalibrationError(f"image {str(path)!r} does not exist")
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise CalibrationError(f"image {str(path)!r} is not a picture OpenCV can read")
-    return image
+    try:
+        return read_picture(path)
+    except SourceError as error:
+        raise CalibrationError(str(error)) from None

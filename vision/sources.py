@@ -8,6 +8,9 @@ apt on Raspberry Pi OS and is imported only when a Pi camera is opened.
 
 from __future__ import annotations
 
+import os
+import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,6 +24,31 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
 class SourceError(OSError):
     """A frame source that cannot give frames any more (or could not be opened)."""
+
+
+def read_picture(path: str | Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
+    """A picture file decoded (a BGR array with the default ``flags``); ``SourceError`` if it
+    is missing, no picture, or cut short: a JPEG copied only in part decodes its top half and
+    greys the rest, which would read as an empty board, with only libjpeg's warning on stderr
+    to tell. That warning is taken in here instead, not printed."""
+    if not Path(path).is_file():
+        raise SourceError(f"image {str(path)!r} does not exist")
+    with tempfile.TemporaryFile() as said:
+        sys.stderr.flush()
+        kept = os.dup(2)
+        os.dup2(said.fileno(), 2)  # libjpeg writes its warnings straight to the process's fd 2
+        try:
+            image = cv2.imread(str(path), flags)
+        finally:
+            os.dup2(kept, 2)
+            os.close(kept)
+        said.seek(0)
+        warnings = said.read().decode(errors="replace")
+    if image is None:
+        raise SourceError(f"image {str(path)!r} is not a picture OpenCV can read")
+    if "Premature end" in warnings:
+        raise SourceError(f"image {str(path)!r} is cut short (a partial copy?): copy it again")
+    return image
 
 
 class FrameSource(Protocol):
@@ -40,10 +68,7 @@ class ImageFiles:
     def __init__(self, paths: Sequence[str | Path], hold: int = 5, repeat_last: bool = True):
         self._images = []
         for path in paths:
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if image is None:
-                raise SourceError(f"cannot read image {str(path)!r}")
-            self._images.append(image)
+            self._images.append(read_picture(path))
         if not self._images:
             raise SourceError("no images given")
         self._hold = hold

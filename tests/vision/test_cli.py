@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import struct
 from dataclasses import replace
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -72,6 +73,20 @@ def test_errors_are_plain_sentences(tmp_path) -> None:
     assert done.returncode == 2 and "does not exist" in done.stderr
     done = poolboard("vision", "calibrate", str(blank), "--out", "x.json", "--corners", "1,2")
     assert done.returncode == 2 and "eight numbers" in done.stderr
+
+
+def test_a_photo_copied_only_in_part_is_named_cut_short(tmp_path) -> None:
+    """A JPEG cut off decodes its top and greys the rest (an empty board's bottom rows), with
+    only libjpeg's warning on stderr: it is refused in one line of ours instead."""
+    whole = Path(__file__).parent.parent / "data" / "photos" / "eppu_initialization.jpg"
+    cut = tmp_path / "cut.jpg"
+    cut.write_bytes(whole.read_bytes()[:60_000])
+    for args in (("calibrate", str(cut), "--out", str(tmp_path / "c.json")),
+                 ("snap", f"file:{cut}", str(tmp_path / "s.png"))):  # fmt: skip
+        done = poolboard("vision", *args)
+        assert done.returncode == 2, done.stdout
+        said = f"image {str(cut)!r} is cut short (a partial copy?): copy it again"
+        assert done.stderr == f"poolboard vision: {said}\n"
 
 
 def test_markers_sheet_is_written_and_detectable(tmp_path) -> None:
