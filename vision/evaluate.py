@@ -22,6 +22,7 @@ import numpy as np
 from vision.calibration import Calibration, CalibrationError, calibrate, load_image
 from vision.corners import BOARD_LIKE, CornerError, board_likeness, check_quad, homography, warp
 from vision.layout import LAYOUT
+from vision.sources import SourceError, read_picture
 
 VALUES = ("empty", "b", "B", "w", "W")
 _SAME_BOARD = 0.85  # cosine of board colours above which two photos show one board and set
@@ -110,9 +111,9 @@ def _photo(name: str, entry: object, folder: Path) -> Photo:
         raise LabelError(f"{name}: squares must be 1-32, each one of {VALUES} or unknown")
     try:
         image = load_image(folder / name)
-    except CalibrationError as error:
+        image, corners = _as_labelled(name, folder / name, image, corners, entry.get("size"))
+    except (CalibrationError, SourceError) as error:
         raise LabelError(str(error)) from None
-    image, corners = _as_labelled(name, folder / name, image, corners, entry.get("size"))
     return Photo(name, image, corners, truth, str(entry.get("source", name)))
 
 
@@ -136,8 +137,8 @@ def _as_labelled(
         if len(wanted) != 2 or min(wanted) <= 0:
             raise LabelError(f"{name}: size {size!r} is not [width, height]")
     pictures = [image]
-    stored = cv2.imread(str(path), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
-    if stored is not None and (stored.shape != image.shape or not np.array_equal(stored, image)):
+    stored = read_picture(path, cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+    if stored.shape != image.shape or not np.array_equal(stored, image):
         pictures.append(stored)
     fits = [(p, c) for p in pictures if (c := _in_pixels_of(p, corners, wanted)) is not None]
     if not fits:  # only a size can rule every picture out
