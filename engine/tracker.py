@@ -187,9 +187,10 @@ class Tracker:
                 self._adjust_notice.add(side)
             case SensorFault(t, message, squares):
                 self._emit(FaultReported(t, squares, message))
-                self._unreadable = frozenset(squares)  # a camera reads nothing till they read
-                if self._has_reading:
-                    self._evaluate(t)
+                if squares:  # a camera sends no reading until they read again
+                    self._unreadable = frozenset(squares)
+                    if self._has_reading:
+                        self._evaluate(t)
         return self._drain()
 
     def advance(self, t: float) -> list[TrackerEvent]:

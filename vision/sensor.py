@@ -150,19 +150,20 @@ def snap(argument: str, settle: int = 30) -> np.ndarray:
         frames = open_source(source, options)
     except SourceError as error:
         raise SensorSpecError(str(error)) from None
-    got: list[np.ndarray] = []  # the last frame
+    last = None
     try:
         for _ in range(max(settle, 1)):
             frame = frames.grab(timeout=5.0)
             if frame is None:
                 raise SensorSpecError(f"{source}: no frame came within 5 s")
-            got[:] = [frame]
+            last = frame
     except SourceError as error:
-        if not got:  # a video shorter than ``settle`` gives its last frame
+        if last is None:  # a video shorter than ``settle`` gives its last frame
             raise SensorSpecError(str(error)) from None
     finally:
         frames.close()
-    return got[0]
+    assert last is not None  # the loop ran at least once, or raised
+    return last
 
 
 def sensor_from_spec(argument: str) -> CameraSensor:
