@@ -11,7 +11,6 @@ side, and the seconds the search took on this core. The photos stay where they a
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -19,23 +18,15 @@ from pathlib import Path
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
-import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from bench.labelled import load_photos, photo_arguments  # noqa: E402
 from vision.calibration import CalibrationError, locate_board  # noqa: E402
-from vision.evaluate import LabelError, load_labels  # noqa: E402
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("labels", metavar="LABELS.json")
-    parser.add_argument("--images", metavar="DIR", help="folder of the photos (default: LABELS')")
-    args = parser.parse_args()
-    cv2.setNumThreads(1)
-    try:
-        photos = load_labels(args.labels, args.images)
-    except LabelError as error:
-        print(f"error: {error}", file=sys.stderr)
+    photos = load_photos(photo_arguments(__doc__.splitlines()[0]).parse_args())
+    if photos is None:
         return 2
     print("| photo | size | found by | worst corner off (of the side) | seconds |")
     print("| --- | --- | --- | --- | --- |")

@@ -14,7 +14,6 @@ unchanged photos do not show (photo square: label -> read).
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -24,9 +23,9 @@ from pathlib import Path
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
-import cv2  # noqa: E402
 
-from vision.evaluate import LabelError, Trial, load_labels, trials, unchanged  # noqa: E402
+from bench.labelled import load_photos, photo_arguments  # noqa: E402
+from vision.evaluate import Trial, trials, unchanged  # noqa: E402
 from vision.photo_changes import changes  # noqa: E402
 
 
@@ -41,17 +40,12 @@ def misses(done: list[Trial]) -> set[tuple[str, str, int, str, str]]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("labels", metavar="LABELS.json")
-    parser.add_argument("--images", metavar="DIR", help="folder of the photos (default: LABELS')")
+    parser = photo_arguments(__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", help="run only changes whose name starts so")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    cv2.setNumThreads(1)
-    try:
-        photos = load_labels(args.labels, args.images)
-    except LabelError as error:
-        print(f"error: {error}", file=sys.stderr)
+    photos = load_photos(args)
+    if photos is None:
         return 2
     baseline: set[tuple[str, str, int, str, str]] | None = None
     rows = []
