@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.sensing import LinkHealth
+from poolboard.simulated_board import SimulatedBoard
 from tests.web.conftest import PASSWORD, Live
 from tests.web.test_pages import CHROMIUM, TIMEOUT, centre, tap, wait_moves
 
@@ -254,6 +256,34 @@ def test_the_big_screen_shows_a_qr_code_a_phone_can_open(browser, tmp_path) -> N
         image = cv2.imdecode(np.frombuffer(picture, np.uint8), cv2.IMREAD_GRAYSCALE)
         assert cv2.QRCodeDetector().detectAndDecode(image)[0] == phone["url"]
         shoot(big, "big-phone-qr", (1920, 1080))
+        context.close()
+    finally:
+        live.close()
+
+
+class LinkedBoard(SimulatedBoard):
+    """The simulated board, whose sensor link can be lost and found again (a camera knocked
+    away from the board, or unplugged, and put back)."""
+
+    def link(self, connected: bool, detail: str) -> None:
+        self._events.put(LinkHealth(self._now(), connected, detail))
+
+
+def test_a_lost_sensor_link_shows_while_it_is_lost(browser, tmp_path) -> None:
+    """The spectators see "sensor link DOWN" with its reason while the board is out of view,
+    and nothing once it reads again (before, the link's return stayed on as an alert)."""
+    sensor = LinkedBoard()
+    live = Live(tmp_path, sensor=sensor)
+    try:
+        context = browser.new_context(viewport={"width": 1024, "height": 768})
+        page = context.new_page()
+        page.goto(live.url + "/")
+        sensor.link(False, "the board's view changed and the board cannot be found again")
+        wait_text(page, "#alerts", "sensor link DOWN: the board's view changed")
+        sensor.link(True, "the board is in view and reads again")
+        page.wait_for_function(
+            "() => document.getElementById('alerts').textContent === ''", timeout=TIMEOUT
+        )
         context.close()
     finally:
         live.close()

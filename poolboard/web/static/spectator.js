@@ -63,9 +63,11 @@ function show() {
     li.textContent = count.text;
     return li;
   }));
-  // Only what stands now: a violation goes once the position is restored.
+  // Only what stands now: a violation goes once the position is restored, a lost sensor
+  // link (a camera unplugged or no longer seeing the board) once it is back.
   const alerts = document.getElementById("alerts");
-  const now = [state.violation, ...state.faults.slice(-1).filter((f) => f.event === "storage" || f.event === "link")];
+  const linkDown = state.link !== null && !state.link.connected;
+  const now = [state.violation, ...state.faults.slice(-1).filter((f) => f.event === "storage" || (f.event === "link" && linkDown))];
   alerts.replaceChildren(...now.filter(Boolean).map((item) => {
     const li = document.createElement("li");
     li.textContent = item.rule ? violationText(item) : item.message;
