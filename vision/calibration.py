@@ -609,6 +609,12 @@ def parse_position(text: str) -> dict[int, str]:
     return position
 
 
+def given_position(position: Mapping[int, str] | None) -> dict[int, str]:
+    """The position a calibration learns: ``position``, or the start position, with every
+    square it does not name empty."""
+    return dict.fromkeys(range(1, 33), "empty") | dict(position or START_POSITION)
+
+
 def calibrate(
     image: np.ndarray,
     corners: np.ndarray | None = None,
@@ -626,7 +632,7 @@ def calibrate(
     """
     if image.ndim != 3 or image.shape[2] != 3:
         raise CalibrationError("calibration needs a colour picture")
-    known = dict.fromkeys(range(1, 33), "empty") | dict(position or START_POSITION)
+    known = given_position(position)
     bad = [f"{s}={v!r}" for s, v in known.items() if v not in SYMBOLS or not 1 <= s <= 32]
     if bad:
         raise CalibrationError(f"position: {', '.join(bad)}: squares 1-32, each one of {SYMBOLS}")

@@ -187,11 +187,11 @@ def run_calibrate(args: argparse.Namespace) -> int:
         CalibrationError,
         CornersOffError,
         calibrate,
+        given_position,
         load_image,
         parse_position,
         read_squares,
     )
-    from vision.colour import START_POSITION
     from vision.corners import CornerError, parse_corners
     from vision.overlay import draw_reading
 
@@ -232,7 +232,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     if not args.show:
         print(f"saved {args.out}")
         return 0
-    given = dict.fromkeys(range(1, 33), "empty") | dict(position or START_POSITION)
+    given = given_position(position)
     try:
         shown = draw_reading(image, calibration, read_squares(calibration, image), given)
     except CalibrationError as error:  # the grid alone then shows where the corners went
