@@ -1376,6 +1376,7 @@ class Session:
             "link": None
             if self.link is None
             else {"connected": self.link.connected, "detail": self.link.detail},
+            "storage": self.storage_error,
             "rules": self.config.rules.profile,
             "opponent": self._opponent_json(),
             "hint": self._hint_json(),

@@ -1,7 +1,5 @@
 """Shared fixtures for the service tests: the emulated Pico behind a real pty."""
 
-import contextlib
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -152,39 +150,3 @@ def services(tmp_path: Path):
 def table_in():
     """``table_in(folder, **config_sections)``: a Table whose data folder is ``folder``."""
     return lambda folder, **sections: Table(folder, **sections)
-
-
-class TinyDisk:
-    """A 512 KiB tmpfs of its own at ``folder``, filled for real to the last byte by ``fill``."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.filler = folder / "filler"
-
-    def fill(self) -> None:
-        with open(self.filler, "ab", buffering=0) as handle:
-            for size in (65536, 4096, 512, 1):
-                with contextlib.suppress(OSError):
-                    while True:
-                        handle.write(b"\0" * size)
-
-    def free(self) -> None:
-        self.filler.unlink()
-
-
-@pytest.fixture
-def tiny_disk(tmp_path: Path):
-    """A :class:`TinyDisk` (mounting it needs root: skipped without)."""
-    folder = tmp_path / "disk"
-    folder.mkdir()
-    mounted = os.geteuid() == 0 and (
-        subprocess.run(
-            ["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(folder)],
-            capture_output=True,
-        ).returncode
-        == 0
-    )
-    if not mounted:
-        pytest.skip("mounting a small tmpfs needs root")
-    yield TinyDisk(folder)
-    subprocess.run(["umount", "--lazy", str(folder)], check=True)

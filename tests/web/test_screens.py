@@ -12,7 +12,7 @@ import pytest
 
 from engine.sensing import LinkHealth
 from poolboard.simulated_board import SimulatedBoard
-from tests.web.conftest import PASSWORD, Live
+from tests.web.conftest import PASSWORD, START, Live
 from tests.web.test_pages import CHROMIUM, TIMEOUT, centre, tap, wait_moves
 
 pytestmark = pytest.mark.skipif(
@@ -284,6 +284,48 @@ def test_a_lost_sensor_link_shows_while_it_is_lost(browser, tmp_path) -> None:
         page.wait_for_function(
             "() => document.getElementById('alerts').textContent === ''", timeout=TIMEOUT
         )
+        context.close()
+    finally:
+        live.close()
+
+
+def test_a_move_that_cannot_be_stored_shows_until_writes_work_again(browser, tiny_disk) -> None:
+    """A full disk (a real 512 KiB tmpfs filled to the last byte): "NOT RECORDED" on the
+    spectator page and the referee's console while the store refuses writes, gone from both
+    once a move is stored again (before, the spectator page kept it after the disk had room,
+    and the console never showed it)."""
+    sensor = SimulatedBoard()
+    live = Live(tiny_disk.folder, sensor=sensor)
+    try:
+        context = browser.new_context(
+            viewport={"width": 1024, "height": 768},
+            http_credentials={"username": "referee", "password": PASSWORD},
+        )
+        spectator, referee = context.new_page(), context.new_page()
+        spectator.goto(live.url + "/")
+        referee.goto(live.url + "/referee")
+        sensor.set_occupied(START)
+        wait_text(spectator, "#state-line", "Black to move")
+        tiny_disk.fill()
+        sensor.set_occupied(START - {11})
+        sensor.set_occupied(START - {11} | {15})
+        for page in (spectator, referee):
+            wait_text(page, "#alerts", "NOT RECORDED")
+            wait_text(page, "#alerts", "database or disk is full")
+        shoot(referee, "referee-not-recorded", (1024, 768))
+        assert live.session.state()["moves"] == []
+        tiny_disk.free()
+        sensor.set_occupied(START)  # back to the recorded position, then the move again
+        wait_text(spectator, "#state-line", "Black to move")
+        sensor.set_occupied(START - {11})
+        sensor.set_occupied(START - {11} | {15})
+        wait_moves(spectator, ["11-15"])
+        for page in (spectator, referee):
+            page.wait_for_function(
+                "() => !document.getElementById('alerts').textContent.includes('NOT RECORDED')",
+                timeout=TIMEOUT,
+            )
+        assert live.session.state()["storage"] is None
         context.close()
     finally:
         live.close()

@@ -360,6 +360,15 @@ export function violationText(violation) {
   return rule && !message.includes(rule) ? `${rule}: ${message}` : message;
 }
 
+/** What stands wrong with the table now, as lines: a move the store could not keep (until writes
+ * work again) and a lost sensor link (until it is back). */
+export function standingFaults(state) {
+  const lines = [];
+  if (state.storage) lines.push(state.storage);
+  if (state.link && !state.link.connected) lines.push(`sensor link DOWN: ${state.link.detail}`);
+  return lines;
+}
+
 /** "Club night · round 3 · game 2 of 2": the event (unless ``event`` is false) and the game of
  * the match. */
 export function matchLine(state, { event = true } = {}) {

@@ -2,7 +2,7 @@
 // credentials the browser asked for when the page was opened; the session audits each one.
 import {
   BoardView, ClockModel, connect, cueStyles, matchLine, parseFen, players, renderMoves,
-  showClockFaces, showConnection, showPlayer, stateLine, violationText,
+  showClockFaces, showConnection, showPlayer, standingFaults, stateLine, violationText,
 } from "/static/poolboard.js";
 
 const view = new BoardView(document.getElementById("board"));
@@ -163,9 +163,10 @@ function show() {
     li.textContent = `${count.rule}: ${count.text}`;
     return li;
   }));
-  document.getElementById("alerts").replaceChildren(...state.violations.slice(-4).map((v) => {
+  const violations = state.violations.slice(-4).map((v) => `${v.side ?? ""} (${v.severity}): ${violationText(v)}`);
+  document.getElementById("alerts").replaceChildren(...[...standingFaults(state), ...violations].map((text) => {
     const li = document.createElement("li");
-    li.textContent = `${v.side ?? ""} (${v.severity}): ${violationText(v)}`;
+    li.textContent = text;
     return li;
   }));
   renderMoves(document.getElementById("moves"), state, {

@@ -1,8 +1,8 @@
 // The spectator page (/ and /big): the live board, clocks, moves, counts, the match and result.
 import {
   BoardView, ClockModel, askHint, connect, cueStyles, formatClock, matchLine, parseFen, players,
-  renderMoves, showConnection, showOpponent, showPlayer, stateLine, storeFlip, storedFlip,
-  violationText,
+  renderMoves, showConnection, showOpponent, showPlayer, standingFaults, stateLine, storeFlip,
+  storedFlip, violationText,
 } from "/static/poolboard.js";
 
 const big = location.pathname === "/big" || new URLSearchParams(location.search).get("big") === "1";
@@ -63,14 +63,13 @@ function show() {
     li.textContent = count.text;
     return li;
   }));
-  // Only what stands now: a violation goes once the position is restored, a lost sensor
-  // link (a camera unplugged or no longer seeing the board) once it is back.
+  // Only what stands now: a violation goes once the position is restored, a move the store
+  // could not keep once writes work again, a lost sensor link once it is back.
   const alerts = document.getElementById("alerts");
-  const linkDown = state.link !== null && !state.link.connected;
-  const now = [state.violation, ...state.faults.slice(-1).filter((f) => f.event === "storage" || (f.event === "link" && linkDown))];
-  alerts.replaceChildren(...now.filter(Boolean).map((item) => {
+  const now = [state.violation && violationText(state.violation), ...standingFaults(state)];
+  alerts.replaceChildren(...now.filter(Boolean).map((text) => {
     const li = document.createElement("li");
-    li.textContent = item.rule ? violationText(item) : item.message;
+    li.textContent = text;
     return li;
   }));
   renderMoves(document.getElementById("moves"), state, { limit: big ? 12 : 0 });
