@@ -65,7 +65,7 @@ from vision.corners import (
     remap,
     warp,
 )
-from vision.layout import CORNER_NAMES, MARGIN_PX, SQUARE_PX
+from vision.layout import CORNER_NAMES, MARGIN_PX, SQUARE_CENTRES, SQUARE_PX
 from vision.markers import (
     MARKER_IDS,
     board_corners_from_markers,
@@ -628,7 +628,8 @@ def calibrate(
     needs both, and so are corners between which the picture shows no checker pattern, since
     every reading would be. ``labelled``: the picture's corners and position are a label's,
     trusted (``evaluate``): what it shows is learnt (one side only, half a photo's squares),
-    and the corners are taken as they are.
+    and the corners are taken as they are, even outside the picture (a board cut by the
+    frame: the squares it does not wholly show are not learnt from).
     """
     if image.ndim != 3 or image.shape[2] != 3:
         raise CalibrationError("calibration needs a colour picture")
@@ -639,7 +640,7 @@ def calibrate(
     found, method, markers = locate_board(image, corners, known)
     height, width = image.shape[:2]
     slack = 0.05 * max(width, height)  # a corner hidden just off the edge may be estimated
-    if (
+    if not labelled and (
         (found < -slack).any()
         or (found[:, 0] > width + slack).any()
         or (found[:, 1] > height + slack).any()
@@ -658,6 +659,8 @@ def calibrate(
                else "found: give the corners by hand with --corners"),
             draft,
         )  # fmt: skip
+    if labelled:  # a label's board may run off the picture: learn from what it shows
+        known |= dict.fromkeys(_out_of_picture(draft), "unknown")
     pixels = sample(canvas, draft.sampler)
     coloured = not colourless(image)
     try:
@@ -672,6 +675,16 @@ def calibrate(
         found, method, (width, height), model, pixels.light, markers, warnings, k1,
         focal_estimate(draft.ideal_corners, (width, height)), coloured=coloured,
     )  # fmt: skip
+
+
+def _out_of_picture(calibration: Calibration) -> list[int]:
+    """The dark squares of which some part lies outside the picture the calibration is for."""
+    width, height = calibration.image_size
+    offsets = np.array([(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)])
+    corners = SQUARE_CENTRES[:, None] + offsets
+    seen = calibration.to_picture(corners.reshape(-1, 2)).reshape(32, 4, 2)
+    inside = (seen >= 0).all(axis=-1) & (seen[..., 0] <= width - 1) & (seen[..., 1] <= height - 1)
+    return [square for square in range(1, 33) if not inside[square - 1].all()]
 
 
 def read_squares(calibration: Calibration, image: np.ndarray) -> dict[int, str]:

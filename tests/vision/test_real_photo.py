@@ -201,3 +201,22 @@ def test_a_label_whose_corners_the_pattern_test_doubts_is_read_all_the_same(
     said = capsys.readouterr().out
     assert "the checker pattern shows weakly between its labelled corners" in said
     assert "would refuse this picture; read all the same" in said
+
+
+def test_a_labelled_board_running_off_the_picture_is_learnt_from_what_it_shows(
+    photo: np.ndarray,
+) -> None:
+    """A label may put a corner outside its picture (a board cut by the frame, its corner
+    extrapolated): ``evaluate`` learns from the squares the picture shows, where `calibrate`
+    for play refuses such corners. Before, the refusal counted every square of every photo
+    read with that calibration wrong."""
+    left = int(CORNERS[:, 0].min() + 0.12 * np.ptp(CORNERS[:, 0]))  # cut the a-file off
+    cut = np.ascontiguousarray(photo[:, left:])
+    corners = CORNERS - np.array([left, 0], dtype=np.float32)
+    with pytest.raises(CalibrationError, match="lie outside the"):
+        calibrate(cut, corners)
+    cut_photo = Photo("cut.jpg", cut, corners, dict(START_POSITION), "eppu")
+    whole = Photo(PHOTO.name, photo, CORNERS, dict(START_POSITION), "eppu")
+    done = [t for t in trials([cut_photo, whole]) if t.photo == PHOTO.name]
+    assert [t.learnt_from for t in done] == ["cut.jpg"]
+    assert all(truth == got for _, truth, got in done[0].compared())
