@@ -45,7 +45,9 @@ function show() {
   }
   const paused = state.clock.state === "paused";
   const control = state.headers?.TimeControl ?? state.clock.control;
-  const forMatch = state.clock.control === "apca-match" || state.clock.control.startsWith("match:");
+  // "2700 s a side for the whole match"; a game stored by an older version has the name.
+  const forMatch = /^\d+$/.test(control)
+    && (state.clock.control === "apca-match" || state.clock.control.startsWith("match:"));
   document.getElementById("clock-note").textContent =
     `time control ${control}${forMatch ? " s a side for the whole match" : ""}${paused ? " · paused by the referee" : ""}`;
   document.getElementById("state-line").textContent = stateLine(state);
