@@ -257,6 +257,11 @@ class Calibration:
         kinds, unknown = self.model.decide(squares, self.sampler)
         return kinds, unknown, pixels
 
+    def reading(self, canvas: np.ndarray) -> dict[int, str]:
+        """A canonical image's reading, square -> "b" | "w" | "B" | "W" | "empty"."""
+        kinds, _, _ = self.read(canvas)
+        return dict(zip(range(1, 33), kinds, strict=True))
+
     def learn_from(
         self, pixels: Pixels, position: Mapping[int, str], rate: float, recorded: bool = False
     ) -> None:
@@ -705,8 +710,7 @@ def read_placed(placed: Calibration, image: np.ndarray) -> dict[int, str]:
             "the picture shows no checker board where the calibration puts it: is it the same "
             "camera, looking at the board? recalibrate if it moved"
         )
-    kinds, _, _ = placed.read(canvas)
-    return dict(zip(range(1, 33), kinds, strict=True))
+    return placed.reading(canvas)
 
 
 def load_image(path: str | Path) -> np.ndarray:

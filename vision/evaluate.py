@@ -222,8 +222,7 @@ def _read(
             f"(likeness {likeness:.2f} < {BOARD_LIKE}): `vision read` and the camera sensor "
             "would refuse this picture; read all the same"
         )
-    kinds, _, _ = placed.read(canvas)
-    trial = Trial(photo.name, learnt_from, truth, dict(zip(range(1, 33), kinds, strict=True)))
+    trial = Trial(photo.name, learnt_from, truth, placed.reading(canvas))
     if shown is not None:
         shown(trial, placed, photo.image)
     return trial
