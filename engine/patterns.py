@@ -35,12 +35,13 @@ class SeenColours:
 
     @classmethod
     def of(cls, pieces: Iterable[tuple[int, str]]) -> SeenColours:
-        """From ``(square, "b"|"w"|"B"|"W")`` pairs, as ``Snapshot.pieces`` holds them."""
+        """From ``(square, "b"|"w"|"B"|"W"|"?")`` pairs, as ``Snapshot.pieces`` holds them
+        (``?``: a piece of neither colour seen, so in neither bitboard)."""
         black = white = kings = 0
         for square, symbol in pieces:
             if symbol in "bB":
                 black |= BITS[square]
-            else:
+            elif symbol in "wW":
                 white |= BITS[square]
             if symbol.isupper():
                 kings |= BITS[square]

@@ -33,8 +33,9 @@ def occupancy(squares: Iterable[int]) -> frozenset[int]:
 
 
 #: What a sensor that sees pieces reports on an occupied square: ``b``/``w`` a man (or a king it
-#: cannot tell from one), ``B``/``W`` a king it saw.
-PIECE_SYMBOLS = frozenset("bwBW")
+#: cannot tell from one), ``B``/``W`` a king it saw, ``?`` a piece whose side it cannot see (a
+#: spare of another colour standing in for a lost one): occupancy alone, there.
+PIECE_SYMBOLS = frozenset("bwBW?")
 
 
 def seen_pieces(pieces: Mapping[int, str]) -> tuple[tuple[int, str], ...]:
@@ -43,7 +44,7 @@ def seen_pieces(pieces: Mapping[int, str]) -> tuple[tuple[int, str], ...]:
     occupancy(pieces)
     for square, symbol in pieces.items():
         if symbol not in PIECE_SYMBOLS:
-            raise ValueError(f"square {square}: piece {symbol!r} is not one of b, w, B, W")
+            raise ValueError(f"square {square}: piece {symbol!r} is not one of b, w, B, W, ?")
     return tuple(sorted(pieces.items()))
 
 
@@ -63,7 +64,7 @@ class Snapshot:
 
     @classmethod
     def from_pieces(cls, t: float, pieces: Mapping[int, str]) -> Snapshot:
-        """A snapshot from a colour-seeing sensor: ``{square: "b"|"w"|"B"|"W"}``."""
+        """A snapshot from a colour-seeing sensor: ``{square: "b"|"w"|"B"|"W"|"?"}``."""
         return cls(t, occupancy(pieces), seen_pieces(pieces))
 
     def piece_map(self) -> dict[int, str] | None:

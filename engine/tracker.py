@@ -795,15 +795,20 @@ class Tracker:
 
     def _follow_crowning(self, occupied: int) -> None:
         """The opponent crowns a new king (R-PRO-1): a sensor that sees kings shows one there;
-        on any other, it is lifted and put back (which is no touch)."""
+        on any other, or where it sees a piece of neither side put back (a spare standing in
+        for the crown), it is lifted and put back (which is no touch)."""
         if self._crown is None:
             return
         square = BITS[self._crown]
-        if self._colours is not None and self._colours.kings & square:
+        colours = self._colours
+        if colours is not None and colours.kings & square:
             self._crown = None
         elif not occupied & square:
             self._crown_lifted = True
-        elif self._crown_lifted and not self._sees_kings:
+        elif self._crown_lifted and (
+            not self._sees_kings
+            or (colours is not None and not (colours.black | colours.white) & square)
+        ):
             self._crown = None
 
     def _follow_touch(self, occupied: int) -> None:

@@ -103,14 +103,16 @@ def _squares(value: object, key: str) -> frozenset[int]:
 
 def _pieces(value: object, occupied: frozenset[int]) -> dict[int, str]:
     if not isinstance(value, dict):
-        raise ValueError(f'"pieces" must be an object {{"square": "b|w|B|W"}}, got {_shown(value)}')
+        raise ValueError(
+            f'"pieces" must be an object {{"square": "b|w|B|W|?"}}, got {_shown(value)}'
+        )
     pieces = {}
     for key, symbol in value.items():
         square = _square(
             int(key) if key.isascii() and key.isdigit() and len(key) <= 2 else key, "pieces"
         )
         if not isinstance(symbol, str) or symbol not in PIECE_SYMBOLS:
-            raise ValueError(f'"pieces": square {square}: {_shown(symbol)} is not b, w, B or W')
+            raise ValueError(f'"pieces": square {square}: {_shown(symbol)} is not b, w, B, W or ?')
         pieces[square] = symbol
     if frozenset(pieces) != occupied:
         differ = sorted(frozenset(pieces) ^ occupied)

@@ -52,7 +52,7 @@ BAD_LINES = [
     (b'{"t": 1, "game": 1}', 'a game marker needs "fen" (a PDN FEN), got None'),
     (b'{"t": 1, "game": 1, "fen": "B:W21:B1", "resume": 1}', '"resume" must be true or false'),
     (b'{"t": 1, "occupied": [1], "pieces": ["b"]}', '"pieces" must be an object'),
-    (b'{"t": 1, "occupied": [1], "pieces": {"1": "x"}}', "square 1: 'x' is not b, w, B or W"),
+    (b'{"t": 1, "occupied": [1], "pieces": {"1": "x"}}', "square 1: 'x' is not b, w, B, W or ?"),
     (b'{"t": 1, "occupied": [1], "pieces": {"one": "b"}}', "\"pieces\": 'one' is not a dark"),
     (b'{"t": 1, "occupied": [1], "pieces": {"2": "b"}}', "they differ on [1, 2]"),
     (b"{not json}", "not JSON: Expecting property name enclosed in double quotes at column 2"),
@@ -137,7 +137,7 @@ sensor_events = st.one_of(
     st.builds(
         Snapshot.from_pieces,
         times,
-        st.dictionaries(st.integers(1, 32), st.sampled_from("bwBW"), max_size=32),
+        st.dictionaries(st.integers(1, 32), st.sampled_from("bwBW?"), max_size=32),
     ),
     st.builds(LeverPress, times, sides),
     st.builds(AdjustNotice, times, sides),

@@ -191,6 +191,35 @@ def test_a_colour_camera_that_cannot_tell_kings_crowns_by_lift_and_put_back() ->
     assert hands.rules() == []
 
 
+def test_a_spare_whose_side_the_camera_cannot_see_crowns_and_plays_by_occupancy() -> None:
+    """A spare of another colour (one set's green "crowned" piece) stands in for the crown:
+    the camera sees a piece there but not whose (``?``). Lifting the new king and putting the
+    spare down crowns it, as on a reed board, though the camera has shown kings before
+    (R-PRO-1); the spare then moves by occupancy, and the colours seen elsewhere still count."""
+    hands = ColourHands("B:W30,21:BK1,27", TrackerConfig())
+    hands.move(27, 32).wait(1)
+    assert hands.tracker.state is TrackerState.CROWNING
+    hands.lift(32).place(32, piece="?").wait(1)
+    assert hands.tracker.state is TrackerState.TO_MOVE
+    assert "crown" not in hands.tracker.cues.to_json().values()
+    hands.move(21, 17).wait(1)
+    hands.move(32, 28).wait(1)  # backwards: the spare is the king it stands for
+    assert hands.notations() == ["27-32", "21-17", "32-28"]
+    assert hands.rules() == [] and hands.of("fault") == []
+    hands.show(17, "b").wait(1)  # a colour seen wrong elsewhere is still caught
+    assert hands.tracker.cues.to_json()["17"] == "wrong-piece"
+
+
+def test_a_set_up_with_a_spare_of_neither_colour_starts_on_occupancy_there() -> None:
+    pieces = symbols(Board())
+    pieces[30] = "?"  # a lost white man replaced by a coin the camera cannot place
+    tracker = colour_setup(None, pieces)
+    assert tracker.started and tracker.state is TrackerState.TO_MOVE
+    assert Snapshot.from_pieces(0.0, pieces).piece_map() == pieces
+    snapshot = tracker.settled_snapshot(1.0)  # the colours do not cover 30: occupancy alone
+    assert snapshot == Snapshot(1.0, frozenset(pieces))
+
+
 @pytest.mark.parametrize("fen", [None, "B:WK30,22:BK1,9"])
 def test_the_settled_board_hands_its_colours_to_a_fresh_tracker(fen: str | None) -> None:
     hands = ColourHands(fen, TrackerConfig())
@@ -205,8 +234,9 @@ def test_the_settled_board_hands_its_colours_to_a_fresh_tracker(fen: str | None)
 def test_misread_colours_never_break_the_tracker_nor_record_an_illegal_move(
     seed: int, misread: float
 ) -> None:
-    """A camera that misreads colours and kings now and then: whatever it concludes, the
-    recorded game is legal play and nothing but tracker events comes out."""
+    """A camera that misreads colours and kings now and then (or sees no side, ``?``):
+    whatever it concludes, the recorded game is legal play and nothing but tracker events
+    comes out."""
     rng = random.Random(seed)
     board = Board(rng.choice([None, *KING_POSITIONS]))
     events = ColourSimulator(rng, HumanStyle()).play(board, random_game(rng, 30, board))
@@ -215,7 +245,7 @@ def test_misread_colours_never_break_the_tracker_nor_record_an_illegal_move(
         if isinstance(event, Snapshot) and event.pieces and rng.random() < misread:
             wrong = dict(event.pieces)
             square = rng.choice(sorted(wrong))
-            wrong[square] = rng.choice("bwBW")
+            wrong[square] = rng.choice("bwBW?")
             event = Snapshot.from_pieces(event.t, wrong)
         tracker.feed(event)
     tracker.advance(events[-1].t + 10)
