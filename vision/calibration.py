@@ -72,6 +72,7 @@ from vision.markers import (
     detect_markers,
     follow_markers,
 )
+from vision.outline import UNSEEN_SIDE, round_outlines
 from vision.sources import SourceError, read_picture
 
 VERSION = 3
@@ -251,14 +252,22 @@ class Calibration:
         fitted, _ = local.label(pixels)
         return fitted if first_reading(fitted, self.sampler) == position else labels
 
-    def read(self, canvas: np.ndarray) -> tuple[list[str], np.ndarray, Pixels]:
-        """A canonical image's kinds per square, the squares fitting no class, the pixels."""
+    def read(
+        self, canvas: np.ndarray, outlines: bool = True
+    ) -> tuple[list[str], np.ndarray, Pixels]:
+        """A canonical image's kinds per square, the squares fitting no class, the pixels.
+        ``outlines``: squares read as empty are looked at for a piece of neither side's colour
+        (:mod:`vision.outline`; a camera's moving frames, which give no reading, skip it)."""
         pixels, squares = self.measure(canvas)
         kinds, unknown = self.model.decide(squares, self.sampler)
+        if outlines:
+            empty = [i for i, kind in enumerate(kinds) if kind == "empty"]
+            for index in round_outlines(canvas, self.sampler, empty):
+                kinds[index] = UNSEEN_SIDE
         return kinds, unknown, pixels
 
     def reading(self, canvas: np.ndarray) -> dict[int, str]:
-        """A canonical image's reading, square -> "b" | "w" | "B" | "W" | "empty"."""
+        """A canonical image's reading, square -> "b" | "w" | "B" | "W" | "?" | "empty"."""
         kinds, _, _ = self.read(canvas)
         return dict(zip(range(1, 33), kinds, strict=True))
 

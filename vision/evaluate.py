@@ -22,6 +22,7 @@ import numpy as np
 from vision.calibration import Calibration, CalibrationError, calibrate, load_image
 from vision.corners import BOARD_LIKE, CornerError, board_likeness, check_quad, homography, warp
 from vision.layout import LAYOUT
+from vision.outline import UNSEEN_SIDE
 from vision.sources import SourceError, read_picture
 
 VALUES = ("empty", "b", "B", "w", "W")
@@ -293,48 +294,56 @@ def trials(
 
 
 def _cell(value: str) -> str:
-    return {"empty": "empty", "b": "b man", "B": "b king", "w": "w man", "W": "w king"}.get(
-        value, value
+    names = {"empty": "empty", "b": "b man", "B": "b king", "w": "w man", "W": "w king"}
+    return (names | {UNSEEN_SIDE: "no side"}).get(value, value)
+
+
+def _occupancy_right(truth: str, got: str) -> bool:
+    """Whether a square read ``got`` holds a piece exactly when its label says it does."""
+    return (truth == "empty") == (got in ("empty", "refused"))
+
+
+def _figures(counts: Counter[tuple[str, str]]) -> str:
+    """Squares right exactly (of all, and in %), in occupancy and colour, in occupancy alone."""
+    total = sum(counts.values())
+    exact = sum(n for (t, g), n in counts.items() if t == g)
+    colour = sum(n for (t, g), n in counts.items() if t.lower() == g.lower())
+    occupancy = sum(n for (t, g), n in counts.items() if _occupancy_right(t, g))
+    exact_share, colour_share, occupancy_share = (
+        100 * n / max(total, 1) for n in (exact, colour, occupancy)
     )
+    return f"{exact:>4}/{total:<4} {exact_share:6.2f}  {colour_share:16.2f}  {occupancy_share:9.2f}"
 
 
 def report(done: list[Trial]) -> list[str]:
-    """Lines: per photo and total squares right, the confusion table, the worst squares."""
+    """Lines: per photo and total squares right (exactly, in occupancy and colour, in occupancy
+    alone), the confusion table, the worst squares."""
     lines = []
     by_photo: dict[str, list[Trial]] = {}
     for trial in done:
         by_photo.setdefault(trial.photo, []).append(trial)
-    right_all = total_all = 0
     confusion: Counter[tuple[str, str]] = Counter()
     misses: Counter[tuple[str, int, str, str]] = Counter()
-    lines.append(f"{'photo':28} {'learnt from':>22} {'right':>9} {'%':>7}  colour+occupancy")
+    lines.append(
+        f"{'photo':28} {'learnt from':>22} {'right':>9} {'%':>7}  colour+occupancy  occupancy"
+    )
     for name, photo_trials in by_photo.items():
-        right = total = right_colour = 0
+        counts: Counter[tuple[str, str]] = Counter()
         for trial in photo_trials:
             for square, truth, got in trial.compared():
-                confusion[truth, got] += 1
-                total += 1
-                right += truth == got
-                right_colour += truth.lower() == got.lower()
+                counts[truth, got] += 1
                 if truth != got:
                     misses[name, square, truth, got] += 1
+        confusion += counts
         learnt = ", ".join(sorted({t.learnt_from for t in photo_trials}))
         if len(learnt) > 22:
             learnt = f"{len(photo_trials)} other photos"
-        lines.append(
-            f"{name:28} {learnt:>22} {right:>4}/{total:<4} {100 * right / max(total, 1):6.2f}"
-            f"  {100 * right_colour / max(total, 1):6.2f}"
-        )
-        right_all += right
-        total_all += total
-    colour_all = sum(n for (t, g), n in confusion.items() if t.lower() == g.lower())
-    lines.append(
-        f"{'total':28} {'':>22} {right_all:>4}/{total_all:<4} "
-        f"{100 * right_all / max(total_all, 1):6.2f}  {100 * colour_all / max(total_all, 1):6.2f}"
-    )
+        lines.append(f"{name:28} {learnt:>22} {_figures(counts)}")
+    lines.append(f"{'total':28} {'':>22} {_figures(confusion)}")
     lines.append("")
     lines.append("confusion (rows: label, columns: read)")
-    columns = (*VALUES, "refused") if any(g == "refused" for _, g in confusion) else VALUES
+    read = {g for _, g in confusion}
+    columns = (*VALUES, *(v for v in (UNSEEN_SIDE, "refused") if v in read))
     lines.append(" " * 8 + "".join(f"{_cell(v):>8}" for v in columns))
     for truth in VALUES:
         lines.append(f"{_cell(truth):8}" + "".join(f"{confusion[truth, v]:>8}" for v in columns))

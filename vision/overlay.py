@@ -2,8 +2,9 @@
 
 The playing area's grid is drawn where the calibration puts it (bent as the lens bends it),
 each dark square gets its number, and each piece read a ring with its letter (``b``/``w`` men,
-``B``/``W`` kings, a double ring). Squares read otherwise than a position given alongside
-(the one a calibration was learnt from) are framed in red with what they should hold.
+``B``/``W`` kings, a double ring; ``?`` in yellow, a piece whose side was not seen). Squares
+read otherwise than a position given alongside (the one a calibration was learnt from) are
+framed in red with what they should hold.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import numpy as np
 
 from vision.calibration import Calibration
 from vision.layout import SQUARE_CENTRES
+from vision.outline import UNSEEN_SIDE
 
 _GRID = (0, 220, 255)  # BGR: yellow shows on wood, print, green cloth and black squares alike
 _WRONG = (0, 0, 255)
@@ -83,7 +85,7 @@ def draw_reading(
 ) -> np.ndarray:
     """A copy of ``image`` with the grid ``calibration`` places in it (already placed for this
     picture: :meth:`Calibration.placed_in`), each square's number and its ``reading``
-    (square -> "empty" | "b" | "w" | "B" | "W"), and where ``expected`` differs, a red frame;
+    (square -> "empty" | "b" | "w" | "B" | "W" | "?"), and where ``expected`` differs, a red frame;
     enlarged where the board's squares are too small to be written in."""
     side = max(_side_px(calibration, np.array([4.0, 4.0])), 1.0)
     if side < _LEGIBLE_SIDE:
@@ -111,6 +113,11 @@ def draw_reading(
                 _stroke(shown, _ring(calibration, centre, radius), True, ink, halo, 2 * line)
             cv2.fillPoly(shown, [_ring(calibration, centre, 0.17)], ink, cv2.LINE_AA)
             _text(shown, kind, calibration.to_picture(centre[None])[0], 0.5 * here, halo, ink)
+        elif kind == UNSEEN_SIDE:  # a piece of neither side's colour: the grid's ink
+            _stroke(shown, _ring(calibration, centre, 0.32), True, _GRID, (0, 0, 0), 2 * line)
+            _text(
+                shown, kind, calibration.to_picture(centre[None])[0], 0.5 * here, _GRID, (0, 0, 0)
+            )
         corner = calibration.to_picture(centre[None] - 0.32)[0]  # over the ring, not under
         _text(shown, str(square), corner, 0.5 * here, _GRID, (0, 0, 0))
         if expected is not None and expected.get(square, kind) not in (kind, "unknown"):

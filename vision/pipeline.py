@@ -25,6 +25,7 @@ from vision.calibration import Calibration, CalibrationError
 from vision.colour import NO_COLOUR, Pixels, colourless
 from vision.corners import BOARD_LIKE, CornerError, board_likeness, find_board_corners
 from vision.markers import MARKER_IDS, detect_markers
+from vision.outline import UNSEEN_SIDE
 
 _THUMB = 40  # side of the thumbnail compared frame to frame for motion
 _LIKENESS_EVERY = 4  # every so many edge pixels checked on each frame for the board
@@ -57,7 +58,7 @@ class WatchConfig:
 class Reading:
     """What one frame shows: a kind per square 1-32 and why it may not be trusted."""
 
-    kinds: tuple[str, ...]  # "empty" | "b" | "w" | "B" | "W" for squares 1-32
+    kinds: tuple[str, ...]  # "empty" | "b" | "w" | "B" | "W" | "?" for squares 1-32
     unknown: frozenset[int]  # squares that fit no learnt colour
     covered: int  # light squares that look unlike themselves
     motion: float  # largest change since the previous frame (grey levels)
@@ -71,7 +72,7 @@ class Reading:
 
     @property
     def pieces(self) -> dict[int, str]:
-        """The occupied squares' pieces as seen: "b" | "w" | "B" | "W"."""
+        """The occupied squares' pieces as seen: "b" | "w" | "B" | "W" | "?" (side not seen)."""
         return {s: k for s, k in enumerate(self.kinds, 1) if k != "empty"}
 
 
@@ -95,7 +96,8 @@ class BoardReader:
         thumb = cv2.resize(grey, (_THUMB, _THUMB), interpolation=cv2.INTER_AREA).astype(np.int16)
         motion = 255.0 if self._thumb is None else float(np.abs(thumb - self._thumb).max())
         self._thumb = thumb
-        kinds, unknown, pixels = self.calibration.read(canonical)
+        still = motion <= self.config.motion_limit  # a moving frame gives no snapshot
+        kinds, unknown, pixels = self.calibration.read(canonical, outlines=still)
         return Reading(
             kinds=tuple(kinds),
             unknown=frozenset(int(i) + 1 for i in np.flatnonzero(unknown)),
@@ -226,6 +228,8 @@ class BoardWatcher:
         seen = {s for s, k in enumerate(self.kinds, 1) if k != "empty"}
         if {s for s, k in known.items() if k != "empty"} != seen:
             return False
+        # A piece whose side was not seen (a spare of another colour) teaches no side's colour.
+        known |= {s: "unknown" for s, k in enumerate(self.kinds, 1) if k == UNSEEN_SIDE}
         self.reader.adapt(self._snapshot_pixels, known, self.config.confirm_rate, recorded=True)
         return True
 

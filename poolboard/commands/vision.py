@@ -248,6 +248,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
 
 def run_read(args: argparse.Namespace) -> int:
     from vision.calibration import Calibration, CalibrationError, load_image, read_placed
+    from vision.outline import UNSEEN_SIDE
     from vision.overlay import draw_reading
 
     try:
@@ -276,6 +277,8 @@ def run_read(args: argparse.Namespace) -> int:
             black = [f"K{s}" if k == "B" else str(s) for s, k in squares.items() if k in "bB"]
             white = [f"K{s}" if k == "W" else str(s) for s, k in squares.items() if k in "wW"]
             line = f"{path}: Black {','.join(black) or '-'}  White {','.join(white) or '-'}"
+            if unseen := [str(s) for s, k in squares.items() if k == UNSEEN_SIDE]:
+                line += f"  side not seen {','.join(unseen)}"
             print(line, flush=True)
     return status
 

@@ -275,3 +275,25 @@ def test_snap_of_a_short_video_saves_its_last_frame_and_errors_are_one_line(tmp_
         assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr
     done = poolboard("vision", "snap", f"file:{video}", str(tmp_path / "missing" / "x.png"))
     assert done.returncode == 2 and "is not a folder" in done.stderr
+
+
+def test_read_names_the_squares_holding_a_piece_whose_side_is_not_seen(tmp_path) -> None:
+    """Spares of a colour never learnt on the committed real photo's squares 13 and 17: the
+    plain reading names them apart from either side (docs/vision.md, item 6)."""
+    from tests.vision.test_real_photo import CORNERS, PHOTO, SPARE, _disc
+    from vision.calibration import calibrate, load_image
+
+    photo = load_image(PHOTO)
+    calibration = calibrate(photo, CORNERS)
+    for square in (13, 17):
+        cv2.fillPoly(photo, [_disc(calibration, square, 0.35)], SPARE, cv2.LINE_AA)
+    spares, cal = tmp_path / "spares.png", tmp_path / "cal.json"
+    cv2.imwrite(str(spares), photo)
+    corners = ",".join(str(int(v)) for v in CORNERS.ravel())
+    done = poolboard("vision", "calibrate", str(PHOTO), "--corners", corners, "--out", str(cal))
+    assert done.returncode == 0, done.stderr
+    done = poolboard("vision", "read", str(spares), "--calibration", str(cal))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.rstrip().endswith(
+        "White 21,22,23,24,25,26,27,28,29,30,31,32  side not seen 13,17"
+    )

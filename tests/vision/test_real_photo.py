@@ -125,6 +125,43 @@ def test_a_coin_left_on_a_square_is_named_and_the_corners_clicked_stay(
     assert [watcher.feed(photo, t) for t in range(12, 16)][-1] is None  # reads, unchanged
 
 
+def _disc(calibration: Calibration, square: int, radius: float) -> np.ndarray:
+    """The outline (picture pixels) of a flat disc of ``radius`` squares centred on ``square``."""
+    angles = np.linspace(0, 2 * np.pi, 64, endpoint=False)
+    circle = SQUARE_CENTRES[square - 1] + radius * np.stack([np.cos(angles), np.sin(angles)], 1)
+    return calibration.to_picture(circle).round().astype(np.int32)
+
+
+#: A dark green (BGR): on this board's blue squares no colour learnt at calibration is nearer
+#: than the empty squares', as one project's green "crowned" pieces were on its black ones.
+SPARE = (68, 96, 22)
+
+
+def test_a_spare_of_a_colour_never_learnt_reads_as_a_piece_whose_side_is_not_seen(
+    photo: np.ndarray,
+) -> None:
+    """Two spares from another set on squares 13 and 17, which the camera sees from near
+    overhead: their colours read empty, their round outlines say a piece is there
+    (docs/vision.md, "A piece of neither side's colour"). The snapshot says ``?`` there, and
+    the game confirming the move teaches White's colour nothing from them."""
+    calibration = calibrate(photo, CORNERS)
+    spares = photo.copy()
+    for square in (13, 17):
+        cv2.fillPoly(spares, [_disc(calibration, square, 0.35)], SPARE, cv2.LINE_AA)
+    assert read_squares(calibration, photo) == START_POSITION  # no outline on a bare square
+    reading = read_squares(calibration, spares)
+    assert reading == START_POSITION | {13: "?", 17: "?"}
+    canvas = calibration.canvas(spares)
+    assert [calibration.read(canvas, outlines=False)[0][s - 1] for s in (13, 17)] == ["empty"] * 2
+    watcher = BoardWatcher(calibration)
+    events = [watcher.feed(frame, t) for t, frame in enumerate([spares] * 4)]
+    (snapshot,) = [e for e in events if isinstance(e, Snapshot)]
+    assert snapshot.piece_map() == {s: k for s, k in reading.items() if k != "empty"}
+    for _ in range(20):  # the game says they are White's men, over and over
+        assert watcher.confirm(START_POSITION | {13: "w", 17: "w"})
+    assert read_squares(watcher.calibration, spares) == reading
+
+
 def test_a_smaller_copy_reads_the_same(photo: np.ndarray) -> None:
     """The calibration scales to another resolution of the same camera."""
     calibration = calibrate(photo, CORNERS)
