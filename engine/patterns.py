@@ -47,6 +47,11 @@ class SeenColours:
                 kings |= BITS[square]
         return cls(black, white, kings)
 
+    @property
+    def known(self) -> int:
+        """The squares whose piece's colour was seen (either colour)."""
+        return self.black | self.white
+
     def only(self, squares: int) -> SeenColours:
         """What is seen on ``squares`` alone."""
         return SeenColours(self.black & squares, self.white & squares, self.kings & squares)

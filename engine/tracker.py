@@ -215,7 +215,7 @@ class Tracker:
         if self._occupied is None:
             return None
         colours = self._colours
-        if colours is None or colours.black | colours.white != self._occupied:
+        if colours is None or colours.known != self._occupied:
             return Snapshot(t, frozenset(squares_of(self._occupied)))
         return Snapshot.from_pieces(t, colours.symbols())
 
@@ -806,8 +806,7 @@ class Tracker:
         elif not occupied & square:
             self._crown_lifted = True
         elif self._crown_lifted and (
-            not self._sees_kings
-            or (colours is not None and not (colours.black | colours.white) & square)
+            not self._sees_kings or (colours is not None and not colours.known & square)
         ):
             self._crown = None
 
@@ -921,7 +920,7 @@ class Tracker:
             layers.append({self._crown: CueKind.CROWN})
         if self._sees_kings and self._colours is not None:
             # Kings the sensor shows as men: still kings (R-PRO-3), but asking to be crowned.
-            seen = self._colours.black | self._colours.white
+            seen = self._colours.known
             uncrowned = self.board.kings & occupied & seen & ~self._colours.kings
             layers.append({square: CueKind.CROWN for square in squares_of(uncrowned)})
         for square in self._debouncer.faulty | self._unreadable:

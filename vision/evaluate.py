@@ -294,8 +294,11 @@ def trials(
 
 
 def _cell(value: str) -> str:
-    names = {"empty": "empty", "b": "b man", "B": "b king", "w": "w man", "W": "w king"}
-    return (names | {UNSEEN_SIDE: "no side"}).get(value, value)
+    names = {
+        "empty": "empty", "b": "b man", "B": "b king", "w": "w man", "W": "w king",
+        UNSEEN_SIDE: "no side",
+    }  # fmt: skip
+    return names.get(value, value)
 
 
 def _occupancy_right(truth: str, got: str) -> bool:

@@ -46,9 +46,9 @@ def flat(points: np.ndarray) -> np.ndarray:
     return np.where(inside, pixels[..., 1] * CANVAS_PX + pixels[..., 0], VOID)
 
 
-def offsets_disc(radius: float) -> np.ndarray:
-    """Sample offsets (n, 2), in squares, covering a disc of ``radius`` squares."""
-    step = _SAMPLE_STEP / SQUARE_PX
+def offsets_disc(radius: float, step: float = _SAMPLE_STEP / SQUARE_PX) -> np.ndarray:
+    """Sample offsets (n, 2), in squares, covering a disc of ``radius`` squares every ``step``
+    (by default every other canvas pixel)."""
     axis = np.arange(-radius, radius + 1e-9, step)
     xs, ys = np.meshgrid(axis, axis)
     keep = xs**2 + ys**2 <= radius**2

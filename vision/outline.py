@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from vision.colour import STACKS_SEEN, Sampler
-from vision.layout import CANVAS_PX, MARGIN_PX, SQUARE_CENTRES, SQUARE_PX
+from vision.layout import CANVAS_PX, MARGIN_PX, SQUARE_CENTRES, SQUARE_PX, offsets_disc
 
 #: The kind of a square holding a piece whose side the camera cannot tell.
 UNSEEN_SIDE = "?"
@@ -44,14 +44,8 @@ _TRIED = 6  # circles with the most votes (of a piece's size, where one may stan
 _CROWDED = 4
 
 
-def _offsets() -> np.ndarray:
-    axis = np.arange(-_OFF_CENTRE, _OFF_CENTRE + 1e-9, _STEP)
-    xs, ys = np.meshgrid(axis, axis)
-    keep = xs**2 + ys**2 <= _OFF_CENTRE**2 + 1e-9
-    return np.stack([xs[keep], ys[keep]], axis=1)
-
-
-_CENTRES = _offsets()
+#: Where a piece's centre may stand, from its square's centre (squares).
+_CENTRES = offsets_disc(_OFF_CENTRE, _STEP)
 
 
 def _edges(canvas: np.ndarray) -> np.ndarray:
@@ -95,12 +89,21 @@ def _to_pixels(points: np.ndarray) -> np.ndarray:
     return np.clip(np.round(points * SQUARE_PX + MARGIN_PX).astype(np.intp), 0, CANVAS_PX - 1)
 
 
-def _roundness(edges: np.ndarray, centres: np.ndarray, radii: np.ndarray, least: float) -> float:
+def _clear_of_grid(points: np.ndarray) -> np.ndarray:
+    """Which board points (..., 2) lie clear of the grid lines, where the squares' own edges
+    are."""
+    return (np.abs(points - np.round(points)) > _GRID_BAND).all(axis=-1)
+
+
+def _roundness(
+    edges: np.ndarray, strength: np.ndarray, centres: np.ndarray, radii: np.ndarray, least: float
+) -> float:
     """The largest share, over circles of ``centres`` (c, 2) and ``radii`` (c,) in squares, of a
     circle's points clear of the grid lines that show a sharp edge at least ``least`` strong
-    (squared) across the circle; 0 where less than half of a circle lies clear of them."""
+    (squared) across the circle; 0 where less than half of a circle lies clear of them.
+    ``strength``: the edges' strength in any direction (gx * gx + gy * gy)."""
     points = centres[:, None] + radii[:, None, None] * _UNIT[None]
-    counted = (np.abs(points - np.round(points)) > _GRID_BAND).all(axis=-1)
+    counted = _clear_of_grid(points)
     pixels = _to_pixels(points)
     gxx, gyy, gxy = edges[:, pixels[..., 1], pixels[..., 0]]
     c, s = _UNIT[:, 0], _UNIT[:, 1]
@@ -111,10 +114,10 @@ def _roundness(edges: np.ndarray, centres: np.ndarray, radii: np.ndarray, least:
     for side in (-_SHARP_OVER, _SHARP_OVER):
         near = centres[:, None] + (radii + side)[:, None, None] * _UNIT[None]
         at = _to_pixels(near)
-        strength = edges[0][at[..., 1], at[..., 0]] + edges[1][at[..., 1], at[..., 0]]
         # (the squares' own edges beside a piece that fills its square are no fading)
-        clear = (np.abs(near - np.round(near)) > _GRID_BAND).all(axis=-1)
-        fading = np.maximum(fading, np.where(clear, strength, 0))
+        fading = np.maximum(
+            fading, np.where(_clear_of_grid(near), strength[at[..., 1], at[..., 0]], 0)
+        )
     edge = (across >= least) & (across >= _RADIAL**2 * (gxx + gyy)) & counted
     edge &= across >= _SHARP**2 * fading
     seen = counted.sum(axis=-1)
@@ -175,6 +178,6 @@ def round_outlines(canvas: np.ndarray, sampler: Sampler, squares: Sequence[int])
         tops = np.arange(0, _TOP_SHIFT * sampler.rise[index] + 1e-9, _STEP)
         centres = centre + _CENTRES[:, None] + tops[None, :, None] * sampler.along[index]
         circles, radii = _likely_circles(edges, strength, least, centres.reshape(-1, 2))
-        if _roundness(edges, circles, radii, least) >= _ROUND:
+        if _roundness(edges, strength, circles, radii, least) >= _ROUND:
             found.append(index)
     return found
