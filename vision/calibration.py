@@ -85,6 +85,7 @@ _UNLIKE = 0.25  # colour distance from its kind's median beyond which a square i
 _RECENTRE = 0.5  # how far a frame's own pixels move its copy of the colour centres
 _MEN_TEACH = 4  # men of a side that show what its kings' marks are not
 _MARK_SHARE = 0.03  # share of its kings' tops unlike its men past which a set's crowns are marked
+_MARK_PIXELS = 20  # sampled pixels of crowns' marks needed to learn them as a class
 _MAX_ODD = 0.15  # share of the known squares that may read wrong at calibration (then warned)
 
 
@@ -284,8 +285,9 @@ class Calibration:
         pieces = self.model.pixels
         if recorded and MARK not in pieces.classes:
             marks, _ = _crown_marks(pixels, self.sampler, position)
-            if _taken_for_pieces(pieces, marks):
-                self.model.pixels = pieces = _with_marks(pieces, marks)
+            taken = _taken_for_pieces(pieces, marks)
+            if len(taken):
+                self.model.pixels = pieces = _with_marks(pieces, taken)
         labels = pieces.label(pixels)[0] if MARK in pieces.classes else None
         pieces.follow(training_pixels(pixels, self.sampler, position, labels), rate)
 
@@ -495,13 +497,16 @@ def _crown_marks(
     return (np.concatenate(marks) if marks else np.zeros((0, 3))), kept
 
 
-def _taken_for_pieces(model: PixelModel, marks: np.ndarray) -> bool:
-    """Whether colours learnt without the marks would take them for a piece."""
-    if len(marks) < 20:
-        return False
-    distances = model.distances(np.median(marks, axis=0)[None])[0]
-    distances[model.classes == SURROUND] = np.inf  # not inside the playing area
-    return bool(model.classes[distances.argmin()] in (BLACK, WHITE))
+def _taken_for_pieces(model: PixelModel, marks: np.ndarray) -> np.ndarray:
+    """The marks' pixels (n, 3) that colours learnt without them would take for a piece
+    (none if too few to learn from): those, and only those, need a class of their own. The
+    rest already read as board, which a piece's emblem may be."""
+    if len(marks) < _MARK_PIXELS:
+        return marks[:0]
+    distances = model.distances(marks)
+    distances[:, model.classes == SURROUND] = np.inf  # not inside the playing area
+    taken = marks[np.isin(model.classes[distances.argmin(axis=1)], (BLACK, WHITE))]
+    return taken if len(taken) >= _MARK_PIXELS else marks[:0]
 
 
 def _colours(
@@ -515,9 +520,10 @@ def _colours(
     for index, regions in kept.items():
         samples[index] = pixels.colours[regions]
     model = PixelModel.learn(samples)
-    if not _taken_for_pieces(model, marks):
+    taken = _taken_for_pieces(model, marks)
+    if not len(taken):
         return model  # no marks, or they look unlike the pieces already
-    return PixelModel.learn({**samples, MARK: marks})
+    return PixelModel.learn({**samples, MARK: taken})
 
 
 def _with_marks(model: PixelModel, marks: np.ndarray) -> PixelModel:
