@@ -1,13 +1,15 @@
 """Benchmark emblem kings on printed boards with sticker pieces, seen from above (issue #10).
 
-    .venv/bin/python bench/vision_stickers.py [--seeds 1 2 3] [--radii 0.40 0.44 0.48]
+    .venv/bin/python bench/vision_stickers.py [--seeds 1 2 3] [--radii 0.40 0.44 0.48] [--men N]
 
 The set issue #10 names: red and green stickers, each king with a dark star or square printed
 on it, on a printed board, seen from above by a 640x400 camera. Its pictures were not
 available; its public object labels show pieces 41 pixels across on squares 42-43 apart
 (radius 0.48 square). Each board (black-and-white, grey-and-white and green print; star and
 square marks) is calibrated on one picture of a known position with kings, as `evaluate`'s
-labels allow, then reads 12 other positions under other noise and brightness. These are our
+labels allow, then reads 12 other positions under other noise and brightness. ``--men N``
+calibrates on late positions instead (nine kings and N men a side; that set's labels hold
+pictures with three men of a side, and with none). These are our
 own renders (vision.synthetic): they find where the reader breaks, they prove nothing about
 real stickers.
 """
@@ -63,10 +65,21 @@ def _view(rng: np.random.Generator) -> View:
     )  # fmt: skip
 
 
-def board(rng: np.random.Generator, style: Style) -> dict[str, int]:
-    """Calibrate one board on a picture with kings and read ``POSITIONS`` others: counts."""
+def _late(rng: np.random.Generator, men: int) -> dict[int, str]:
+    """A late position: nine kings of each side and ``men`` men of each."""
+    squares = [int(s) for s in rng.permutation(np.arange(1, 33))]
+    position = dict.fromkeys(range(1, 33), "empty")
+    for kind, count in (("b", men), ("w", men), ("B", 9), ("W", 9)):
+        for _ in range(count):
+            position[squares.pop()] = kind
+    return position
+
+
+def board(rng: np.random.Generator, style: Style, men: int | None = None) -> dict[str, int]:
+    """Calibrate one board on a picture with kings (a late position with ``men`` men of each
+    side, if given) and read ``POSITIONS`` others: counts."""
     view = _view(rng)
-    known = _position(rng)
+    known = _position(rng) if men is None else _late(rng, men)
     counts = dict.fromkeys(("squares", "exact", "occupancy", "kings", "kings_seen"), 0)
     counts["men_crowned"] = counts["refused"] = 0
     picture = render(known, style, view, markers=False)
@@ -97,6 +110,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
     parser.add_argument("--radii", type=float, nargs="+", default=[0.40, 0.44, 0.48])
+    parser.add_argument(
+        "--men", type=int, help="calibrate on late positions: nine kings and MEN men a side"
+    )
     args = parser.parse_args()
     total: dict[str, int] = {}
     print(
@@ -113,7 +129,7 @@ def main() -> None:
                         piece_height=0.02, kings="emblem", emblem=mark, emblem_size=0.6,
                         frame=(40, 40, 40), table=(120, 120, 120),
                     )  # fmt: skip
-                    counts = board(rng, style)
+                    counts = board(rng, style, args.men)
                     for key, value in counts.items():
                         total[key] = total.get(key, 0) + value
                     squares = counts["squares"]

@@ -83,8 +83,9 @@ METHODS = ("markers", "auto", "manual")
 SYMBOLS = ("empty", "b", "w", "B", "W", "unknown")
 _UNLIKE = 0.25  # colour distance from its kind's median beyond which a square is not learnt from
 _RECENTRE = 0.5  # how far a frame's own pixels move its copy of the colour centres
-_MEN_TEACH = 4  # men of a side that show what its kings' marks are not
-_MARK_SHARE = 0.03  # share of its kings' tops unlike its men past which a set's crowns are marked
+_PLAIN_RING = 0.3  # squares from its centre past which a king's top is plain (marks are central)
+_PLAIN_SHARE = 60  # percent of that ring most alike in colour that is taken for the piece
+_MARK_SHARE = 0.03  # share of its kings' tops unlike its plain tops past which crowns are marked
 _MARK_PIXELS = 20  # sampled pixels of crowns' marks needed to learn them as a class
 _MAX_ODD = 0.15  # share of the known squares that may read wrong at calibration (then warned)
 
@@ -474,17 +475,26 @@ def _crown_marks(
 ) -> tuple[np.ndarray, dict[int, np.ndarray]]:
     """The crowns' marks in a picture of a known position: the pixels on the tops of kings
     seen from near above (where stacks cannot show) that are unlike every one of their side's
-    men's tops (a side with enough men), and for each side with such marks the regions
-    (indices into the pixels) of its pieces less the marks."""
+    plain tops, and for each side with such marks the regions (indices into the pixels) of its
+    pieces less the marks. Plain tops are its men's, or where it has none (a late position, all
+    kings) its kings' tops round the edge, where no crown's mark is printed."""
     seen = sampler.rise >= STACKS_SEEN
     marks, kept = [], {}
     for index, man, king in ((BLACK, "b", "B"), (WHITE, "w", "W")):
         men = [s - 1 for s, v in position.items() if v == man]
         kings = [s - 1 for s, v in position.items() if v == king and not seen[s - 1]]
-        if len(men) < _MEN_TEACH or not kings:
+        if not kings:
             continue
-        tops = PixelModel.learn({index: pixels.colours[sampler.base[men].ravel()]})
-        spread = tops.distances(pixels.colours[sampler.base[men].ravel()]).min(axis=1)
+        if men:
+            plain = pixels.colours[sampler.base[men].ravel()]
+        else:
+            plain = pixels.colours[sampler.box[kings][:, sampler.box_radius >= _PLAIN_RING]]
+            plain = plain.reshape(-1, 3)
+            # A king set off-centre shows board there: keep the colours most like the rest.
+            apart = ((plain - np.median(plain, axis=0)) ** 2).sum(axis=1)
+            plain = plain[apart <= np.percentile(apart, _PLAIN_SHARE)]
+        tops = PixelModel.learn({index: plain})
+        spread = tops.distances(plain).min(axis=1)
         regions = np.hstack([sampler.base[kings], sampler.side[kings]]).ravel()
         unlike = tops.distances(pixels.colours[regions]).min(axis=1) > reach_of(spread)
         if unlike.mean() < _MARK_SHARE:
