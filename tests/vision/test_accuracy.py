@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.calibration import calibrate, read_squares
+from vision.calibration import Calibration, calibrate, read_squares
 from vision.synthetic import (
     START,
     STYLES,
@@ -265,20 +265,27 @@ def test_crowns_marks_are_learnt_where_some_of_them_look_like_the_piece() -> Non
     calibration = calibrate(
         render(known, style, view, markers=False).image, np.array(corners), known
     )
-    rng = np.random.default_rng(7)
+    _read_stickers(calibration, style, view, np.random.default_rng(7))
+
+
+def _read_stickers(
+    calibration: Calibration, style: Style, view: View, rng: np.random.Generator
+) -> None:
+    """Read three random positions of a sticker set under ``view`` in other noise and light:
+    every square right in occupancy and colour, no man crowned, nine kings in ten seen."""
     kings = {"B": [0, 0], "W": [0, 0]}
     for seed in range(3):
         position = hardened_position(rng)
         other = replace(view, seed=10 + seed, brightness=float(rng.uniform(0.8, 1.2)))
         got = read_squares(calibration, render(position, style, other, markers=False).image)
         for square, truth in position.items():
-            assert got[square].lower() == truth.lower()  # occupancy and colour, every square
+            assert got[square].lower() == truth.lower(), (style.dark, square, truth, got[square])
             assert truth not in "bw" or got[square] == truth  # no man crowned
             if truth in "BW":
                 kings[truth][0] += got[square] == truth
                 kings[truth][1] += 1
     for side, (seen, placed) in kings.items():
-        assert seen >= 0.9 * placed, f"{seen} of {placed} {side} kings read as kings"
+        assert seen >= 0.9 * placed, f"{style.dark}: {seen} of {placed} {side} kings seen"
 
 
 @pytest.mark.parametrize("men", [0, 3])
@@ -286,7 +293,7 @@ def test_crowns_marks_are_learnt_from_a_late_position_with_few_men(men: int) -> 
     """Issue #10's set holds late positions: a picture with no man at all (nine kings a side)
     and one with three men of a side. Calibrated on such a picture, the marks were learnt only
     from a side with four men or more. Without them that side's kings read as men (here, on
-    the grey board, 0 of 16 Black kings with no men, 0 of 7 White kings with three), and on
+    the grey board, 1 of 16 Black kings with no men, 0 of 7 White kings with three), and on
     the green board with no men the marks went into the green side's colour and a green man
     read as empty board. Plain tops now come from any man of the side, or from the kings' own
     tops round the edge, clear of the mark (docs/vision.md, round 12)."""
@@ -305,19 +312,4 @@ def test_crowns_marks_are_learnt_from_a_late_position_with_few_men(men: int) -> 
             for _ in range(count):
                 known[squares.pop()] = kind
         picture = render(known, style, view, markers=False)
-        calibration = calibrate(picture.image, picture.corners, known)
-        kings = {"B": [0, 0], "W": [0, 0]}
-        for seed in range(3):
-            position = hardened_position(rng)
-            got = read_squares(
-                calibration,
-                render(position, style, replace(view, seed=10 + seed), markers=False).image,
-            )
-            for square, truth in position.items():
-                assert got[square].lower() == truth.lower(), (dark, square, truth, got[square])
-                assert truth not in "bw" or got[square] == truth  # no man crowned
-                if truth in "BW":
-                    kings[truth][0] += got[square] == truth
-                    kings[truth][1] += 1
-        for side, (seen, placed) in kings.items():
-            assert seen >= 0.9 * placed, f"{dark}: {seen} of {placed} {side} kings read as kings"
+        _read_stickers(calibrate(picture.image, picture.corners, known), style, view, rng)
