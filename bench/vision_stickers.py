@@ -29,7 +29,7 @@ sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resol
 import numpy as np  # noqa: E402
 
 from vision.calibration import CalibrationError, calibrate, read_squares  # noqa: E402
-from vision.synthetic import Style, View, camera_corners, render  # noqa: E402
+from vision.synthetic import Style, View, camera_corners, late_position, render  # noqa: E402
 
 BOARDS = {  # printed boards: light and dark squares (BGR)
     "black-and-white": ((235, 238, 240), (30, 30, 30)),
@@ -65,21 +65,11 @@ def _view(rng: np.random.Generator) -> View:
     )  # fmt: skip
 
 
-def _late(rng: np.random.Generator, men: int) -> dict[int, str]:
-    """A late position: nine kings of each side and ``men`` men of each."""
-    squares = [int(s) for s in rng.permutation(np.arange(1, 33))]
-    position = dict.fromkeys(range(1, 33), "empty")
-    for kind, count in (("b", men), ("w", men), ("B", 9), ("W", 9)):
-        for _ in range(count):
-            position[squares.pop()] = kind
-    return position
-
-
 def board(rng: np.random.Generator, style: Style, men: int | None = None) -> dict[str, int]:
     """Calibrate one board on a picture with kings (a late position with ``men`` men of each
     side, if given) and read ``POSITIONS`` others: counts."""
     view = _view(rng)
-    known = _position(rng) if men is None else _late(rng, men)
+    known = _position(rng) if men is None else late_position(rng, men)
     counts = dict.fromkeys(("squares", "exact", "occupancy", "kings", "kings_seen"), 0)
     counts["men_crowned"] = counts["refused"] = 0
     picture = render(known, style, view, markers=False)

@@ -31,6 +31,7 @@ from vision.camera import (
 )
 from vision.colour import (
     BLACK,
+    BOX_RADII,
     EMBLEM,
     EMPTY,
     LIGHT,
@@ -488,7 +489,7 @@ def _crown_marks(
         if men:
             plain = pixels.colours[sampler.base[men].ravel()]
         else:
-            plain = pixels.colours[sampler.box[kings][:, sampler.box_radius >= _PLAIN_RING]]
+            plain = pixels.colours[sampler.box[kings][:, BOX_RADII >= _PLAIN_RING]]
             plain = plain.reshape(-1, 3)
             # A king set off-centre shows board there: keep the colours most like the rest.
             apart = ((plain - np.median(plain, axis=0)) ** 2).sum(axis=1)

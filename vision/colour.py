@@ -44,6 +44,8 @@ START_POSITION |= dict.fromkeys(range(21, 33), "w")
 _CENTRES = 3  # colour centres per class: a piece's lit top and shaded side, a worn square
 _BOX = 0.38  # radius of the region judged for occupancy
 _BASE = 0.28  # radius of the disc judged for colour
+#: How far (squares) each of a square's ``Sampler.box`` points lies from the square's centre.
+BOX_RADII = np.linalg.norm(offsets_disc(_BOX), axis=1)
 _FRAME_LIKE = 0.1  # share of the board's surround in a piece's colour past which it is not used
 _ALONG = np.arange(-0.7, 1.5, 1 / 10)  # window of a stack along the line of sight (squares)
 _ACROSS = np.arange(-0.6, 0.6001, 1 / 10)  # and across it
@@ -90,7 +92,6 @@ class Sampler:
 
     pixels: np.ndarray  # (n,) flat canvas indices (VOID for outside)
     box: np.ndarray  # (32, a): the square less a margin
-    box_radius: np.ndarray  # (a,): how far (squares) each of ``box``'s points lies from the centre
     base: np.ndarray  # (32, b): a disc where a piece's base stands
     side: np.ndarray  # (32, e): where a piece's side shows, nearer the camera than its top
     window: np.ndarray  # (32, w): a strip from the square along the line of sight
@@ -152,8 +153,7 @@ class Sampler:
         cells = np.clip(cells, 0, 7)
         cell = cells[0] * 8 + cells[1]
         return cls(
-            pixels=pixels, box=box_at, box_radius=np.linalg.norm(offsets_disc(_BOX), axis=1),
-            base=base_at, side=side_at, window=window_at,
+            pixels=pixels, box=box_at, base=base_at, side=side_at, window=window_at,
             strip=strip_at, off_board=(np.abs(strip - 4.0) > 4.0).any(axis=-1), light=light_at,
             corners=corners_at, ring=ring_at, cell=cell, rise=rise, along=along,
             box_leaned=leaned[0], light_leaned=leaned[1], ring_leaned=leaned[2], beyond=beyond,

@@ -415,3 +415,13 @@ def hardened_position(rng: np.random.Generator) -> dict[int, str]:
     """A random position with kings: each square empty, "b", "w", "B" or "W"."""
     kinds = rng.choice(["empty", "b", "w", "B", "W"], size=32, p=[0.4, 0.2, 0.2, 0.1, 0.1])
     return {square: str(kind) for square, kind in zip(range(1, 33), kinds, strict=True)}
+
+
+def late_position(rng: np.random.Generator, men: int, kings: int = 9) -> dict[int, str]:
+    """A late position on random squares: ``kings`` kings and ``men`` men of each side."""
+    squares = [int(s) for s in rng.permutation(np.arange(1, 33))]
+    position = dict.fromkeys(range(1, 33), "empty")
+    for kind, count in (("b", men), ("w", men), ("B", kings), ("W", kings)):
+        for _ in range(count):
+            position[squares.pop()] = kind
+    return position

@@ -18,6 +18,7 @@ from vision.synthetic import (
     hardened_position,
     hardened_style,
     hardened_view,
+    late_position,
     random_position,
     random_style,
     random_view,
@@ -306,10 +307,6 @@ def test_crowns_marks_are_learnt_from_a_late_position_with_few_men(men: int) -> 
             frame=(40, 40, 40), table=(120, 120, 120), piece_radius=0.46, piece_height=0.02,
             kings="emblem", emblem="star", emblem_size=0.6,
         )  # fmt: skip
-        squares = [int(s) for s in rng.permutation(np.arange(1, 33))]
-        known = dict.fromkeys(range(1, 33), "empty")
-        for kind, count in (("b", men), ("w", men), ("B", 9), ("W", 9)):
-            for _ in range(count):
-                known[squares.pop()] = kind
+        known = late_position(rng, men)
         picture = render(known, style, view, markers=False)
         _read_stickers(calibrate(picture.image, picture.corners, known), style, view, rng)
