@@ -1,6 +1,7 @@
 """Benchmark emblem kings on printed boards with sticker pieces, seen from above (issue #10).
 
-    .venv/bin/python bench/vision_stickers.py [--seeds 1 2 3] [--radii 0.40 0.44 0.48] [--men N]
+    .venv/bin/python bench/vision_stickers.py [--seeds 1 2 3] [--radii 0.40 0.44 0.48]
+        [--men N [--kings K]]
 
 The set issue #10 names: red and green stickers, each king with a dark star or square printed
 on it, on a printed board, seen from above by a 640x400 camera. Its pictures were not
@@ -9,7 +10,9 @@ available; its public object labels show pieces 41 pixels across on squares 42-4
 square marks) is calibrated on one picture of a known position with kings, as `evaluate`'s
 labels allow, then reads 12 other positions under other noise and brightness. ``--men N``
 calibrates on late positions instead (nine kings and N men a side; that set's labels hold
-pictures with three men of a side, and with none). These are our
+pictures with three men of a side, and with none); ``--kings K`` puts K kings a side there
+instead of nine (``--men 12 --kings 0``: a picture with no king, whose marks the reader has
+never seen, as four of that set's pictures are). These are our
 own renders (vision.synthetic): they find where the reader breaks, they prove nothing about
 real stickers.
 """
@@ -65,11 +68,13 @@ def _view(rng: np.random.Generator) -> View:
     )  # fmt: skip
 
 
-def board(rng: np.random.Generator, style: Style, men: int | None = None) -> dict[str, int]:
-    """Calibrate one board on a picture with kings (a late position with ``men`` men of each
-    side, if given) and read ``POSITIONS`` others: counts."""
+def board(
+    rng: np.random.Generator, style: Style, men: int | None = None, kings: int = 9
+) -> dict[str, int]:
+    """Calibrate one board on a picture with kings (a late position with ``men`` men and
+    ``kings`` kings of each side, if given) and read ``POSITIONS`` others: counts."""
     view = _view(rng)
-    known = _position(rng) if men is None else late_position(rng, men)
+    known = _position(rng) if men is None else late_position(rng, men, kings)
     counts = dict.fromkeys(("squares", "exact", "occupancy", "kings", "kings_seen"), 0)
     counts["men_crowned"] = counts["refused"] = 0
     picture = render(known, style, view, markers=False)
@@ -103,6 +108,9 @@ def main() -> None:
     parser.add_argument(
         "--men", type=int, help="calibrate on late positions: nine kings and MEN men a side"
     )
+    parser.add_argument(
+        "--kings", type=int, default=9, help="with --men: KINGS kings a side, not nine"
+    )
     args = parser.parse_args()
     total: dict[str, int] = {}
     print(
@@ -119,7 +127,7 @@ def main() -> None:
                         piece_height=0.02, kings="emblem", emblem=mark, emblem_size=0.6,
                         frame=(40, 40, 40), table=(120, 120, 120),
                     )  # fmt: skip
-                    counts = board(rng, style, args.men)
+                    counts = board(rng, style, args.men, args.kings)
                     for key, value in counts.items():
                         total[key] = total.get(key, 0) + value
                     squares = counts["squares"]

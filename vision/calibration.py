@@ -234,10 +234,12 @@ class Calibration:
         position = first_reading(labels, self.sampler)
         local.follow(training_pixels(pixels, self.sampler, position, labels), _RECENTRE)
         labels, strange = local.label(pixels)
+        strays = local.dark_strays(pixels, labels, strange)
         outlines = self._outlines(pixels, local, labels)
         squares = measure_squares(
-            labels, strange, pixels.saturated, self.sampler, self.model.fine_marks, outlines
-        )
+            labels, strange, strays, pixels.saturated, self.sampler, self.model.fine_marks,
+            outlines,
+        )  # fmt: skip
         return pixels, squares
 
     def _outlines(self, pixels: Pixels, local: PixelModel, labels: np.ndarray) -> np.ndarray:
@@ -606,8 +608,9 @@ def learn(
     trusted = {s: "unknown" if s in unlike else v for s, v in position.items()}
     pixel_model = _colours(pixels, sampler, trusted, one_side)
     labels, strange = pixel_model.label(pixels)
-    squares = measure_squares(labels, strange, pixels.saturated, sampler)
-    fine = measure_squares(labels, strange, pixels.saturated, sampler, fine_marks=True)
+    strays = pixel_model.dark_strays(pixels, labels, strange)
+    squares = measure_squares(labels, strange, strays, pixels.saturated, sampler)
+    fine = measure_squares(labels, strange, strays, pixels.saturated, sampler, fine_marks=True)
     emblem = _emblem(squares, fine, position, sampler)
     model = SquareModel(pixel_model, _man_heights(squares, position, sampler), emblem)
     squares = fine if model.fine_marks else squares

@@ -346,6 +346,18 @@ class PixelModel:
         labels = np.where(pixels.outside, OUTSIDE, self.classes[nearest])
         return labels, distances[np.arange(len(nearest)), nearest] > self.reach
 
+    def dark_strays(self, pixels: Pixels, labels: np.ndarray, strange: np.ndarray) -> np.ndarray:
+        """The pixels unlike every class (``strange``) and darker than anything their own class
+        was learnt from: a dark mark this board never showed, as a crown's star does on a board
+        calibrated before any piece was crowned."""
+        brightness = self.centres.mean(axis=1)
+        darkest = np.full(len(CLASSES), np.inf)
+        np.minimum.at(darkest, self.classes, brightness)
+        strays = np.zeros_like(strange)
+        where = np.flatnonzero(strange & (labels != OUTSIDE))  # few: look at those only
+        strays[where] = pixels.colours[where].mean(axis=1) < darkest[labels[where]]
+        return strays
+
     def follow(self, samples: dict[int, np.ndarray], rate: float) -> None:
         """Move each centre a step ``rate`` towards the mean of its class's pixels (class index
         -> (n, 3)) nearest to it: the light drifts, the board stays learnt."""
@@ -488,6 +500,7 @@ def _central_hole(piece: np.ndarray, holes: np.ndarray, cell: float = 0.01) -> f
 
 def _emblems(
     labels: np.ndarray,
+    dark_strays: np.ndarray,
     saturated: np.ndarray,
     sampler: Sampler,
     fractions: np.ndarray,
@@ -497,7 +510,8 @@ def _emblems(
     line of sight) that is a hole of a contrasting colour: a crown's emblem. On a dark piece
     any other colour contrasts (a gold star looks pale, a black one on a red piece like the
     empty squares); on a pale piece, dark, and the piece is anything pale on the dark square
-    (its top may look like the light squares). Glare (saturated pixels) is no emblem.
+    (its top may look like the light squares). Either way a mark darker than anything learnt
+    (``dark_strays``) contrasts. Glare (saturated pixels) is no emblem.
     ``fine``: on the stacks' strip, twice as fine along the line of sight, for a set whose
     marks are small (:attr:`SquareModel.fine_marks`).
     """
@@ -515,13 +529,14 @@ def _emblems(
     windows = labels[window[candidates]]  # past the edge, the surround is its own class
     glare = saturated[window[candidates]]
     seen = (windows != OUTSIDE) & ~glare
-    dark = (windows == BLACK) | (windows == EMPTY) | (windows == MARK)
+    unlearnt = dark_strays[window[candidates]] & seen
+    dark = (windows == BLACK) | (windows == EMPTY) | (windows == MARK) | unlearnt
     # A pale piece's top may look like the light squares (in an overexposed picture both
     # clip): on a dark square, clear of the blur along its edges, that is the White piece.
     pale = (windows == LIGHT) & sampler.inside_dark[window[candidates]]
     sides = (  # own colour, an emblem's
-        (windows == BLACK, seen & (windows != BLACK)),
-        ((windows == WHITE) | pale, seen & dark),
+        ((windows == BLACK) & ~unlearnt, seen & ((windows != BLACK) | unlearnt)),
+        (((windows == WHITE) | pale) & ~unlearnt, seen & dark),
     )
     for row, index in enumerate(candidates):
         for side, (own, other) in enumerate(sides):
@@ -544,22 +559,24 @@ def _emblems(
 def measure_squares(
     labels: np.ndarray,
     strange: np.ndarray,
+    dark_strays: np.ndarray,
     saturated: np.ndarray,
     sampler: Sampler,
     fine_marks: bool = False,
     outlines: np.ndarray | None = None,
 ) -> Squares:
     """Fractions, stack heights and emblems of every square from labelled pixels (and which
-    pixels fit no class well, which are glare); emblems on the finer grid for a set whose marks
-    are small (:attr:`SquareModel.fine_marks`); stack heights from ``outlines`` where given
-    (the pixels labelled by colours fitted closer to this frame's pieces)."""
+    pixels fit no class well, which of those are darker than their class
+    (:meth:`PixelModel.dark_strays`), which are glare); emblems on the finer grid for a set
+    whose marks are small (:attr:`SquareModel.fine_marks`); stack heights from ``outlines``
+    where given (the pixels labelled by colours fitted closer to this frame's pieces)."""
     fractions = _fractions(labels[sampler.box])
     return Squares(
         fractions=fractions,
         odd=strange[sampler.box].mean(axis=1),
         base=_fractions(labels[sampler.base]),
         heights=_stack_heights(labels if outlines is None else outlines, sampler),
-        emblems=_emblems(labels, saturated, sampler, fractions, fine_marks),
+        emblems=_emblems(labels, dark_strays, saturated, sampler, fractions, fine_marks),
         light=(labels[sampler.light] == LIGHT).mean(axis=1),
     )
 
@@ -618,6 +635,10 @@ class SquareModel:
                 kinds.append("empty")
                 continue
             side = "bw".index(men)
+            if crowned.all():
+                # A mark on each side's colour: the mark of one lies in the middle, where the
+                # side is read, so the rim, the larger part of the square, says whose it is.
+                side = int(squares.fractions[index, WHITE] > squares.fractions[index, BLACK])
             man = self.man_height[side]
             rise = sampler.rise[index]
             seen = rise >= STACKS_SEEN and man * rise >= _MIN_PARALLAX

@@ -289,6 +289,25 @@ def _read_stickers(
         assert seen >= 0.9 * placed, f"{style.dark}: {seen} of {placed} {side} kings seen"
 
 
+@pytest.mark.parametrize("mark", ["star", "square"])
+def test_crowns_never_seen_at_calibration_read_as_kings(mark: str) -> None:
+    """Four pictures of issue #10's set hold no king, and `evaluate` reads every picture with
+    each of the others' calibrations. On the grey-and-white board a dark mark looks more like
+    a green piece's shaded rim than like anything else learnt, so green kings read as men on
+    a calibration from the start position (0 of 11 here, star or square). A pixel unlike
+    every class and darker than its own class now marks a crown (``PixelModel.dark_strays``;
+    docs/vision.md, round 13)."""
+    corners = camera_corners(4.0, 120.0, -5.0, (640, 400), 0.55)
+    view = View(corners=corners, size=(640, 400), noise=3.0, jitter=0.15, seed=1)
+    style = Style(
+        light=(230, 232, 235), dark=(110, 110, 110), black=(45, 45, 200), white=(70, 175, 60),
+        frame=(40, 40, 40), table=(120, 120, 120), piece_radius=0.44, piece_height=0.02,
+        kings="emblem", emblem=mark, emblem_size=0.6,
+    )  # fmt: skip
+    picture = render(START, style, view, markers=False)
+    _read_stickers(calibrate(picture.image, picture.corners), style, view, np.random.default_rng(5))
+
+
 @pytest.mark.parametrize("men", [0, 3])
 def test_crowns_marks_are_learnt_from_a_late_position_with_few_men(men: int) -> None:
     """Issue #10's set holds late positions: a picture with no man at all (nine kings a side)

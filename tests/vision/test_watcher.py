@@ -314,10 +314,10 @@ def test_a_confirmation_that_does_not_match_the_snapshot_is_ignored(
     assert not np.array_equal(watcher.calibration.model.pixels.centres, centres)
 
 
-#: Red and green stickers on a grey-and-white printed board, each king with a dark star that
-#: looks like the green's shaded edge more than anything the start position shows.
+#: Red and green stickers on a green printed board, each king with a dark star. Blurred, the
+#: star's core on a red piece looks like the red's shaded edge, near enough to pass for it.
 STICKERS = Style(
-    light=(230, 232, 235), dark=(110, 110, 110), black=(45, 45, 200), white=(70, 175, 60),
+    light=(200, 225, 230), dark=(70, 120, 60), black=(45, 45, 200), white=(70, 175, 60),
     frame=(40, 40, 40), piece_radius=0.4, piece_height=0.02, kings="emblem", emblem="star",
     emblem_ink="dark",
 )  # fmt: skip
@@ -325,7 +325,9 @@ STICKER_VIEW = View(
     corners=((180.0, 330.0), (470.0, 335.0), (455.0, 70.0), (195.0, 65.0)), size=(640, 400),
     jitter=0.15, glare=None,
 )  # fmt: skip
-CROWNED = {**START, 1: "empty", 2: "W", 3: "W", 30: "empty", 31: "B", 22: "empty"}
+#: Two kings a side crowned (R-MOV-5), the pieces that stood in their way gone.
+CROWNED = {**START, 1: "empty", 2: "W", 3: "W", 22: "empty", 25: "empty", 26: "empty",
+           29: "B", 30: "B"}  # fmt: skip
 
 
 def sticker_watcher() -> tuple[BoardWatcher, Callable[[dict[int, str], int], dict[int, str]]]:
@@ -343,13 +345,13 @@ def sticker_watcher() -> tuple[BoardWatcher, Callable[[dict[int, str], int], dic
 
 
 def test_marks_of_kings_crowned_in_play_are_learnt_when_the_game_confirms_them() -> None:
-    """A board calibrated on the start position reads the green kings as men. Once the game
+    """A board calibrated on the start position reads the red kings as men. Once the game
     has confirmed a position with kings (crowning, R-MOV-5), the marks are learnt as a class
     of their own and the next kings read as kings."""
-    later = {**CROWNED, 2: "empty", 6: "W", 10: "empty", 15: "W", 21: "empty", 17: "w"}
+    later = {**CROWNED, 29: "empty", 25: "B", 2: "empty", 6: "W", 10: "empty", 15: "W"}
     watcher, snapshot = sticker_watcher()
     first = snapshot(CROWNED, 1)
-    assert [first[s] for s in (2, 3)] == ["w", "w"]  # the marks look like the green piece
+    assert [first[s] for s in (29, 30)] == ["b", "b"]  # the marks look like the red piece
     assert watcher.confirm(CROWNED)
     read = snapshot(later, 2)
     assert {s: read.get(s, "empty") for s in range(1, 33)} == {
