@@ -599,11 +599,39 @@ def _emblem(
 
 
 def learn(
-    pixels: Pixels, sampler: Sampler, position: Mapping[int, str], one_side: bool = False
+    pixels: Pixels, sampler: Sampler, position: Mapping[int, str], labelled: bool = False
 ) -> tuple[SquareModel, list[str]]:
-    """A board's square model from one picture of a known position, and the odd squares
-    (``one_side``: a side the position does not show is left unlearnt, not refused; it is
-    :func:`calibrate`'s ``labelled``)."""
+    """A board's square model from one picture of a known position, and the odd squares.
+
+    ``labelled`` is :func:`calibrate`'s: a side the position does not show is left unlearnt,
+    and a picture that reads against its position on more squares than a calibration for play
+    allows is learnt again without them, not refused. A label is the truth; what reads against
+    it (pieces heaped or set down between squares, which no square's label describes) is named,
+    and a refusal would count every square read with this calibration wrong."""
+    model, kinds = _fitted(pixels, sampler, position, labelled)
+    known = {s: v for s, v in position.items() if v != "unknown"}
+    odd = [s for s, v in known.items() if kinds[s - 1].lower() != v.lower()]
+    if len(odd) > _MAX_ODD * len(known):
+        if not labelled:
+            raise CalibrationError(
+                f"the picture does not read as the position given (squares {odd} differ): "
+                "check the position, the corners and the light"
+            )
+        agreed = {s: "unknown" if s in odd else v for s, v in position.items()}
+        model, _ = _fitted(pixels, sampler, agreed, labelled)
+    warnings = [
+        f"square {s} looks odd (read {kinds[s - 1]!r}, should be {known[s]!r}): "
+        "glare or something on it? the other squares suffice"
+        for s in odd
+    ]
+    return model, warnings
+
+
+def _fitted(
+    pixels: Pixels, sampler: Sampler, position: Mapping[int, str], one_side: bool
+) -> tuple[SquareModel, list[str]]:
+    """The square model learnt from ``position`` (its colours, the men's heights, the crowns'
+    marks) and what it reads each square of this very picture as."""
     unlike = _unlike_their_kind(pixels, sampler, position)
     trusted = {s: "unknown" if s in unlike else v for s, v in position.items()}
     pixel_model = _colours(pixels, sampler, trusted, one_side)
@@ -613,21 +641,8 @@ def learn(
     fine = measure_squares(labels, strange, strays, pixels.saturated, sampler, fine_marks=True)
     emblem = _emblem(squares, fine, position, sampler)
     model = SquareModel(pixel_model, _man_heights(squares, position, sampler), emblem)
-    squares = fine if model.fine_marks else squares
-    kinds, _ = model.decide(squares, sampler)
-    known = {s: v for s, v in position.items() if v != "unknown"}
-    odd = [s for s, v in known.items() if kinds[s - 1].lower() != v.lower()]
-    if len(odd) > _MAX_ODD * len(known):
-        raise CalibrationError(
-            f"the picture does not read as the position given (squares {odd} differ): "
-            "check the position, the corners and the light"
-        )
-    warnings = [
-        f"square {s} looks odd (read {kinds[s - 1]!r}, should be {known[s]!r}): "
-        "glare or something on it? the other squares suffice"
-        for s in odd
-    ]
-    return model, warnings
+    kinds, _ = model.decide(fine if model.fine_marks else squares, sampler)
+    return model, kinds
 
 
 def parse_position(text: str) -> dict[int, str]:
@@ -698,7 +713,7 @@ def calibrate(
     pixels = sample(canvas, draft.sampler)
     coloured = not colourless(image)
     try:
-        model, warnings = learn(pixels, draft.sampler, known, one_side=labelled)
+        model, warnings = learn(pixels, draft.sampler, known, labelled)
     except CalibrationError as error:
         if coloured:
             raise
