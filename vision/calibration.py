@@ -37,6 +37,7 @@ from vision.colour import (
     LIGHT,
     MARK,
     NO_COLOUR,
+    OUTSIDE,
     STACKS_SEEN,
     START_POSITION,
     SURROUND,
@@ -227,12 +228,14 @@ class Calibration:
     def measure(self, canvas: np.ndarray) -> tuple[Pixels, Squares]:
         """A canonical image's sampled pixels and the squares' measurements."""
         pixels = sample(canvas, self.sampler)
-        labels, _ = self.model.pixels.label(pixels)
+        labels, strange = self.model.pixels.label(pixels)
+        strays = self.model.pixels.dark_strays(pixels, labels, strange)
         # This frame's own classes, from a quick first reading, pull a copy of the colour
         # centres half-way to them: a different exposure or lamp of this very frame cancels.
         local = copy.deepcopy(self.model.pixels)
         position = first_reading(labels, self.sampler)
-        local.follow(training_pixels(pixels, self.sampler, position, labels), _RECENTRE)
+        own = np.where(strays, OUTSIDE, labels)  # a mark never seen moves no colour
+        local.follow(training_pixels(pixels, self.sampler, position, own), _RECENTRE)
         labels, strange = local.label(pixels)
         strays = local.dark_strays(pixels, labels, strange)
         outlines = self._outlines(pixels, local, labels)

@@ -314,12 +314,12 @@ def test_a_confirmation_that_does_not_match_the_snapshot_is_ignored(
     assert not np.array_equal(watcher.calibration.model.pixels.centres, centres)
 
 
-#: Red and green stickers on a green printed board, each king with a dark star. Blurred, the
-#: star's core on a red piece looks like the red's shaded edge, near enough to pass for it.
+#: Red and green stickers on a green printed board, each king with a small dark star.
+#: Blurred, the star on a red piece looks like the red's shaded edge, near enough to pass for it.
 STICKERS = Style(
     light=(200, 225, 230), dark=(70, 120, 60), black=(45, 45, 200), white=(70, 175, 60),
     frame=(40, 40, 40), piece_radius=0.4, piece_height=0.02, kings="emblem", emblem="star",
-    emblem_ink="dark",
+    emblem_size=0.4, emblem_ink="dark",
 )  # fmt: skip
 STICKER_VIEW = View(
     corners=((180.0, 330.0), (470.0, 335.0), (455.0, 70.0), (195.0, 65.0)), size=(640, 400),
