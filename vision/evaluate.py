@@ -187,8 +187,14 @@ def _same_board(one: np.ndarray, two: np.ndarray) -> bool:
 
 
 def _calibrated(photo: Photo, truth: dict[int, str]) -> Calibration:
-    """Colours learnt from what ``truth`` shows of the photo, one side only if that is all."""
-    return calibrate(photo.image, photo.corners, truth, labelled=True)
+    """Colours learnt from what ``truth`` shows of the photo, one side only if that is all;
+    a line says on how many squares the photo read against its labels (pieces between
+    squares, a slip in the labels: with many, it is learnt from the squares that agree)."""
+    calibration = calibrate(photo.image, photo.corners, truth, labelled=True)
+    if calibration.warnings:  # each "square N looks odd ..."
+        squares = ", ".join(warning.split()[1] for warning in calibration.warnings)
+        print(f"  {photo.name}: as a calibration, squares {squares} read otherwise than labelled")
+    return calibration
 
 
 #: A change made to a photo before it is read or learnt from (another camera, light, hand).

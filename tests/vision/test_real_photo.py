@@ -240,6 +240,26 @@ def test_a_label_whose_corners_the_pattern_test_doubts_is_read_all_the_same(
     assert "would refuse this picture; read all the same" in said
 
 
+def test_a_photo_read_against_its_labels_on_many_squares_still_calibrates(
+    photo: np.ndarray, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A labelled photo may read against its labels on many squares (pieces heaped or set
+    between squares, which no square's label describes, or a slip in the labels: here five of
+    Black's men labelled White). ``evaluate`` learns it from the squares that agree and says
+    which did not, where before the refusal counted every square of every photo read with it
+    wrong."""
+    slipped = dict(START_POSITION) | dict.fromkeys(range(1, 6), "w")
+    with pytest.raises(CalibrationError, match="does not read as the position given"):
+        calibrate(photo, CORNERS, slipped)
+    labelled = Photo("slipped.jpg", photo, CORNERS, slipped, "eppu")
+    whole = Photo(PHOTO.name, photo, CORNERS, dict(START_POSITION), "eppu")
+    done = [t for t in trials([labelled, whole]) if t.photo == PHOTO.name]
+    assert [t.learnt_from for t in done] == ["slipped.jpg"]
+    assert all(truth == got for _, truth, got in done[0].compared())
+    said = capsys.readouterr().out
+    assert "slipped.jpg: as a calibration, squares 1, 2, 3, 4, 5 read otherwise" in said
+
+
 def test_a_labelled_board_running_off_the_picture_is_learnt_from_what_it_shows(
     photo: np.ndarray,
 ) -> None:
