@@ -32,14 +32,16 @@ sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resol
 import numpy as np  # noqa: E402
 
 from vision.calibration import CalibrationError, calibrate, read_squares  # noqa: E402
-from vision.synthetic import Style, View, camera_corners, late_position, render  # noqa: E402
+from vision.synthetic import (  # noqa: E402
+    PRINTED_BOARDS,
+    Style,
+    View,
+    camera_corners,
+    late_position,
+    render,
+    sticker_style,
+)
 
-BOARDS = {  # printed boards: light and dark squares (BGR)
-    "black-and-white": ((235, 238, 240), (30, 30, 30)),
-    "grey-and-white": ((230, 232, 235), (110, 110, 110)),
-    "green": ((200, 225, 230), (70, 120, 60)),
-}
-RED, GREEN = (45, 45, 200), (70, 175, 60)
 POSITIONS = 12  # positions read per board
 
 
@@ -120,13 +122,9 @@ def main() -> None:
     for radius in args.radii:
         for seed in args.seeds:
             rng = np.random.default_rng(seed)
-            for name, (light, dark) in BOARDS.items():
+            for name in PRINTED_BOARDS:
                 for mark in ("star", "square"):
-                    style = Style(
-                        light=light, dark=dark, black=RED, white=GREEN, piece_radius=radius,
-                        piece_height=0.02, kings="emblem", emblem=mark, emblem_size=0.6,
-                        frame=(40, 40, 40), table=(120, 120, 120),
-                    )  # fmt: skip
+                    style = sticker_style(name, radius, mark)
                     counts = board(rng, style, args.men, args.kings)
                     for key, value in counts.items():
                         total[key] = total.get(key, 0) + value

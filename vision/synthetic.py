@@ -425,3 +425,22 @@ def late_position(rng: np.random.Generator, men: int, kings: int = 9) -> dict[in
         for _ in range(count):
             position[squares.pop()] = kind
     return position
+
+
+#: Printed boards that sticker sets come on (issue #10's kind): light and dark squares (BGR).
+PRINTED_BOARDS = {
+    "black-and-white": ((235, 238, 240), (30, 30, 30)),
+    "grey-and-white": ((230, 232, 235), (110, 110, 110)),
+    "green": ((200, 225, 230), (70, 120, 60)),
+}
+
+
+def sticker_style(board: str, radius: float, mark: str = "star") -> Style:
+    """Red and green flat stickers of ``radius`` (squares) on one of :data:`PRINTED_BOARDS`,
+    each king with a dark ``mark`` ("star" or "square") reaching 0.6 of its radius."""
+    light, dark = PRINTED_BOARDS[board]
+    return Style(
+        light=light, dark=dark, black=(45, 45, 200), white=(70, 175, 60), frame=(40, 40, 40),
+        table=(120, 120, 120), piece_radius=radius, piece_height=0.02, kings="emblem",
+        emblem=mark, emblem_size=0.6,
+    )  # fmt: skip

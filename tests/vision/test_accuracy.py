@@ -23,6 +23,7 @@ from vision.synthetic import (
     random_style,
     random_view,
     render,
+    sticker_style,
 )
 
 
@@ -219,11 +220,7 @@ def test_thin_printed_marks_on_red_stickers_are_read_as_crowns() -> None:
                  gradient=(float(rng.uniform(-0.3, 0.3)), float(rng.uniform(-0.3, 0.3))))
             for seed in range(4)
         ]  # fmt: skip
-        style = Style(
-            light=(200, 225, 230), dark=(70, 120, 60), black=(45, 45, 200), white=(70, 175, 60),
-            frame=(40, 40, 40), table=(120, 120, 120), piece_radius=0.4, piece_height=0.02,
-            kings="emblem", emblem="star", emblem_size=0.6,
-        )  # fmt: skip
+        style = sticker_style("green", 0.4)
         kinds = ["b", "w", "B", "W", "empty"]
         odds = [0.25, 0.25, 0.15, 0.15, 0.2]
         positions = [{s: str(rng.choice(kinds, p=odds)) for s in range(1, 33)} for _ in range(4)]
@@ -256,11 +253,7 @@ def test_crowns_marks_are_learnt_where_some_of_them_look_like_the_piece() -> Non
         corners=corners, size=(640, 400), gradient=(0.15, 0.2), brightness=1.2, noise=4.7,
         jitter=0.15, seed=1,
     )  # fmt: skip
-    style = Style(
-        light=(230, 232, 235), dark=(110, 110, 110), black=(45, 45, 200), white=(70, 175, 60),
-        frame=(40, 40, 40), table=(120, 120, 120), piece_radius=0.48, piece_height=0.02,
-        kings="emblem", emblem="star", emblem_size=0.6,
-    )  # fmt: skip
+    style = sticker_style("grey-and-white", 0.48)
     picture = "BwWWB.wW.Bbw.WbbwwWwBw.wbBw.bwbw"  # squares 1-32, "." empty
     known = {square: "empty" if c == "." else c for square, c in enumerate(picture, 1)}
     calibration = calibrate(
@@ -291,7 +284,7 @@ def _read_stickers(
 
 @pytest.mark.parametrize(
     ("board", "mark"),
-    [("grey", "star"), ("grey", "square"), ("green", "square")],
+    [("grey-and-white", "star"), ("grey-and-white", "square"), ("green", "square")],
 )
 def test_crowns_never_seen_at_calibration_read_as_kings(board: str, mark: str) -> None:
     """Four pictures of issue #10's set hold no king, and `evaluate` reads every picture with
@@ -302,17 +295,9 @@ def test_crowns_never_seen_at_calibration_read_as_kings(board: str, mark: str) -
     (``PixelModel.dark_strays``), and such pixels no longer pull the frame's own copy of the
     colours towards themselves (with the first alone, the green board still read 0 of 13;
     docs/vision.md, round 13)."""
-    light, dark = {
-        "grey": ((230, 232, 235), (110, 110, 110)),
-        "green": ((200, 225, 230), (70, 120, 60)),
-    }[board]
     corners = camera_corners(4.0, 120.0, -5.0, (640, 400), 0.55)
     view = View(corners=corners, size=(640, 400), noise=3.0, jitter=0.15, seed=1)
-    style = Style(
-        light=light, dark=dark, black=(45, 45, 200), white=(70, 175, 60),
-        frame=(40, 40, 40), table=(120, 120, 120), piece_radius=0.46, piece_height=0.02,
-        kings="emblem", emblem=mark, emblem_size=0.6,
-    )  # fmt: skip
+    style = sticker_style(board, 0.46, mark)
     picture = render(START, style, view, markers=False)
     _read_stickers(calibrate(picture.image, picture.corners), style, view, np.random.default_rng(5))
 
@@ -329,12 +314,8 @@ def test_crowns_marks_are_learnt_from_a_late_position_with_few_men(men: int) -> 
     rng = np.random.default_rng(1)
     corners = camera_corners(3.0, 200.0, 5.0, (640, 400), 0.55)
     view = View(corners=corners, size=(640, 400), noise=3.0, jitter=0.15, seed=1)
-    for light, dark in (((230, 232, 235), (110, 110, 110)), ((200, 225, 230), (70, 120, 60))):
-        style = Style(
-            light=light, dark=dark, black=(45, 45, 200), white=(70, 175, 60),
-            frame=(40, 40, 40), table=(120, 120, 120), piece_radius=0.46, piece_height=0.02,
-            kings="emblem", emblem="star", emblem_size=0.6,
-        )  # fmt: skip
+    for board in ("grey-and-white", "green"):
+        style = sticker_style(board, 0.46)
         known = late_position(rng, men)
         picture = render(known, style, view, markers=False)
         _read_stickers(calibrate(picture.image, picture.corners, known), style, view, rng)
