@@ -31,6 +31,8 @@ def read_picture(path: str | Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
     is missing, no picture, or cut short: a JPEG copied only in part decodes its top half and
     greys the rest, which would read as an empty board, with only libjpeg's warning on stderr
     to tell. That warning is taken in here instead, not printed."""
+    if Path(path).is_dir():
+        raise SourceError(f"image {str(path)!r} is a folder: name the picture files in it")
     if not Path(path).is_file():
         raise SourceError(f"image {str(path)!r} does not exist")
     with tempfile.TemporaryFile() as said:

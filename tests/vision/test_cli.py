@@ -69,6 +69,8 @@ def test_errors_are_plain_sentences(tmp_path) -> None:
         "vision", "calibrate", str(tmp_path / "none.png"), "--out", str(tmp_path / "c.json")
     )
     assert done.returncode == 2 and "does not exist" in done.stderr
+    done = poolboard("vision", "calibrate", str(tmp_path), "--out", str(tmp_path / "c.json"))
+    assert done.returncode == 2 and "is a folder" in done.stderr
     done = poolboard("vision", "read", str(blank), "--calibration", str(tmp_path / "none.json"))
     assert done.returncode == 2 and "does not exist" in done.stderr
     done = poolboard("vision", "calibrate", str(blank), "--out", "x.json", "--corners", "1,2")
