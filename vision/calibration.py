@@ -89,7 +89,10 @@ _PLAIN_RING = 0.3  # squares from its centre past which a king's top is plain (m
 _PLAIN_SHARE = 60  # percent of that ring most alike in colour that is taken for the piece
 _MARK_SHARE = 0.03  # share of its kings' tops unlike its plain tops past which crowns are marked
 _MARK_PIXELS = 20  # sampled pixels of crowns' marks needed to learn them as a class
+_FEWEST_PIXELS = 20  # sampled pixels any other class needs to be learnt
 _MAX_ODD = 0.15  # share of the known squares that may read wrong at calibration (then warned)
+_BOARD_SPREAD = 25  # times the board's median squared spread within which a pixel is board
+_BOARD_FLOOR = 0.02  # ... plus this (squared log colour), for a picture with little noise
 
 
 #: A stand-in model while the sample regions are worked out, before anything is learnt.
@@ -466,7 +469,7 @@ def _training(
     }
     samples: dict[int, np.ndarray] = {}
     for index, chosen in training_pixels(pixels, sampler, position).items():
-        if len(chosen) >= 20:
+        if len(chosen) >= _FEWEST_PIXELS:
             samples[index] = chosen
         elif not (one_side and index in (BLACK, WHITE)):
             raise CalibrationError(
@@ -608,9 +611,10 @@ def learn(
 
     ``labelled`` is :func:`calibrate`'s: a side the position does not show is left unlearnt,
     and a picture that reads against its position on more squares than a calibration for play
-    allows is learnt again without them, not refused. A label is the truth; what reads against
-    it (pieces heaped or set down between squares, which no square's label describes) is named,
-    and a refusal would count every square read with this calibration wrong."""
+    allows is not refused: it is learnt again without those squares and without those whose
+    colours do not show their label (:func:`_showing_their_label`). A label is the truth;
+    what reads against it (pieces heaped or set down between squares, which no square's label
+    describes) is named, and a refusal would count every square read with it wrong."""
     model, kinds = _fitted(pixels, sampler, position, labelled)
     known = {s: v for s, v in position.items() if v != "unknown"}
     odd = [s for s, v in known.items() if kinds[s - 1].lower() != v.lower()]
@@ -621,13 +625,39 @@ def learn(
                 "check the position, the corners and the light"
             )
         agreed = {s: "unknown" if s in odd else v for s, v in position.items()}
-        model, _ = _fitted(pixels, sampler, agreed, labelled)
+        model, _ = _fitted(pixels, sampler, _showing_their_label(pixels, sampler, agreed), labelled)
     warnings = [
         f"square {s} looks odd (read {kinds[s - 1]!r}, should be {known[s]!r}): "
         "glare or something on it? the other squares suffice"
         for s in odd
     ]
     return model, warnings
+
+
+def _showing_their_label(
+    pixels: Pixels, sampler: Sampler, position: Mapping[int, str]
+) -> dict[int, str]:
+    """``position`` with its squares that do not show what it says made unknown: a piece
+    whose base is mostly board, an empty square mostly not. Board is judged on the median
+    colours of the empty and light squares and a tight spread round them, not on colours
+    learnt: where most pieces lie off their squares (scattered, heaped) the pieces' colours
+    learnt from their squares are the board's, and every check against those passes."""
+    samples = training_pixels(pixels, sampler, position)
+    board = np.zeros(len(pixels.colours), dtype=bool)
+    for index in (EMPTY, LIGHT):
+        if len(samples[index]) < _FEWEST_PIXELS:
+            return dict(position)  # too little board in the clear to say what board is
+        centre = np.median(samples[index], axis=0)
+        spread = ((samples[index] - centre) ** 2).sum(axis=1)
+        within = _BOARD_SPREAD * float(np.median(spread)) + _BOARD_FLOOR
+        board |= ((pixels.colours - centre) ** 2).sum(axis=1) <= within
+
+    def shows(square: int, value: str) -> bool:
+        if value == "empty":
+            return bool(board[sampler.box[square - 1]].mean() >= 0.5)
+        return value == "unknown" or bool(board[sampler.base[square - 1]].mean() <= 0.5)
+
+    return {s: v if shows(s, v) else "unknown" for s, v in position.items()}
 
 
 def _fitted(
