@@ -88,8 +88,7 @@ _RECENTRE = 0.5  # how far a frame's own pixels move its copy of the colour cent
 _PLAIN_RING = 0.3  # squares from its centre past which a king's top is plain (marks are central)
 _PLAIN_SHARE = 60  # percent of that ring most alike in colour that is taken for the piece
 _MARK_SHARE = 0.03  # share of its kings' tops unlike its plain tops past which crowns are marked
-_MARK_PIXELS = 20  # sampled pixels of crowns' marks needed to learn them as a class
-_FEWEST_PIXELS = 20  # sampled pixels any other class needs to be learnt
+_FEWEST_PIXELS = 20  # sampled pixels a class (crowns' marks too) needs to be learnt
 _MAX_ODD = 0.15  # share of the known squares that may read wrong at calibration (then warned)
 _BOARD_SPREAD = 25  # times the board's median squared spread within which a pixel is board
 _BOARD_FLOOR = 0.02  # ... plus this (squared log colour), for a picture with little noise
@@ -520,12 +519,12 @@ def _taken_for_pieces(model: PixelModel, marks: np.ndarray) -> np.ndarray:
     """The marks' pixels (n, 3) that colours learnt without them would take for a piece
     (none if too few to learn from): those, and only those, need a class of their own. The
     rest already read as board, which a piece's emblem may be."""
-    if len(marks) < _MARK_PIXELS:
+    if len(marks) < _FEWEST_PIXELS:
         return marks[:0]
     distances = model.distances(marks)
     distances[:, model.classes == SURROUND] = np.inf  # not inside the playing area
     taken = marks[np.isin(model.classes[distances.argmin(axis=1)], (BLACK, WHITE))]
-    return taken if len(taken) >= _MARK_PIXELS else marks[:0]
+    return taken if len(taken) >= _FEWEST_PIXELS else marks[:0]
 
 
 def _colours(
