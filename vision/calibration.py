@@ -610,10 +610,10 @@ def learn(
 
     ``labelled`` is :func:`calibrate`'s: a side the position does not show is left unlearnt,
     and a picture that reads against its position on more squares than a calibration for play
-    allows is not refused: it is learnt again without those squares and without those whose
-    colours do not show their label (:func:`_showing_their_label`). A label is the truth;
-    what reads against it (pieces heaped or set down between squares, which no square's label
-    describes) is named, and a refusal would count every square read with it wrong."""
+    allows is not refused: it is learnt again without the squares that do not show their
+    label (:func:`_showing_their_label`) and those read as the other side's piece (a slip). A
+    label is the truth; what reads against it (pieces heaped or set down between squares,
+    which no square's label describes) is named."""
     model, kinds = _fitted(pixels, sampler, position, labelled)
     known = {s: v for s, v in position.items() if v != "unknown"}
     odd = [s for s, v in known.items() if kinds[s - 1].lower() != v.lower()]
@@ -624,7 +624,13 @@ def learn(
                 "check the position, the corners and the light"
             )
         agreed = {s: "unknown" if s in odd else v for s, v in position.items()}
-        model, _ = _fitted(pixels, sampler, _showing_their_label(pixels, sampler, agreed), labelled)
+        # A square read against its label in what it holds, not whose it is, may still show
+        # its label (a side's colour learnt from board in the first fit reads its real pieces
+        # empty): the board decides. One read as the other side's piece is a slip: left out.
+        slips = {s for s in odd if "empty" not in (kinds[s - 1], known[s])}
+        tested = {s: "unknown" if s in slips else v for s, v in position.items()}
+        shown = _showing_their_label(pixels, sampler, tested, agreed)
+        model, _ = _fitted(pixels, sampler, shown, labelled)
     warnings = [
         f"square {s} looks odd (read {kinds[s - 1]!r}, should be {known[s]!r}): "
         "glare or something on it? the other squares suffice"
@@ -634,14 +640,15 @@ def learn(
 
 
 def _showing_their_label(
-    pixels: Pixels, sampler: Sampler, position: Mapping[int, str]
+    pixels: Pixels, sampler: Sampler, position: Mapping[int, str], agreed: Mapping[int, str]
 ) -> dict[int, str]:
     """``position`` with its squares that do not show what it says made unknown: a piece
     whose base is mostly board, an empty square mostly not. Board is judged on the median
-    colours of the empty and light squares and a tight spread round them, not on colours
-    learnt: where most pieces lie off their squares (scattered, heaped) the pieces' colours
-    learnt from their squares are the board's, and every check against those passes."""
-    samples = training_pixels(pixels, sampler, position)
+    colours of the empty and light squares of ``agreed`` (the squares a first fit read as
+    labelled) and a tight spread round them, not on colours learnt: where most pieces lie off
+    their squares (scattered, heaped) the pieces' colours learnt from their squares are the
+    board's, and every check against those passes."""
+    samples = training_pixels(pixels, sampler, agreed)
     board = np.zeros(len(pixels.colours), dtype=bool)
     for index in (EMPTY, LIGHT):
         if len(samples[index]) < _FEWEST_PIXELS:

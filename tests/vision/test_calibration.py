@@ -124,6 +124,17 @@ def test_a_label_whose_pieces_mostly_lie_off_their_squares_still_teaches_their_c
     assert reading == {s: later.get(s, "empty") for s in range(1, 33)}
 
 
+def test_a_label_whose_pieces_a_first_fit_reads_empty_still_teaches_them(view: View) -> None:
+    """Eight of Black's twelve men gone from a labelled start position (heaped off the board):
+    the first fit learns Black's colour from their bare squares and so reads the four men
+    still there as empty. The second fit leaves out the squares that show board, not those
+    four: before, it left them out too, learnt no Black, and every Black man read empty."""
+    shown = {**START, **dict.fromkeys(range(1, 9), "empty")}
+    calibration = calibrate(render(shown, Style(), view).image, position=START, labelled=True)
+    reading = read_squares(calibration, render(AFTER, Style(), replace(view, seed=3)).image)
+    assert reading == {s: AFTER.get(s, "empty") for s in range(1, 33)}
+
+
 def test_any_known_position_calibrates() -> None:
     middle_game = {**START, 9: "empty", 13: "b", 30: "empty", 22: "empty", 18: "w"}
     oblique = View(corners=camera_corners(40, 0, 0), noise=2.0)  # a stand beside White
