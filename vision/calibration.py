@@ -613,7 +613,8 @@ def learn(
     allows is not refused: it is learnt again without the squares that do not show their
     label (:func:`_showing_their_label`) and those read as the other side's piece (a slip). A
     label is the truth; what reads against it (pieces heaped or set down between squares,
-    which no square's label describes) is named."""
+    which no square's label describes) is named. Still refused: a side the position places
+    that no square could teach (:func:`_check_sides_learnt`)."""
     model, kinds = _fitted(pixels, sampler, position, labelled)
     known = {s: v for s, v in position.items() if v != "unknown"}
     odd = [s for s, v in known.items() if kinds[s - 1].lower() != v.lower()]
@@ -631,12 +632,26 @@ def learn(
         tested = {s: "unknown" if s in slips else v for s, v in position.items()}
         shown = _showing_their_label(pixels, sampler, tested, agreed)
         model, _ = _fitted(pixels, sampler, shown, labelled)
+    _check_sides_learnt(model, known)
     warnings = [
         f"square {s} looks odd (read {kinds[s - 1]!r}, should be {known[s]!r}): "
         "glare or something on it? the other squares suffice"
         for s in odd
     ]
     return model, warnings
+
+
+def _check_sides_learnt(model: SquareModel, position: Mapping[int, str]) -> None:
+    """``CalibrationError`` if a side that ``position`` puts on the board was not learnt (its
+    pieces lie off their squares, heaped at the edge): every piece of it would read wrong."""
+    for index, side, symbols in ((BLACK, "Black", "bB"), (WHITE, "White", "wW")):
+        placed = [s for s, v in position.items() if v in symbols]
+        if placed and index not in model.pixels.classes:
+            raise CalibrationError(
+                f"{side}'s pieces do not show on the squares the position puts them "
+                f"({', '.join(map(str, placed))}), so their colour cannot be learnt: "
+                "calibrate on a picture with the pieces set on their squares"
+            )
 
 
 def _showing_their_label(

@@ -5,7 +5,8 @@ Labels follow ``/work/shared/photos/labels.json``: per photo the playing area's 
 each photo is read with calibrations learnt from every *other* photo of the same board and set
 (same source repository, same board colours); a photo alone of its board is read in two halves,
 each with a calibration learnt from the other half of its squares only. Nothing is ever learnt
-from the square being read.
+from the square being read. A calibration picture that cannot be learnt from makes no reads;
+the report says how many, and the total were they counted wrong.
 """
 
 from __future__ import annotations
@@ -27,10 +28,6 @@ from vision.sources import SourceError, read_picture
 
 VALUES = ("empty", "b", "B", "w", "W")
 _SAME_BOARD = 0.85  # cosine of board colours above which two photos show one board and set
-
-
-#: The reading of a photo whose calibration was refused: every square counts as wrong.
-_REFUSED = dict.fromkeys(range(1, 33), "refused")
 
 
 class LabelError(ValueError):
@@ -55,16 +52,26 @@ class Photo:
 
 @dataclass
 class Trial:
-    """One photo read with one calibration: ``learnt_from`` names the calibration picture."""
+    """One photo read with one calibration: ``learnt_from`` names the calibration picture.
+    ``refused`` is why that picture could not be learnt from (then nothing was read)."""
 
     photo: str
     learnt_from: str
     truth: dict[int, str]
     reading: dict[int, str]
+    refused: str = ""
 
     def compared(self) -> list[tuple[int, str, str]]:
-        """(square, truth, reading) for every labelled square."""
+        """(square, truth, reading) for every labelled square; none if the calibration was
+        refused (:func:`report` says how many reads that left out)."""
+        if self.refused:
+            return []
         return [(s, t, self.reading[s]) for s, t in self.truth.items() if t != "unknown"]
+
+    @property
+    def labelled(self) -> int:
+        """How many squares the photo's labels name (what a read would have compared)."""
+        return sum(t != "unknown" for t in self.truth.values())
 
 
 def load_labels(
@@ -247,7 +254,9 @@ def trials(
     ``read_as`` changes each photo before it is read and ``learn_as`` each calibration picture
     (``bench/vision_real.py`` sweeps them); which photos show one board is decided unchanged.
     A photo learnt from itself (``self_only``) is read unchanged. Each photo is learnt from
-    once, however many photos it calibrates the reader for.
+    once, however many photos it calibrates the reader for. A calibration picture that cannot
+    be learnt from gives a refused trial, as ``calibrate`` would tell its user to take another;
+    a photo whose every partner is refused is read in halves, as a photo alone of its board.
     """
     done = []
     colours = {id(p): _colours_of(p) for p in photos} if not self_only else {}
@@ -262,27 +271,29 @@ def trials(
             and _same_board(colours[id(p)], colours[id(photo)])
         ]
         read = photo if self_only else read_as(photo)
+        with_partners: list[Trial] = []
         for partner in partners:
             if id(partner) not in learnt_from:
                 try:
                     learnt = learn_as(partner)
                     learnt_from[id(partner)] = _calibrated(learnt, learnt.truth)
                 except CalibrationError as error:
+                    print(f"  {partner.name}: refused as a calibration: {error}")
                     learnt_from[id(partner)] = error
             calibration = learnt_from[id(partner)]
             if isinstance(calibration, CalibrationError):
-                print(f"  {photo.name}: calibration on {partner.name} refused: {calibration}")
-                done.append(Trial(photo.name, partner.name, photo.truth, _REFUSED))
+                with_partners.append(_refused(photo.name, partner.name, photo.truth, calibration))
                 continue
-            done.append(_read(read, partner.name, calibration, photo.truth, shown))
-        if partners:
+            with_partners.append(_read(read, partner.name, calibration, photo.truth, shown))
+        done += with_partners
+        if any(not trial.refused for trial in with_partners):
             continue
         if self_only:
             try:
                 calibration = _calibrated(photo, photo.truth)
             except CalibrationError as error:
                 print(f"  {photo.name}: calibration refused: {error}")
-                done.append(Trial(photo.name, "itself", photo.truth, _REFUSED))
+                done.append(_refused(photo.name, "itself", photo.truth, error))
                 continue
             done.append(_read(photo, "itself", calibration, photo.truth, shown))
             continue
@@ -293,10 +304,15 @@ def trials(
                 calibration = _calibrated(learn_as(photo), learn)
             except CalibrationError as error:
                 print(f"  {photo.name}: calibration on half of its squares refused: {error}")
-                done.append(Trial(photo.name, "other half", test, _REFUSED))
+                done.append(_refused(photo.name, "other half", test, error))
                 continue
             done.append(_read(read, "other half", calibration, test, shown))
     return done
+
+
+def _refused(photo: str, learnt_from: str, truth: dict[int, str], error: Exception) -> Trial:
+    """The trial of a photo whose calibration picture could not be learnt from."""
+    return Trial(photo, learnt_from, truth, {}, refused=str(error) or "refused")
 
 
 def _cell(value: str) -> str:
@@ -309,7 +325,7 @@ def _cell(value: str) -> str:
 
 def _occupancy_right(truth: str, got: str) -> bool:
     """Whether a square read ``got`` holds a piece exactly when its label says it does."""
-    return (truth == "empty") == (got in ("empty", "refused"))
+    return (truth == "empty") == (got == "empty")
 
 
 def _figures(counts: Counter[tuple[str, str]]) -> str:
@@ -344,15 +360,17 @@ def report(done: list[Trial]) -> list[str]:
                 if truth != got:
                     misses[name, square, truth, got] += 1
         confusion += counts
-        learnt = ", ".join(sorted({t.learnt_from for t in photo_trials}))
+        made = [t for t in photo_trials if not t.refused]
+        learnt = ", ".join(sorted({t.learnt_from for t in made})) or "nothing: refused"
         if len(learnt) > 22:
-            learnt = f"{len(photo_trials)} other photos"
+            learnt = f"{len(made)} other photo{'s' if len(made) > 1 else ''}"
         lines.append(f"{name:28} {learnt:>22} {_figures(counts)}")
     lines.append(f"{'total':28} {'':>22} {_figures(confusion)}")
+    lines += _refusals(done, confusion)
     lines.append("")
     lines.append("confusion (rows: label, columns: read)")
     read = {g for _, g in confusion}
-    columns = (*VALUES, *(v for v in (UNSEEN_SIDE, "refused") if v in read))
+    columns = (*VALUES, UNSEEN_SIDE) if UNSEEN_SIDE in read else VALUES
     lines.append(" " * 8 + "".join(f"{_cell(v):>8}" for v in columns))
     for truth in VALUES:
         lines.append(f"{_cell(truth):8}" + "".join(f"{confusion[truth, v]:>8}" for v in columns))
@@ -362,3 +380,22 @@ def report(done: list[Trial]) -> list[str]:
         for (name, square, truth, got), count in misses.most_common(12):
             lines.append(f"  {name} {square}: {truth} -> {got} x{count}")
     return lines
+
+
+def _refusals(done: list[Trial], confusion: Counter[tuple[str, str]]) -> list[str]:
+    """Lines on the reads not made because their calibration picture was refused, with the
+    total as it would be were every square of them counted wrong."""
+    refused = [t for t in done if t.refused]
+    if not refused:
+        return []
+    pictures = ", ".join(sorted({t.learnt_from for t in refused}))
+    squares = sum(t.labelled for t in refused)
+    total = sum(confusion.values()) + squares
+    exact = sum(n for (t, g), n in confusion.items() if t == g)
+    colour = sum(n for (t, g), n in confusion.items() if t.lower() == g.lower())
+    return [
+        f"reads not made: {len(refused)}, their calibration picture refused ({pictures}; why: "
+        "above), as `calibrate` would ask its user for another picture;",
+        f"with their {squares} squares counted wrong: {exact}/{total} exact "
+        f"({100 * exact / total:.2f} %), {100 * colour / total:.2f} % in occupancy and colour",
+    ]

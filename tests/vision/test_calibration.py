@@ -135,6 +135,19 @@ def test_a_label_whose_pieces_a_first_fit_reads_empty_still_teaches_them(view: V
     assert reading == {s: AFTER.get(s, "empty") for s in range(1, 33)}
 
 
+def test_a_label_one_side_of_which_shows_on_none_of_its_squares_is_refused(view: View) -> None:
+    """Every Black man gone from a labelled start position: no square teaches Black's colour,
+    and a calibration without it would read every Black piece wrong. It is refused, naming
+    the side and its squares, as `calibrate` for play refuses it (`evaluate` then reads with
+    the other calibrations and says how many reads it could not make). Before, it was learnt
+    without Black."""
+    shown = {**START, **dict.fromkeys(range(1, 13), "empty")}
+    image = render(shown, Style(), replace(view, glare=None)).image
+    squares = ", ".join(map(str, range(1, 13)))
+    with pytest.raises(CalibrationError, match=rf"Black's pieces do not show .* \({squares}\)"):
+        calibrate(image, position=START, labelled=True)
+
+
 def test_any_known_position_calibrates() -> None:
     middle_game = {**START, 9: "empty", 13: "b", 30: "empty", 22: "empty", 18: "w"}
     oblique = View(corners=camera_corners(40, 0, 0), noise=2.0)  # a stand beside White

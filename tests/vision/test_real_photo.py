@@ -15,7 +15,7 @@ import pytest
 from engine.sensing import LinkHealth, SensorFault, Snapshot
 from vision.calibration import Calibration, CalibrationError, calibrate, load_image, read_squares
 from vision.colour import START_POSITION
-from vision.evaluate import Photo, trials, unchanged
+from vision.evaluate import Photo, report, trials, unchanged
 from vision.layout import SQUARE_CENTRES
 from vision.photo_changes import changes
 from vision.pipeline import BoardWatcher, WatchConfig
@@ -234,7 +234,7 @@ def test_a_label_whose_corners_the_pattern_test_doubts_is_read_all_the_same(
     labelled = Photo(PHOTO.name, photo, CORNERS_INSIDE, dict(START_POSITION), "eppu")
     done = trials([labelled])
     assert len(done) == 2
-    assert all(got != "refused" for trial in done for _, _, got in trial.compared())
+    assert not any(trial.refused for trial in done)
     said = capsys.readouterr().out
     assert "the checker pattern shows weakly between its labelled corners" in said
     assert "would refuse this picture; read all the same" in said
@@ -277,3 +277,32 @@ def test_a_labelled_board_running_off_the_picture_is_learnt_from_what_it_shows(
     done = [t for t in trials([cut_photo, whole]) if t.photo == PHOTO.name]
     assert [t.learnt_from for t in done] == ["cut.jpg"]
     assert all(truth == got for _, truth, got in done[0].compared())
+
+
+def test_a_calibration_picture_that_cannot_be_learnt_from_makes_no_read(
+    photo: np.ndarray, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A labelled photo that cannot be learnt from (its label names no empty square) is
+    refused as a calibration, as `calibrate` would refuse it to a user: the reads it was to
+    calibrate are not made, and `report` says how many, with the total as it would be were
+    their squares all counted wrong. The photo it was the only partner of is read in halves,
+    as a photo alone of its board; before, it lost all 32 squares to the refusal."""
+    no_empty = dict(START_POSITION) | dict.fromkeys(range(13, 21), "unknown")
+    bad = Photo("no-empty.jpg", photo, CORNERS, no_empty, "eppu")
+    whole = Photo(PHOTO.name, photo, CORNERS, dict(START_POSITION), "eppu")
+    done = trials([bad, whole])
+    assert "no-empty.jpg: refused as a calibration: cannot learn this board" in (
+        capsys.readouterr().out
+    )
+    assert [(t.photo, t.learnt_from, bool(t.refused)) for t in done] == [
+        ("no-empty.jpg", PHOTO.name, False),
+        (PHOTO.name, "no-empty.jpg", True),
+        (PHOTO.name, "other half", False),
+        (PHOTO.name, "other half", False),
+    ]
+    assert all(truth == got for trial in done for _, truth, got in trial.compared())
+    lines = report(done)
+    total = next(line for line in lines if line.startswith("total"))
+    assert total.split()[1] == "56/56"
+    assert "reads not made: 1, their calibration picture refused (no-empty.jpg;" in "\n".join(lines)
+    assert "with their 32 squares counted wrong: 56/88 exact (63.64 %)" in "\n".join(lines)
