@@ -662,12 +662,13 @@ def _showing_their_label(
     colours of the empty and light squares of ``agreed`` (the squares a first fit read as
     labelled) and a tight spread round them, not on colours learnt: where most pieces lie off
     their squares (scattered, heaped) the pieces' colours learnt from their squares are the
-    board's, and every check against those passes."""
+    board's, and every check against those passes. ``agreed`` itself where too little board
+    shows to judge."""
     samples = training_pixels(pixels, sampler, agreed)
     board = np.zeros(len(pixels.colours), dtype=bool)
     for index in (EMPTY, LIGHT):
         if len(samples[index]) < _FEWEST_PIXELS:
-            return dict(position)  # too little board in the clear to say what board is
+            return dict(agreed)  # too little board in the clear to judge: the first fit's
         centre = np.median(samples[index], axis=0)
         spread = ((samples[index] - centre) ** 2).sum(axis=1)
         within = _BOARD_SPREAD * float(np.median(spread)) + _BOARD_FLOOR
