@@ -67,7 +67,7 @@ def main() -> int:
             new, mended = sorted(wrong - baseline), baseline - wrong
         rows.append((name, exact, colour, len(compared)))
         print(f"{name}: exact {exact}/{len(compared)}, occupancy+colour {colour}/{len(compared)}")
-        if refused := sum(t.refused != "" for t in done):
+        if refused := sum(bool(t.refused) for t in done):
             print(f"    ({refused} reads not made: their calibration picture refused)")
         for photo, learnt, square, truth, got in new:
             kind = "king/man" if truth.lower() == got.lower() else "OCC/COLOUR"

@@ -328,12 +328,18 @@ def _occupancy_right(truth: str, got: str) -> bool:
     return (truth == "empty") == (got == "empty")
 
 
-def _figures(counts: Counter[tuple[str, str]]) -> str:
-    """Squares right exactly (of all, and in %), in occupancy and colour, in occupancy alone."""
-    total = sum(counts.values())
+def _right(counts: Counter[tuple[str, str]]) -> tuple[int, int, int]:
+    """Squares read right exactly, in occupancy and colour, and in occupancy alone."""
     exact = sum(n for (t, g), n in counts.items() if t == g)
     colour = sum(n for (t, g), n in counts.items() if t.lower() == g.lower())
     occupancy = sum(n for (t, g), n in counts.items() if _occupancy_right(t, g))
+    return exact, colour, occupancy
+
+
+def _figures(counts: Counter[tuple[str, str]]) -> str:
+    """Squares right exactly (of all, and in %), in occupancy and colour, in occupancy alone."""
+    total = sum(counts.values())
+    exact, colour, occupancy = _right(counts)
     exact_share, colour_share, occupancy_share = (
         100 * n / max(total, 1) for n in (exact, colour, occupancy)
     )
@@ -391,8 +397,7 @@ def _refusals(done: list[Trial], confusion: Counter[tuple[str, str]]) -> list[st
     pictures = ", ".join(sorted({t.learnt_from for t in refused}))
     squares = sum(t.labelled for t in refused)
     total = sum(confusion.values()) + squares
-    exact = sum(n for (t, g), n in confusion.items() if t == g)
-    colour = sum(n for (t, g), n in confusion.items() if t.lower() == g.lower())
+    exact, colour, _ = _right(confusion)
     return [
         f"reads not made: {len(refused)}, their calibration picture refused ({pictures}; why: "
         "above), as `calibrate` would ask its user for another picture;",
