@@ -116,8 +116,8 @@ class Calibration:
     """Board corners in the camera picture, the board's learnt colours and men's height.
 
     ``light`` holds each light square's log colour at calibration: light squares never hold a
-    piece, so a change there means a hand, a shadow or a moved camera. ``warnings`` name the
-    squares that looked odd when calibrating.
+    piece, so a change there means a hand, a shadow or a moved camera. ``odd`` holds the
+    squares that read otherwise than the position when calibrating, ``warnings`` says so.
     """
 
     corners: np.ndarray  # (4, 2): a1, h1, h8, a8 in picture pixels
@@ -126,7 +126,8 @@ class Calibration:
     model: SquareModel
     light: np.ndarray  # (32, 3)
     markers: dict[int, np.ndarray] = field(default_factory=dict)  # id -> (4, 2) at calibration
-    warnings: list[str] = field(default_factory=list)
+    #: Square -> (what it read as, what the position says) where the two differed.
+    odd: dict[int, tuple[str, str]] = field(default_factory=dict)
     k1: float = 0.0  # the lens's radial distortion (``vision.camera.distort``)
     focal: FocalEstimate | None = None  # the calibration picture's focal length (None: unsaved)
     #: Whether the corners come from another picture than the calibration's: the focal length
@@ -135,6 +136,15 @@ class Calibration:
     #: Whether the calibration picture had colour: a frame with none then comes from a camera
     #: that has gone black-and-white (a webcam's night mode) and is refused, not read.
     coloured: bool = False
+
+    @property
+    def warnings(self) -> list[str]:
+        """One line for each odd square, for the user who calibrated."""
+        return [
+            f"square {s} looks odd (read {read!r}, should be {labelled!r}): "
+            "glare or something on it? the other squares suffice"
+            for s, (read, labelled) in self.odd.items()
+        ]
 
     @property
     def homography(self) -> np.ndarray:
@@ -176,7 +186,7 @@ class Calibration:
         focal = self.focal or focal_estimate(self.ideal_corners, self.image_size)
         return Calibration(
             corners.astype(np.float32), self.method, size, self.model, self.light, markers,
-            self.warnings, self.k1, focal, seen or self.pooled, self.coloured,
+            self.odd, self.k1, focal, seen or self.pooled, self.coloured,
         )  # fmt: skip
 
     def scaled_to(self, size: tuple[int, int]) -> Calibration:
@@ -318,7 +328,7 @@ class Calibration:
             "model": self.model.to_json(),
             "light": self.light.round(5).tolist(),
             "markers": {str(i): m.round(2).tolist() for i, m in self.markers.items()},
-            "warnings": self.warnings,
+            "odd": {str(s): list(pair) for s, pair in self.odd.items()},
             "coloured": self.coloured,
         }
 
@@ -342,7 +352,10 @@ class Calibration:
                     int(i): np.array(m, dtype=np.float32).reshape(4, 2)
                     for i, m in data.get("markers", {}).items()
                 },
-                warnings=[str(w) for w in data.get("warnings", [])],
+                odd={
+                    int(s): (str(read), str(labelled))
+                    for s, (read, labelled) in data.get("odd", {}).items()
+                },
                 k1=float(data.get("k1", 0.0)),
                 focal=_focal_from_json(data.get("focal")),
                 coloured=bool(data.get("coloured", False)),  # older files: not checked
@@ -605,8 +618,9 @@ def _emblem(
 
 def learn(
     pixels: Pixels, sampler: Sampler, position: Mapping[int, str], labelled: bool = False
-) -> tuple[SquareModel, list[str]]:
-    """A board's square model from one picture of a known position, and the odd squares.
+) -> tuple[SquareModel, dict[int, tuple[str, str]]]:
+    """A board's square model from one picture of a known position, and the odd squares
+    (square -> what it read as, what the position says).
 
     ``labelled`` is :func:`calibrate`'s: a side the position does not show is left unlearnt,
     and a picture that reads against its position on more squares than a calibration for play
@@ -633,12 +647,7 @@ def learn(
         shown = _showing_their_label(pixels, sampler, tested, agreed)
         model, _ = _fitted(pixels, sampler, shown, labelled)
     _check_sides_learnt(model, known)
-    warnings = [
-        f"square {s} looks odd (read {kinds[s - 1]!r}, should be {known[s]!r}): "
-        "glare or something on it? the other squares suffice"
-        for s in odd
-    ]
-    return model, warnings
+    return model, {s: (kinds[s - 1], known[s]) for s in odd}
 
 
 def _check_sides_learnt(model: SquareModel, position: Mapping[int, str]) -> None:
@@ -768,7 +777,7 @@ def calibrate(
     pixels = sample(canvas, draft.sampler)
     coloured = not colourless(image)
     try:
-        model, warnings = learn(pixels, draft.sampler, known, labelled)
+        model, odd = learn(pixels, draft.sampler, known, labelled)
     except CalibrationError as error:
         if coloured:
             raise
@@ -776,7 +785,7 @@ def calibrate(
             f"{error}; the picture is black and white, and {NO_COLOUR}"
         ) from None
     return Calibration(
-        found, method, (width, height), model, pixels.light, markers, warnings, k1,
+        found, method, (width, height), model, pixels.light, markers, odd, k1,
         focal_estimate(draft.ideal_corners, (width, height)), coloured=coloured,
     )  # fmt: skip
 

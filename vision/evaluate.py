@@ -198,8 +198,8 @@ def _calibrated(photo: Photo, truth: dict[int, str]) -> Calibration:
     a line says on how many squares the photo read against its labels (pieces between
     squares, a slip in the labels: with many, it is learnt from the squares that agree)."""
     calibration = calibrate(photo.image, photo.corners, truth, labelled=True)
-    if calibration.warnings:  # each "square N looks odd ..."
-        squares = ", ".join(warning.split()[1] for warning in calibration.warnings)
+    if calibration.odd:
+        squares = ", ".join(map(str, calibration.odd))
         print(f"  {photo.name}: as a calibration, squares {squares} read otherwise than labelled")
     return calibration
 

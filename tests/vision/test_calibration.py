@@ -81,8 +81,12 @@ def test_a_picture_without_a_board_says_to_give_corners() -> None:
 def test_a_few_squares_unlike_the_position_are_warnings_naming_them(view: View) -> None:
     middle_game = {**START, 9: "empty", 13: "b", 30: "empty"}
     calibration = calibrate(render(middle_game, Style(), view).image)
-    odd = sorted(int(w.split()[1]) for w in calibration.warnings)
-    assert odd == [9, 13, 30]
+    assert calibration.odd == {9: ("empty", "b"), 13: ("b", "empty"), 30: ("empty", "w")}
+    assert [w.split(" (")[0] for w in calibration.warnings] == [
+        "square 9 looks odd", "square 13 looks odd", "square 30 looks odd"
+    ]  # fmt: skip
+    again = Calibration.from_json(json.loads(json.dumps(calibration.to_json())))
+    assert again.odd == calibration.odd
 
 
 def test_a_picture_far_from_the_position_is_refused(view: View) -> None:
@@ -102,7 +106,7 @@ def test_a_label_read_against_on_many_squares_is_learnt_from_the_rest(view: View
     with pytest.raises(CalibrationError, match="does not read as the position given"):
         calibrate(image, position=START)  # for play: the wrong position or corners
     calibration = calibrate(image, position=START, labelled=True)
-    odd = sorted(int(w.split()[1]) for w in calibration.warnings)
+    odd = sorted(calibration.odd)
     assert odd == [9, 10, 11, 14, 15, 16, 17, 18, 19, 22, 23, 24]
     later = {**START, 22: "empty", 18: "w"}
     reading = read_squares(calibration, render(later, Style(), replace(view, seed=3)).image)
