@@ -360,7 +360,7 @@ class Calibration:
                 focal=_focal_from_json(data.get("focal")),
                 coloured=bool(data.get("coloured", False)),  # older files: not checked
             )
-        except (KeyError, TypeError, ValueError) as error:
+        except (KeyError, TypeError, ValueError, AttributeError) as error:  # a list for a table
             raise CalibrationError(f"malformed calibration: {error}") from None
         if calibration.method not in METHODS or light.shape != (32, 3):
             raise CalibrationError("malformed calibration: bad method or light square table")

@@ -205,6 +205,19 @@ def test_a_calibration_file_with_some_markers_is_refused(tmp_path, calibration) 
         Calibration.load(path)
 
 
+@pytest.mark.parametrize(
+    "part, bad",
+    [("odd", ["7"]), ("odd", {"7": "b"}), ("odd", {"x": ["b", "w"]}), ("markers", [[0, 1]])],
+)
+def test_a_calibration_file_with_a_malformed_table_is_named(
+    tmp_path, calibration, part: str, bad: object
+) -> None:
+    path = tmp_path / "cal.json"
+    path.write_text(json.dumps(calibration.to_json() | {part: bad}))
+    with pytest.raises(CalibrationError, match="malformed calibration"):
+        Calibration.load(path)
+
+
 def test_markers_that_frame_no_board_give_no_corners(view: View) -> None:
     """ArUco markers 0-3 at a sheet's corners, not at the playing area's (another project's
     convention, as on the fhgr photos): the grid gives the corners instead, and the markers
