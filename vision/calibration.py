@@ -364,6 +364,8 @@ class Calibration:
             raise CalibrationError(f"malformed calibration: {error}") from None
         if calibration.method not in METHODS or light.shape != (32, 3):
             raise CalibrationError("malformed calibration: bad method or light square table")
+        if not (np.isfinite(corners).all() and np.isfinite(calibration.k1)):
+            raise CalibrationError("malformed calibration: corners and k1 must be finite numbers")
         if calibration.markers and sorted(calibration.markers) != list(MARKER_IDS):
             raise CalibrationError(
                 f"malformed calibration: markers {sorted(calibration.markers)} are not all "

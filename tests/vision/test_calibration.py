@@ -207,9 +207,16 @@ def test_a_calibration_file_with_some_markers_is_refused(tmp_path, calibration) 
 
 @pytest.mark.parametrize(
     "part, bad",
-    [("odd", ["7"]), ("odd", {"7": "b"}), ("odd", {"x": ["b", "w"]}), ("markers", [[0, 1]])],
+    [
+        ("odd", ["7"]),
+        ("odd", {"7": "b"}),
+        ("odd", {"x": ["b", "w"]}),
+        ("markers", [[0, 1]]),
+        ("k1", float("nan")),
+        ("corners", {"a1": [float("nan"), 0], "h1": [1, 0], "h8": [1, 1], "a8": [0, 1]}),
+    ],
 )
-def test_a_calibration_file_with_a_malformed_table_is_named(
+def test_a_calibration_file_with_a_malformed_part_is_named(
     tmp_path, calibration, part: str, bad: object
 ) -> None:
     path = tmp_path / "cal.json"
