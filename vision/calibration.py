@@ -31,6 +31,7 @@ from vision.camera import (
 )
 from vision.colour import (
     BLACK,
+    BLANK,
     BOX_RADII,
     EMBLEM,
     EMPTY,
@@ -47,6 +48,7 @@ from vision.colour import (
     Sampler,
     SquareModel,
     Squares,
+    blank,
     colourless,
     first_reading,
     measure_squares,
@@ -748,6 +750,8 @@ def calibrate(
     """
     if image.ndim != 3 or image.shape[2] != 3:
         raise CalibrationError("calibration needs a colour picture")
+    if blank(image):
+        raise CalibrationError(f"the picture is {BLANK}")
     known = given_position(position)
     bad = [f"{s}={v!r}" for s, v in known.items() if v not in SYMBOLS or not 1 <= s <= 32]
     if bad:
@@ -810,6 +814,8 @@ def read_squares(calibration: Calibration, image: np.ndarray) -> dict[int, str]:
 
 def read_placed(placed: Calibration, image: np.ndarray) -> dict[int, str]:
     """:func:`read_squares` with the board already placed in this picture (``placed``)."""
+    if blank(image):
+        raise CalibrationError(f"the picture is {BLANK}")
     if placed.coloured and colourless(image):
         raise CalibrationError(
             f"the picture is black and white where the calibration's had colour, and {NO_COLOUR}"

@@ -194,6 +194,17 @@ _GREY_LEVELS = 4  # channel spread (0-255) within which a pixel has no colour
 _GREY_SHARE = 0.995  # share of such pixels in a picture without any colour
 
 
+#: Said of a picture that shows nothing at all ("the picture is ...").
+BLANK = "all one shade: is the lens covered, or the lamp off?"
+_BLANK_SPREAD = 3.0  # grey levels (0-255); a dim board's picture still spreads dozens
+
+
+def blank(image: np.ndarray) -> bool:
+    """Whether a picture shows nothing (a capped lens, a camera still starting, a dark room):
+    its pixels, every 8th each way, all within a few grey levels of one another."""
+    return float(image[::8, ::8].std()) < _BLANK_SPREAD
+
+
 def colourless(image: np.ndarray) -> bool:
     """Whether a BGR picture has no colour at all (a camera in night or black-and-white mode
     gives three equal channels; a colour camera's noise and the scene's hues never do).

@@ -102,7 +102,7 @@ def lens_distortion(image: np.ndarray, corners: np.ndarray) -> float:
     for k1 in _K1_CANDIDATES:
         canvas = remap(grey, canvas_maps(corners, k1, (width, height))).astype(np.float32)
         values = canvas.ravel()[_EDGE_BAND]
-        scores[k1] = float(np.corrcoef(values, _EDGE_PATTERN)[0, 1])
+        scores[k1] = _agreement(values, _EDGE_PATTERN)
     best = max(scores, key=lambda k: scores[k])
     return best if scores[best] > scores[0.0] + _K1_GAIN else 0.0
 
@@ -118,12 +118,15 @@ def board_likeness(canvas: np.ndarray, every: int = 1) -> float:
     ``every``: look at every so many of those pixels only (a quick check on each frame)."""
     band, pattern = _EDGE_BAND[::every], _EDGE_PATTERN[::every]
     values = canvas.reshape(-1, 3)[band].astype(np.float32)
-    spread = values.std(axis=0)
-    scores = [
-        abs(float(np.corrcoef(values[:, c], pattern)[0, 1])) if spread[c] > 0 else 0.0
-        for c in range(3)
-    ]
-    return max(scores)
+    return max(abs(_agreement(values[:, c], pattern)) for c in range(3))
+
+
+def _agreement(values: np.ndarray, pattern: np.ndarray) -> float:
+    """The correlation of pixel values with a light/dark pattern; 0 where the pixels are all
+    one value (a covered lens, a black frame), which says nothing either way."""
+    if values.std() == 0:
+        return 0.0
+    return float(np.corrcoef(values, pattern)[0, 1])
 
 
 def _edge_band() -> tuple[np.ndarray, np.ndarray]:

@@ -22,7 +22,7 @@ import numpy as np
 
 from engine.sensing import LinkHealth, SensorEvent, SensorFault, Snapshot
 from vision.calibration import Calibration, CalibrationError
-from vision.colour import NO_COLOUR, Pixels, colourless
+from vision.colour import BLANK, NO_COLOUR, Pixels, blank, colourless
 from vision.corners import BOARD_LIKE, CornerError, board_likeness, find_board_corners
 from vision.markers import MARKER_IDS, detect_markers
 from vision.outline import UNSEEN_SIDE
@@ -147,7 +147,7 @@ class BoardWatcher:
         self._faulted = False
         self._held_over = 0  # views kept from being taken for new light: something lies over it
         self._not_found = 0  # searches for the board in a row that found nothing
-        self._colourless = False  # the camera has gone black and white: no frame is read
+        self._unreadable: str | None = None  # why the camera's frames cannot be read, if so
         self._view_lost = False  # the board was lost from view (the link reported down)
 
     @property
@@ -160,16 +160,15 @@ class BoardWatcher:
         height, width = frame.shape[:2]
         if (width, height) != self.calibration.image_size:
             self.reader.recalibrated(self.calibration.scaled_to((width, height)))
-        if self.calibration.coloured and colourless(frame) != self._colourless:
-            # Like a camera unplugged, the view is gone until the colour comes back.
-            self._colourless = not self._colourless
+        unreadable = self._why_unreadable(frame)
+        if unreadable != self._unreadable:
+            # Like a camera unplugged, the view is gone until the picture is back.
+            self._unreadable = unreadable
             self._candidate, self._steady, self._changed_still = None, 0, 0
-            if self._colourless:
-                return LinkHealth(
-                    t, False, f"the camera's picture is black and white, and {NO_COLOUR}"
-                )
-            return LinkHealth(t, True, "the camera's picture has its colour again")
-        if self._colourless:
+            if unreadable:
+                return LinkHealth(t, False, f"the camera's picture is {unreadable}")
+            return LinkHealth(t, True, "the camera's picture can be read again")
+        if unreadable:
             return None
         reading = self.reader.read(frame)
         still = reading.motion <= self.config.motion_limit
@@ -212,6 +211,15 @@ class BoardWatcher:
         self.kinds = reading.kinds
         self._snapshot_pixels = reading.pixels
         return Snapshot.from_pieces(t, reading.pieces)
+
+    def _why_unreadable(self, frame: np.ndarray) -> str | None:
+        """Why no frame like this one can be read (said once, as the link going down), or
+        None: a frame with nothing in it, or one gone black and white for a colour board."""
+        if blank(frame):
+            return BLANK
+        if self.calibration.coloured and colourless(frame):
+            return f"black and white, and {NO_COLOUR}"
+        return None
 
     def confirm(self, position: Mapping[int, str]) -> bool:
         """Learn from the last snapshot's picture that it shows ``position`` (square ->

@@ -24,6 +24,7 @@ import numpy as np
 
 from engine.sensing import LinkHealth, SensorEvent, SensorSpecError
 from vision.calibration import Calibration, CalibrationError
+from vision.colour import BLANK, blank
 from vision.pipeline import BoardWatcher, WatchConfig
 from vision.sources import (
     IMAGE_SUFFIXES,
@@ -163,6 +164,8 @@ def snap(argument: str, settle: int = 30) -> np.ndarray:
     finally:
         frames.close()
     assert last is not None  # the loop ran at least once, or raised
+    if blank(last):  # no use calibrating from it
+        raise SensorSpecError(f"{argument}: the picture is {BLANK}")
     return last
 
 

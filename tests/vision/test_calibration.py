@@ -73,9 +73,11 @@ def test_json_round_trip_reads_the_same(tmp_path, view: View, calibration: Calib
 
 
 def test_a_picture_without_a_board_says_to_give_corners() -> None:
-    blank = np.full((480, 640, 3), 120, dtype=np.uint8)
+    wall = np.broadcast_to(np.linspace(40, 200, 640, dtype=np.uint8)[None, :, None], (480, 640, 3))
     with pytest.raises(CalibrationError, match=r"markers not found.*--corners"):
-        calibrate(blank)
+        calibrate(np.ascontiguousarray(wall))
+    with pytest.raises(CalibrationError, match="all one shade: is the lens covered"):
+        calibrate(np.full((480, 640, 3), 120, dtype=np.uint8))
 
 
 def test_a_few_squares_unlike_the_position_are_warnings_naming_them(view: View) -> None:

@@ -61,10 +61,17 @@ def test_calibrate_with_corners_given(tmp_path, view: View) -> None:
 def test_errors_are_plain_sentences(tmp_path) -> None:
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((480, 640, 3), 128, dtype=np.uint8))
-    done = poolboard("vision", "calibrate", str(blank), "--out", str(tmp_path / "c.json"))
+    noise = tmp_path / "noise.png"
+    cv2.imwrite(str(noise), np.random.default_rng(1).integers(0, 256, (480, 640, 3), np.uint8))
+    done = poolboard("vision", "calibrate", str(noise), "--out", str(tmp_path / "c.json"))
     assert done.returncode == 2
     assert "markers not found" in done.stderr and "--corners" in done.stderr
     assert "Traceback" not in done.stderr
+    done = poolboard("vision", "calibrate", str(blank), "--out", str(tmp_path / "c.json"))
+    assert done.returncode == 2
+    assert done.stderr == (
+        "poolboard vision: the picture is all one shade: is the lens covered, or the lamp off?\n"
+    )
     done = poolboard(
         "vision", "calibrate", str(tmp_path / "none.png"), "--out", str(tmp_path / "c.json")
     )
@@ -75,6 +82,22 @@ def test_errors_are_plain_sentences(tmp_path) -> None:
     assert done.returncode == 2 and "does not exist" in done.stderr
     done = poolboard("vision", "calibrate", str(blank), "--out", "x.json", "--corners", "1,2")
     assert done.returncode == 2 and "eight numbers" in done.stderr
+
+
+def test_corners_given_round_a_featureless_patch_are_one_line(tmp_path) -> None:
+    """Corners round a part of the picture that is all one shade (a cloth over the board):
+    the lens fit found no pattern to score, which printed numpy's divide warnings before."""
+    picture = np.random.default_rng(2).integers(0, 256, (480, 640, 3), np.uint8)
+    picture[100:400, 150:500] = 90
+    path = tmp_path / "covered.png"
+    cv2.imwrite(str(path), picture)
+    corners = "170,380,480,380,480,120,170,120"
+    done = poolboard("vision", "calibrate", str(path), "--out", "c.json", "--corners", corners)
+    assert done.returncode == 2
+    assert done.stderr == (
+        "poolboard vision: the squares do not line up with the corners given: click the "
+        "playing area's own corners, a1 first\n"
+    )
 
 
 def test_a_photo_copied_only_in_part_is_named_cut_short(tmp_path) -> None:
@@ -261,12 +284,22 @@ def test_snap_of_a_short_video_saves_its_last_frame_and_errors_are_one_line(tmp_
     video = tmp_path / "short.avi"
     writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
     for level in (40, 200):
-        writer.write(np.full((48, 64, 3), level, np.uint8))
+        frame = np.full((48, 64, 3), level, np.uint8)
+        frame[:, :32] = 120  # something in view: a frame all one shade is refused (below)
+        writer.write(frame)
     writer.release()
     out = tmp_path / "last.png"
     done = poolboard("vision", "snap", f"file:{video}", str(out))  # 30 frames wanted, 2 there
     assert done.returncode == 0, done.stderr
-    assert abs(float(cv2.imread(str(out)).mean()) - 200) < 5
+    assert abs(float(cv2.imread(str(out))[:, 40:].mean()) - 200) < 5
+    dark = tmp_path / "dark.png"
+    cv2.imwrite(str(dark), np.full((48, 64, 3), 2, np.uint8))
+    done = poolboard("vision", "snap", f"file:{dark}", str(tmp_path / "dark-snap.png"))
+    assert done.returncode == 2 and not (tmp_path / "dark-snap.png").exists()
+    assert done.stderr == (
+        f"poolboard vision: file:{dark}: the picture is all one shade: is the lens covered, "
+        "or the lamp off?\n"
+    )
     for source, said in (
         (f"file:{tmp_path / 'none.avi'}", "no such file or folder"),
         ("usb:0?colour=1", "unknown camera option(s) colour"),

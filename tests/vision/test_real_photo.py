@@ -93,7 +93,7 @@ def test_a_camera_gone_black_and_white_is_a_link_down_not_an_empty_board(
     assert isinstance(down, LinkHealth) and not down.connected and down.t == 5
     assert "black and white" in down.detail and "night" in down.detail
     events = [watcher.feed(photo, t) for t in range(40, 46)]
-    assert events[0] == LinkHealth(40, True, "the camera's picture has its colour again")
+    assert events[0] == LinkHealth(40, True, "the camera's picture can be read again")
     assert events[1:] == [None] * 5  # the same board as before: no new snapshot
     with pytest.raises(CalibrationError, match="black and white where the calibration"):
         read_squares(calibration, grey)
@@ -102,6 +102,30 @@ def test_a_camera_gone_black_and_white_is_a_link_down_not_an_empty_board(
     calibrated_grey = calibrate(grey, CORNERS)
     assert not calibrated_grey.coloured
     assert read_squares(calibrated_grey, grey) == START_POSITION
+
+
+def test_a_covered_lens_is_a_link_down_not_a_moved_camera(photo: np.ndarray) -> None:
+    """A frame with nothing in it (a hand over the lens, the lamp off) is said once as the
+    view gone, for a colour calibration and a black-and-white one alike; before, the
+    black-and-white one searched the frame for a moved board, and the colour one blamed
+    night mode. When the picture is back, the same board gives no new snapshot."""
+    dark = np.full_like(photo, 3)
+    grey = cv2.cvtColor(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    for seen, calibration in ((photo, calibrate(photo, CORNERS)), (grey, calibrate(grey, CORNERS))):
+        watcher = BoardWatcher(calibration)
+        events = [watcher.feed(seen, t) for t in range(5)]
+        assert [type(e) for e in events if e is not None] == [Snapshot]
+        events = [watcher.feed(dark, t) for t in range(5, 60)]
+        assert [e for e in events if e is not None] == [
+            LinkHealth(5, False, "the camera's picture is all one shade: is the lens covered, "
+                       "or the lamp off?")
+        ]  # fmt: skip
+        events = [watcher.feed(seen, t) for t in range(60, 66)]
+        assert (
+            events == [LinkHealth(60, True, "the camera's picture can be read again")] + [None] * 5
+        )
+        with pytest.raises(CalibrationError, match="all one shade"):
+            read_squares(calibration, dark)
 
 
 def test_a_coin_left_on_a_square_is_named_and_the_corners_clicked_stay(

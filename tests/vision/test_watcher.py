@@ -131,16 +131,24 @@ def test_a_moved_camera_over_a_red_and_green_print_is_found_the_right_way_round(
     assert np.abs(watcher.calibration.corners - truth).max() < 3
 
 
+def table_top(shape: tuple[int, ...]) -> np.ndarray:
+    """A camera knocked off the board sees the table: a plain top, lit more on one side and
+    with a faint grain, under a colour camera's noise (no board, but not a blank frame)."""
+    height, width = shape[:2]
+    xs = np.linspace(0, 1, width)[None, :, None]
+    ys = np.linspace(0, 1, height)[:, None, None]
+    top = 100 + 40 * xs + 4 * np.sin(60 * ys + 3 * xs) + np.zeros(shape)
+    noise = np.random.default_rng(1).normal(0, 2, shape)
+    return np.clip(top + noise, 0, 255).astype(np.uint8)
+
+
 def test_a_board_that_cannot_be_found_again_is_the_link_down(view: View) -> None:
     """The camera knocked away from the board (only the table in view, still): no markers,
     no grid, no square reads: the link down once (the players see it, as for a camera
     unplugged), asking to recalibrate; up again once the board is back and reads."""
     frame = render(START, Style(), view, markers=False)
     watcher = BoardWatcher(calibrate(frame.image, frame.corners), WatchConfig(moved_frames=3))
-    table = np.full_like(frame.image, 120)
-    rng = np.random.default_rng(1)
-    frames = [frame.image] * 4
-    frames += [np.clip(table + rng.normal(0, 2, table.shape), 0, 255).astype(np.uint8)] * 10
+    frames = [frame.image] * 4 + [table_top(frame.image.shape)] * 10
     frames += [frame.image] * 4
     events = feed(watcher, frames)
     down, up = [(t, e) for t, e in enumerate(events) if isinstance(e, LinkHealth)]
@@ -166,8 +174,7 @@ def test_a_board_not_found_is_looked_for_less_and_less_often(view: View, monkeyp
     monkeypatch.setattr(vision.pipeline, "find_board_corners", counted)
     frame = render(START, Style(), view)
     watcher = BoardWatcher(calibrate(frame.image), WatchConfig(moved_frames=3, marker_every=0))
-    noise = np.random.default_rng(1).normal(0, 2, frame.image.shape)  # a colour camera's
-    table = np.clip(np.full_like(frame.image, 120) + noise, 0, 255).astype(np.uint8)
+    table = table_top(frame.image.shape)
     events = feed(watcher, [frame.image] * 4 + [table] * 60 + [frame.image] * 4)
     assert len(searches) == 4
     assert [e.connected for e in events if isinstance(e, LinkHealth)] == [False, True]
