@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -58,6 +59,7 @@ from vision.colour import (
 )
 from vision.corners import (
     BOARD_LIKE,
+    K1_RANGE,
     CornerError,
     board_likeness,
     canvas_maps,
@@ -91,13 +93,22 @@ _PLAIN_RING = 0.3  # squares from its centre past which a king's top is plain (m
 _PLAIN_SHARE = 60  # percent of that ring most alike in colour that is taken for the piece
 _MARK_SHARE = 0.03  # share of its kings' tops unlike its plain tops past which crowns are marked
 _FEWEST_PIXELS = 20  # sampled pixels a class (crowns' marks too) needs to be learnt
+_CLEARLY = 0.25  # a difference of colour, in dark-to-light spans of the board, that is seen
 _MAX_ODD = 0.15  # share of the known squares that may read wrong at calibration (then warned)
+#: Share of the position's pieces that may read wrong: in an endgame of five pieces, the
+#: squares' share alone would let four pass (a mirrored picture, the wrong position given).
+_MAX_ODD_PIECES = 0.25
 _BOARD_SPREAD = 25  # times the board's median squared spread within which a pixel is board
 _BOARD_FLOOR = 0.02  # ... plus this (squared log colour), for a picture with little noise
 
 
 #: A stand-in model while the sample regions are worked out, before anything is learnt.
 _UNLEARNT = SquareModel(PixelModel(np.zeros((1, 3)), np.zeros(1, dtype=int), 0.0), (0.0, 0.0))
+
+
+#: How far (in log width/height) a picture's shape may differ from its calibration's and
+#: still be the same view scaled (rounding to even pixel counts); beyond, it is cropped.
+_SAME_SHAPE = 0.02
 
 
 class CalibrationError(ValueError):
@@ -224,7 +235,16 @@ class Calibration:
         height, width = image.shape[:2]
         scaled = self.scaled_to((width, height))
         markers = detect_markers(image) if scaled.markers else {}
-        return scaled.follow(markers) if len(markers) == len(MARKER_IDS) else scaled
+        if len(markers) == len(MARKER_IDS):
+            return scaled.follow(markers)
+        (was_width, was_height) = self.image_size
+        if abs(np.log(width * was_height / (height * was_width))) > _SAME_SHAPE:
+            raise CalibrationError(
+                f"the picture is {width}x{height}, another shape than the calibration's "
+                f"{was_width}x{was_height} (another camera mode, or a cropped copy), and no "
+                "markers show where the board went: calibrate from a picture of this shape"
+            )
+        return scaled
 
     def to_picture(self, points: np.ndarray) -> np.ndarray:
         """Where points of the board's plane (n, 2), in squares from the a8 corner, lie in the
@@ -338,47 +358,28 @@ class Calibration:
     def from_json(cls, data: object) -> Calibration:
         """Inverse of :meth:`to_json`; ``CalibrationError`` names what is wrong."""
         found = data.get("version") if isinstance(data, dict) else None
-        if not isinstance(data, dict) or found not in (VERSION, _LANDSCAPE_ONLY):
+        if not isinstance(data, dict):
+            raise CalibrationError("not a calibration (a JSON object): recalibrate")
+        if found not in (VERSION, _LANDSCAPE_ONLY):
             raise CalibrationError(f"calibration version {found!r} is not {VERSION}: recalibrate")
-        try:
-            corners = np.array([data["corners"][n] for n in CORNER_NAMES], dtype=np.float32)
-            light = np.array(data["light"], dtype=np.float64)
-            width, height = (int(v) for v in data["image_size"])
-            calibration = cls(
-                corners=corners.reshape(4, 2),
-                method=str(data["method"]),
-                image_size=(width, height),
-                model=SquareModel.from_json(data["model"]),
-                light=light,
-                markers={
-                    int(i): np.array(m, dtype=np.float32).reshape(4, 2)
-                    for i, m in data.get("markers", {}).items()
-                },
-                odd={
-                    int(s): (str(read), str(labelled))
-                    for s, (read, labelled) in data.get("odd", {}).items()
-                },
-                k1=float(data.get("k1", 0.0)),
-                focal=_focal_from_json(data.get("focal")),
-                coloured=bool(data.get("coloured", False)),  # older files: not checked
-            )
-        except (KeyError, TypeError, ValueError, AttributeError) as error:  # a list for a table
-            raise CalibrationError(f"malformed calibration: {error}") from None
-        if calibration.method not in METHODS or light.shape != (32, 3):
-            raise CalibrationError("malformed calibration: bad method or light square table")
-        if not (np.isfinite(corners).all() and np.isfinite(calibration.k1)):
-            raise CalibrationError("malformed calibration: corners and k1 must be finite numbers")
-        if calibration.markers and sorted(calibration.markers) != list(MARKER_IDS):
-            raise CalibrationError(
-                f"malformed calibration: markers {sorted(calibration.markers)} are not all "
-                f"of {list(MARKER_IDS)} (or none)"
-            )
-        if found == _LANDSCAPE_ONLY and height > width:
+        image_size = _field(data, "image_size", _image_size)
+        if found == _LANDSCAPE_ONLY and image_size[1] > image_size[0]:
             raise CalibrationError(
                 f"calibration version {found} of a portrait picture measured the lens in its "
                 f"width, version {VERSION} in its long side: recalibrate"
             )
-        return calibration
+        return cls(
+            corners=_field(data, "corners", _corners),
+            method=_field(data, "method", _method),
+            image_size=image_size,
+            model=_field(data, "model", SquareModel.from_json),
+            light=_field(data, "light", _light_table),
+            markers=_field(data, "markers", _markers, {}),
+            odd=_field(data, "odd", _odd_squares, {}),
+            k1=_field(data, "k1", _k1, 0.0),
+            focal=_field(data, "focal", _focal_from_json, None),
+            coloured=_field(data, "coloured", _flag, False),  # older files: not checked
+        )
 
     def save(self, path: str | Path) -> None:
         """Write the calibration as JSON."""
@@ -396,6 +397,104 @@ class Calibration:
         return cls.from_json(data)
 
 
+#: What each field of a calibration file holds, said when one is malformed.
+_FIELDS = {
+    "image_size": "[width, height]: the picture's size in pixels",
+    "corners": "a table of the corners a1, h1, h8, a8, each [x, y] in pixels",
+    "method": f"one of {', '.join(METHODS)}",
+    "model": "the colours and heights calibrate learnt",
+    "light": "32 rows of three numbers (the light squares' colours)",
+    "markers": "a table of all four markers 0-3 (or of none), each four [x, y] corners",
+    "odd": 'a table of squares, each [as read, as the position says], e.g. ["b", "empty"]',
+    "k1": f"a lens distortion from {K1_RANGE[0]} to {K1_RANGE[1]}",
+    "focal": (
+        f"[log long sides from {np.log(FOCAL_RANGE[0]):.2f} to {np.log(FOCAL_RANGE[1]):.2f}, "
+        f"a variance from {FOCAL_VARIANCE[0]:g} to {FOCAL_VARIANCE[1]:g}], or null"
+    ),
+    "coloured": "true or false",
+}
+_REQUIRED = object()  # the default of a field a calibration file must have
+_Parsed = TypeVar("_Parsed")
+
+
+def _field(
+    data: dict[str, object], name: str, parse: Callable[[Any], _Parsed], default: object = _REQUIRED
+) -> _Parsed:
+    """One field of a calibration file, parsed; ``CalibrationError`` naming the field and
+    what it should hold, where Python's own message would name neither."""
+    if name not in data:
+        if default is _REQUIRED:
+            raise CalibrationError(f"malformed calibration: {name!r} is missing: recalibrate")
+        return default  # type: ignore[return-value]
+    try:
+        return parse(data[name])
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+        raise CalibrationError(
+            f"malformed calibration: {name!r} should be {_FIELDS[name]}: recalibrate"
+        ) from None
+
+
+def _finite(values: np.ndarray) -> np.ndarray:
+    if not np.isfinite(values).all():
+        raise ValueError("not finite")
+    return values
+
+
+def _image_size(value: Sequence[object]) -> tuple[int, int]:
+    width, height = (int(v) for v in value)  # type: ignore[call-overload]
+    if width <= 0 or height <= 0:
+        raise ValueError("not a size")
+    return width, height
+
+
+def _corners(value: Mapping[str, object]) -> np.ndarray:
+    return _finite(np.array([value[n] for n in CORNER_NAMES], dtype=np.float32).reshape(4, 2))
+
+
+def _method(value: object) -> str:
+    if value not in METHODS:
+        raise ValueError("unknown method")
+    return str(value)
+
+
+def _light_table(value: object) -> np.ndarray:
+    light = _finite(np.array(value, dtype=np.float64))
+    if light.shape != (32, 3):
+        raise ValueError("not 32 by 3")
+    return light
+
+
+def _markers(value: Mapping[str, object]) -> dict[int, np.ndarray]:
+    markers = {
+        int(i): _finite(np.array(m, dtype=np.float32).reshape(4, 2)) for i, m in value.items()
+    }
+    if markers and sorted(markers) != list(MARKER_IDS):
+        raise ValueError("not all four markers")
+    return markers
+
+
+def _odd_squares(value: Mapping[str, object]) -> dict[int, tuple[str, str]]:
+    odd = {}
+    for square, pair in value.items():
+        if not isinstance(pair, list) or len(pair) != 2 or not 1 <= int(square) <= 32:
+            raise ValueError("not a square's pair")
+        odd[int(square)] = (str(pair[0]), str(pair[1]))
+    return odd
+
+
+def _k1(value: object) -> float:
+    k1 = float(value)  # type: ignore[arg-type]
+    if not K1_RANGE[0] <= k1 <= K1_RANGE[1]:  # NaN too
+        raise ValueError("out of range")
+    return k1
+
+
+def _flag(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("not true or false")
+    return value
+
+
 def _focal_from_json(data: object) -> FocalEstimate | None:
     """A saved focal length ``[log long sides, variance]`` (None: not saved)."""
     if data is None:
@@ -403,10 +502,7 @@ def _focal_from_json(data: object) -> FocalEstimate | None:
     log, variance = (float(v) for v in data)  # type: ignore[attr-defined]
     low, high = (np.log(v) for v in FOCAL_RANGE)
     if not (low <= log <= high and FOCAL_VARIANCE[0] <= variance <= FOCAL_VARIANCE[1]):
-        raise ValueError(
-            f"focal {data!r} is not [log long sides in {low:.2f}..{high:.2f}, "
-            f"a variance in {FOCAL_VARIANCE[0]:g}..{FOCAL_VARIANCE[1]:g}]"
-        )
+        raise ValueError("out of range")
     return FocalEstimate(log, variance)
 
 
@@ -636,11 +732,16 @@ def learn(
     model, kinds = _fitted(pixels, sampler, position, labelled)
     known = {s: v for s, v in position.items() if v != "unknown"}
     odd = [s for s, v in known.items() if kinds[s - 1].lower() != v.lower()]
-    if len(odd) > _MAX_ODD * len(known):
+    pieces = [s for s, v in known.items() if v != "empty"]
+    odd_pieces = [s for s in odd if s in pieces]
+    too_odd = len(odd) > _MAX_ODD * len(known) or len(odd_pieces) > _MAX_ODD_PIECES * len(pieces)
+    if too_odd:
         if not labelled:
             raise CalibrationError(
-                f"the picture does not read as the position given (squares {odd} differ): "
-                "check the position, the corners and the light"
+                f"the picture does not read as the position given (squares {odd} differ, "
+                f"{len(odd_pieces)} of its {len(pieces)} pieces among them): check the "
+                "position, the corners (a1 first; a camera that mirrors its picture turns the "
+                "board over) and the light"
             )
         agreed = {s: "unknown" if s in odd else v for s, v in position.items()}
         # A square read against its label in what it holds, not whose it is, may still show
@@ -718,12 +819,28 @@ def parse_position(text: str) -> dict[int, str]:
     try:
         board = Board.from_fen(text)
     except FenError as error:
-        raise CalibrationError(f"position {text!r}: {error}") from None
+        raise CalibrationError(f"--fen: {error}") from None  # the FenError quotes the FEN
     position = {}
     for square in range(1, 33):
         piece = board.piece_at(square)
         position[square] = "empty" if piece is None else piece.symbol
     return position
+
+
+def black_looks_white(calibration: Calibration) -> bool:
+    """Whether the pieces learnt as Black's are clearly lighter than White's and not redder:
+    Black is the darker or red side (R-BRD-3), so the board was most likely given turned
+    round (corners from the wrong corner, markers placed the wrong way). Brightness and
+    redness are on the board's own scale (dark squares 0, light squares 1 in each channel)."""
+    pixels = calibration.model.pixels
+    black = pixels.centres[pixels.classes == BLACK]
+    white = pixels.centres[pixels.classes == WHITE]
+    if not len(black) or not len(white):
+        return False
+    black_colour, white_colour = black.mean(axis=0), white.mean(axis=0)
+    lighter = black_colour.mean() - white_colour.mean()
+    redder = (black_colour[2] - black_colour[0]) - (white_colour[2] - white_colour[0])  # BGR
+    return bool(lighter > _CLEARLY and redder < _CLEARLY)
 
 
 def given_position(position: Mapping[int, str] | None) -> dict[int, str]:
@@ -759,14 +876,16 @@ def calibrate(
     found, method, markers = locate_board(image, corners, known)
     height, width = image.shape[:2]
     slack = 0.05 * max(width, height)  # a corner hidden just off the edge may be estimated
-    if not labelled and (
-        (found < -slack).any()
-        or (found[:, 0] > width + slack).any()
-        or (found[:, 1] > height + slack).any()
-    ):
+    outside = [
+        f"{name} ({x:.0f},{y:.0f})"
+        for name, (x, y) in zip(CORNER_NAMES, found, strict=True)
+        if not (-slack <= x <= width + slack and -slack <= y <= height + slack)
+    ]
+    if outside and not labelled:
         raise CalibrationError(
-            f"corners {found.round().astype(int).tolist()} lie outside the {width}x{height} "
-            "picture: give the playing area's corners in this picture's pixels"
+            f"corner{'s' if len(outside) > 1 else ''} {', '.join(outside)} "
+            f"lie{'' if len(outside) > 1 else 's'} outside the {width}x{height} picture: give "
+            "the playing area's corners in this picture's pixels"
         )
     k1 = lens_distortion(image, found)
     draft = Calibration(found, method, (width, height), _UNLEARNT, np.zeros((32, 3)), k1=k1)

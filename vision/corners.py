@@ -150,6 +150,8 @@ _HALVED = 800  # pixels across from which the grid is also looked for at half si
 _GRID_LARGEST = 1920
 _K1_CANDIDATES = (0.0, -0.05, -0.1, -0.15, -0.2, -0.25, -0.3, -0.35, 0.05, 0.1)
 _K1_GAIN = 0.01  # correlation a k1 must add over none to be believed
+#: The least and most lens distortion :func:`lens_distortion` fits.
+K1_RANGE = (min(_K1_CANDIDATES), max(_K1_CANDIDATES))
 _EDGE_BAND, _EDGE_PATTERN = _edge_band()
 
 

@@ -33,8 +33,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     calibrate.add_argument(
         "--fen",
         metavar="FEN",
-        help="the position in the picture as a PDN FEN, e.g. W:W18,21-32:B1-12,K14 "
-        "(default: the start position)",
+        help="the position in the picture as a PDN FEN, e.g. B:W18,21,23-32:B1-10,12,15 "
+        "after 11-15 22-18, kings as K14 (default: the start position)",
     )
     calibrate.add_argument("--out", required=True, metavar="CAL.json", help="where to save")
     calibrate.add_argument(
@@ -186,6 +186,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     from vision.calibration import (
         CalibrationError,
         CornersOffError,
+        black_looks_white,
         calibrate,
         given_position,
         load_image,
@@ -197,6 +198,10 @@ def run_calibrate(args: argparse.Namespace) -> int:
 
     if args.show and (problem := _picture_problem(args.show)):
         return _fail(f"--show {problem}")
+    if Path(args.out).is_dir():
+        return _fail(f"--out {args.out!r} is a folder: name the file to save, e.g. cal.json")
+    if problem := _folder_problem(str(Path(args.out).parent)):
+        return _fail(f"--out {problem}")
     try:
         corners = None if args.corners is None else parse_corners(args.corners)
         position = None if args.fen is None else parse_position(args.fen)
@@ -223,6 +228,11 @@ def run_calibrate(args: argparse.Namespace) -> int:
         f"in the picture, square 32 at its {_whereabouts(calibration.corners, 32)}: "
         f"if Black sits elsewhere, {remedy}"
     )
+    if black_looks_white(calibration):
+        print(
+            "warning: the pieces taken for Black's are lighter than White's, where Black is "
+            f"the darker or red side (R-BRD-3): if the board is turned round, {remedy}"
+        )
     if calibration.markers and calibration.method != "markers":
         print("markers 0-3 seen away from the playing area's corners: kept to follow the camera")
     if calibration.k1:
@@ -261,10 +271,14 @@ def run_read(args: argparse.Namespace) -> int:
     for path in args.images:
         try:
             image = load_image(path)
+        except CalibrationError as error:  # it names the file
+            status = _fail(str(error))
+            continue
+        try:
             placed = calibration.placed_in(image)  # markers looked for once, read and drawn
             squares = read_placed(placed, image)
         except CalibrationError as error:
-            status = _fail(str(error))
+            status = _fail(f"{path}: {error}")
             continue
         if args.show:
             shown = draw_reading(image, placed, squares)

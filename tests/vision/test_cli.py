@@ -249,7 +249,10 @@ def test_calibrate_from_a_mid_game_position_given_as_fen(tmp_path, view: View) -
     assert done.returncode == 0, done.stderr
     assert "warning" not in done.stdout
     done = poolboard("vision", "calibrate", str(picture), "--out", str(cal), "--fen", "W:W99:B1")
-    assert done.returncode == 2 and "position" in done.stderr
+    assert done.returncode == 2
+    assert done.stderr == (
+        "poolboard vision: --fen: FEN 'W:W99:B1': square 99 is not a dark square 1-32 (R-BRD-2)\n"
+    )
 
 
 def test_reading_a_picture_that_is_not_the_board_says_so(tmp_path, view: View) -> None:
@@ -261,6 +264,28 @@ def test_reading_a_picture_that_is_not_the_board_says_so(tmp_path, view: View) -
     done = poolboard("vision", "read", str(noise), "--calibration", str(cal))
     assert done.returncode == 2 and "shows no checker board" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_read_names_each_picture_it_cannot_read_and_reads_the_rest(tmp_path) -> None:
+    """Among several pictures, the one that fails is named with its reason (before, the
+    reason came alone and the JSON simply lacked its line); one of another shape than the
+    calibration's, with no markers to place the board, is said to be so."""
+    frame = render(START, Style(), View(), markers=False)
+    start, cropped = tmp_path / "start.png", tmp_path / "cropped.png"
+    cv2.imwrite(str(start), frame.image)
+    cv2.imwrite(str(cropped), frame.image[60:420])  # 640x360 out of 640x480
+    cal = tmp_path / "cal.json"
+    corners = ",".join(f"{v:.0f}" for v in frame.corners.ravel())
+    done = poolboard("vision", "calibrate", str(start), "--corners", corners, "--out", str(cal))
+    assert done.returncode == 0, done.stderr
+    done = poolboard("vision", "read", str(cropped), str(start), "--calibration", str(cal))
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"poolboard vision: {cropped}: the picture is 640x360, another shape than the "
+        "calibration's 640x480 (another camera mode, or a cropped copy), and no markers show "
+        "where the board went: calibrate from a picture of this shape\n"
+    )
+    assert done.stdout.startswith(f"{start}: Black 1,2,3,4,5,6,7,8,9,10,11,12  White 21,")
 
 
 def test_snap_saves_the_frame_the_sensor_would_read_once_settled(tmp_path, view: View) -> None:

@@ -182,3 +182,20 @@ def test_a_small_picture_is_drawn_enlarged(photo: np.ndarray, calibration: Calib
     assert shown.shape == (1080, 1920, 3)
     for corner in placed.to_picture(BOARD_CORNERS) * 3:
         assert _near(shown, corner, (0, 220, 255), reach=4), f"no grid line at {corner}"
+
+
+def test_a_board_given_turned_round_is_warned_of(tmp_path: Path) -> None:
+    """Corners given from h8 instead of a1 (the board turned round) make the white discs
+    Black's, and every later reading swaps the sides; calibrate warns, since Black is the
+    darker or red side (R-BRD-3). Given the right way round, no warning."""
+    cal = tmp_path / "cal.json"
+    turned = ",".join(str(int(v)) for v in CORNERS[[2, 3, 0, 1]].ravel())
+    for corners, warned in ((turned, True), (CORNERS_ARG, False)):
+        done = poolboard("vision", "calibrate", str(PHOTO), "--corners", corners, "--out", str(cal))
+        assert done.returncode == 0, done.stderr
+        said = (
+            "warning: the pieces taken for Black's are lighter than White's, where Black is "
+            "the darker or red side (R-BRD-3): if the board is turned round, give the corners "
+            "starting at a1"
+        )
+        assert (said in done.stdout.splitlines()) == warned, done.stdout
