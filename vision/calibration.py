@@ -357,9 +357,9 @@ class Calibration:
     @classmethod
     def from_json(cls, data: object) -> Calibration:
         """Inverse of :meth:`to_json`; ``CalibrationError`` names what is wrong."""
-        found = data.get("version") if isinstance(data, dict) else None
         if not isinstance(data, dict):
             raise CalibrationError("not a calibration (a JSON object): recalibrate")
+        found = data.get("version")
         if found not in (VERSION, _LANDSCAPE_ONLY):
             raise CalibrationError(f"calibration version {found!r} is not {VERSION}: recalibrate")
         image_size = _field(data, "image_size", _image_size)

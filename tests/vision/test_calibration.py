@@ -202,6 +202,9 @@ def test_malformed_calibration_files_are_named(tmp_path) -> None:
     path.write_text("{not json")
     with pytest.raises(CalibrationError, match="cannot read"):
         Calibration.load(path)
+    path.write_text("[]")
+    with pytest.raises(CalibrationError, match=r"not a calibration \(a JSON object\)"):
+        Calibration.load(path)
     path.write_text('{"version": 99}')
     with pytest.raises(CalibrationError, match="version 99"):
         Calibration.load(path)
