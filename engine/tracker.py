@@ -606,6 +606,17 @@ class Tracker:
                 f"{missed.path[0]}-{missed.path[-1]} is not allowed: a capture is "
                 "compulsory (R-CAP-1); capture with " + ", ".join(map(str, sorted(capturers))),
             )
+        elif self._moved_out_of_turn(added, missing):
+            waiting = self.board.turn
+            self._raise(
+                t,
+                occupied,
+                "R-ILL-1",
+                frozenset(squares_of(added | missing | wrong)),
+                f"moved out of turn: it is {waiting.value.capitalize()}'s move (R-BRD-3): "
+                + detail,
+                side=waiting.opponent,
+            )
         else:
             self._raise(
                 t,
@@ -617,6 +628,18 @@ class Tracker:
         if self._held(t, self.config.stuck):
             self._suspect_stuck_square(t, occupied)
         return view
+
+    def _moved_out_of_turn(self, added: int, missing: int) -> bool:
+        """Whether a sensor that sees colours shows only the other side's pieces moved: every
+        piece gone was theirs and every piece come is seen in their colour. The offence is
+        then theirs, not the side to move's (occupancy alone cannot tell: the side to move)."""
+        seen = self._colours
+        if seen is None or not added:
+            return False
+        other = self.board.turn.opponent
+        theirs = self.board.black if other is Color.BLACK else self.board.white
+        seen_theirs = seen.black if other is Color.BLACK else seen.white
+        return missing & ~theirs == 0 and added & ~seen_theirs == 0
 
     def _view_not_expected(self, occupied: int) -> _View:
         """The board shows neither the expected move nor the way to it: restore, then play it.

@@ -153,6 +153,27 @@ def test_pieces_swapped_in_place_are_cued_and_flagged_then_play_goes_on() -> Non
     assert hands.notations() == ["11-15"] and hands.rules() == ["R-ILL-1"]
 
 
+def test_a_move_out_of_turn_is_charged_to_the_side_that_moved() -> None:
+    """After 11-15 Black moves again (9-14): a camera sees a black piece move, so the
+    illegal move is Black's (R-BRD-3), not White's, whose offences lead to a forfeit.
+    An occupancy sensor cannot tell and charges the side to move, as before."""
+    seen = ColourHands(config=TrackerConfig())
+    seen.move(11, 15).wait(1).move(9, 14).wait(1)
+    assert seen.notations() == ["11-15"]
+    (violation,) = seen.of("violation")
+    assert (violation.rule, violation.side) == ("R-ILL-1", Color.BLACK)
+    assert violation.message == (
+        "moved out of turn: it is White's move (R-BRD-3): restore the position: put a piece "
+        "on 9; clear 14"
+    )
+    seen.move(14, 9).wait(1).move(22, 18).wait(1)
+    assert seen.notations() == ["11-15", "22-18"]
+    occupancy_only = Hands(config=TrackerConfig())
+    occupancy_only.move(11, 15).wait(1).move(9, 14).wait(1)
+    (violation,) = occupancy_only.of("violation")
+    assert violation.side is Color.WHITE and violation.message.startswith("illegal move: ")
+
+
 def test_a_king_seen_on_the_new_kings_square_is_its_crowning() -> None:
     hands = ColourHands("B:W30,21:B27,3", TrackerConfig())
     hands.move(27, 32).wait(1)
