@@ -606,24 +606,19 @@ class Tracker:
                 f"{missed.path[0]}-{missed.path[-1]} is not allowed: a capture is "
                 "compulsory (R-CAP-1); capture with " + ", ".join(map(str, sorted(capturers))),
             )
-        elif self._moved_out_of_turn(added, missing):
-            waiting = self.board.turn
-            self._raise(
-                t,
-                occupied,
-                "R-ILL-1",
-                frozenset(squares_of(added | missing | wrong)),
-                f"moved out of turn: it is {waiting.value.capitalize()}'s move (R-BRD-3): "
-                + detail,
-                side=waiting.opponent,
-            )
         else:
+            side, message = self.board.turn, "illegal move: " + detail
+            if self._moved_out_of_turn(added, missing):
+                side = self.board.turn.opponent
+                waiting = self.board.turn.value.capitalize()
+                message = f"moved out of turn: it is {waiting}'s move (R-BRD-3): " + detail
             self._raise(
                 t,
                 occupied,
                 "R-ILL-1",
                 frozenset(squares_of(added | missing | wrong)),
-                "illegal move: " + detail,
+                message,
+                side=side,
             )
         if self._held(t, self.config.stuck):
             self._suspect_stuck_square(t, occupied)
@@ -637,9 +632,8 @@ class Tracker:
         if seen is None or not added:
             return False
         other = self.board.turn.opponent
-        theirs = self.board.black if other is Color.BLACK else self.board.white
         seen_theirs = seen.black if other is Color.BLACK else seen.white
-        return missing & ~theirs == 0 and added & ~seen_theirs == 0
+        return missing & ~self.board.pieces(other) == 0 and added & ~seen_theirs == 0
 
     def _view_not_expected(self, occupied: int) -> _View:
         """The board shows neither the expected move nor the way to it: restore, then play it.
