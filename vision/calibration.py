@@ -931,14 +931,20 @@ def read_squares(calibration: Calibration, image: np.ndarray) -> dict[int, str]:
     return read_placed(calibration.placed_in(image), image)
 
 
+def why_unreadable(calibration: Calibration, image: np.ndarray) -> str | None:
+    """Why no picture like ``image`` can be read with ``calibration`` (said as "the picture
+    is ..."), or None: nothing in it, or black and white where the calibration's had colour."""
+    if blank(image):
+        return BLANK
+    if calibration.coloured and colourless(image):
+        return f"black and white where the calibration's had colour, and {NO_COLOUR}"
+    return None
+
+
 def read_placed(placed: Calibration, image: np.ndarray) -> dict[int, str]:
     """:func:`read_squares` with the board already placed in this picture (``placed``)."""
-    if blank(image):
-        raise CalibrationError(f"the picture is {BLANK}")
-    if placed.coloured and colourless(image):
-        raise CalibrationError(
-            f"the picture is black and white where the calibration's had colour, and {NO_COLOUR}"
-        )
+    if why := why_unreadable(placed, image):
+        raise CalibrationError(f"the picture is {why}")
     canvas = placed.canvas(image)
     if board_likeness(canvas) < BOARD_LIKE:
         raise CalibrationError(

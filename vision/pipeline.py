@@ -21,8 +21,8 @@ import cv2
 import numpy as np
 
 from engine.sensing import LinkHealth, SensorEvent, SensorFault, Snapshot
-from vision.calibration import Calibration, CalibrationError
-from vision.colour import BLANK, NO_COLOUR, Pixels, blank, colourless
+from vision.calibration import Calibration, CalibrationError, why_unreadable
+from vision.colour import Pixels
 from vision.corners import BOARD_LIKE, CornerError, board_likeness, find_board_corners
 from vision.markers import MARKER_IDS, detect_markers
 from vision.outline import UNSEEN_SIDE
@@ -160,7 +160,7 @@ class BoardWatcher:
         height, width = frame.shape[:2]
         if (width, height) != self.calibration.image_size:
             self.reader.recalibrated(self.calibration.scaled_to((width, height)))
-        unreadable = self._why_unreadable(frame)
+        unreadable = why_unreadable(self.calibration, frame)
         if unreadable != self._unreadable:
             # Like a camera unplugged, the view is gone until the picture is back.
             self._unreadable = unreadable
@@ -211,15 +211,6 @@ class BoardWatcher:
         self.kinds = reading.kinds
         self._snapshot_pixels = reading.pixels
         return Snapshot.from_pieces(t, reading.pieces)
-
-    def _why_unreadable(self, frame: np.ndarray) -> str | None:
-        """Why no frame like this one can be read (said once, as the link going down), or
-        None: a frame with nothing in it, or one gone black and white for a colour board."""
-        if blank(frame):
-            return BLANK
-        if self.calibration.coloured and colourless(frame):
-            return f"black and white, and {NO_COLOUR}"
-        return None
 
     def confirm(self, position: Mapping[int, str]) -> bool:
         """Learn from the last snapshot's picture that it shows ``position`` (square ->
