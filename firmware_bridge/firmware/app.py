@@ -49,6 +49,7 @@ class Firmware:
         self.picture = LedPicture(settings.BRIGHTNESS)
         self.deframer = Deframer()
         self.seq = 0
+        self.boot_id = hal.boot_id()  # drawn at power-up: a host tells a restart by it
         self.occupancy = None
         self.fault = 0  # squares a diode fault touched within FAULT_HOLD_MS
         self.dropped = 0  # reports the host did not take in time (the next one repairs them)
@@ -74,7 +75,7 @@ class Firmware:
 
     def boot(self):
         """Announce ourselves: a HELLO at power-up lets a listening host notice a reset."""
-        self.send(HELLO, pack_hello(HELLO_BOOT, self.hal.board_id()))
+        self.send(HELLO, pack_hello(HELLO_BOOT, self.boot_id, self.hal.board_id()))
         self.draw(force=True)
 
     def report(self, kind):
@@ -94,7 +95,7 @@ class Firmware:
                 self.send(ACK, pack_ack(seq, ACK_BAD_VERSION))  # our HELLO names our version
             else:
                 self.picture.linked = True
-            self.send(HELLO, pack_hello(HELLO_REPLY, self.hal.board_id()))
+            self.send(HELLO, pack_hello(HELLO_REPLY, self.boot_id, self.hal.board_id()))
             if self.occupancy is not None and self.picture.linked:
                 self.report(STATE_HEARTBEAT)
         elif kind == LED_FRAME:

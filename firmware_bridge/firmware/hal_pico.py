@@ -4,6 +4,7 @@ Also what runs under the MicroPython unix port in the tests and the emulator, wh
 firmware_bridge/pico_standin provides ``machine`` and ``neopixel``.
 """
 
+import os
 import select
 import sys
 import time
@@ -49,6 +50,9 @@ class PicoHal:
 
     def board_id(self):
         return machine.unique_id()
+
+    def boot_id(self):
+        return os.urandom(4)  # the RP2040's ring oscillator: differs from boot to boot
 
     def feed_watchdog(self):
         self._watchdog.feed()

@@ -5,6 +5,7 @@ apart; the matrix is the circuit model the MicroPython stand-in uses too, missin
 all. Nothing picks it by default: tests and the emulator pass it in by hand.
 """
 
+import os
 import threading
 import time
 
@@ -74,6 +75,9 @@ class SimHal:
 
     def board_id(self):
         return self._board_id
+
+    def boot_id(self):
+        return os.urandom(4)
 
     def feed_watchdog(self):
         pass  # nothing here can hang the simulated board

@@ -4,8 +4,8 @@ MicroPython-compatible on purpose (no annotations, no dataclasses, no struct): t
 this very module, so the two sides can never disagree on the codec. PROTOCOL.md describes it.
 """
 
-PROTOCOL_VERSION = 2
-FIRMWARE_VERSION = (2, 0)
+PROTOCOL_VERSION = 3
+FIRMWARE_VERSION = (3, 0)
 
 # Board -> host.
 HELLO = 0x01
@@ -37,6 +37,9 @@ LED_SLOTS = SQUARE_LEDS + STATUS_LEDS
 LED_FRAME_LENGTH = 4 * LED_SLOTS
 BLINK_CODES = (BLINK_SOLID, BLINK_SLOW, BLINK_FAST)
 STATE_LENGTH = 16
+BOOT_ID_LENGTH = 4
+MAX_BOARD_ID = 16
+HELLO_MIN = 4 + BOOT_ID_LENGTH + 1  # a board id of at least one byte
 MAX_ERROR_TEXT = 64
 MAX_BODY = 2 + LED_FRAME_LENGTH + 2  # the longest message: an LED_FRAME
 MAX_ENCODED = MAX_BODY + MAX_BODY // 254 + 1  # its COBS encoding (141 bytes), delimiters aside
@@ -188,17 +191,21 @@ def _get(data, start, size):
     return value
 
 
-def pack_hello(reason, board_id):
-    """HELLO payload: protocol version, firmware major, minor, reason (boot/reply), board id."""
+def pack_hello(reason, boot_id, board_id):
+    """HELLO payload: protocol version, firmware major, minor, reason (boot/reply), the boot id
+    (4 bytes drawn at power-up), the board id (1-16 bytes)."""
     major, minor = FIRMWARE_VERSION
-    return bytes((PROTOCOL_VERSION, major, minor, reason)) + bytes(board_id)
+    return bytes((PROTOCOL_VERSION, major, minor, reason)) + bytes(boot_id) + bytes(board_id)
 
 
 def unpack_hello(payload):
-    """``(protocol_version, (major, minor), reason, board_id)``; ``FrameError`` if truncated."""
-    if len(payload) < 4:
+    """``(protocol_version, (major, minor), reason, boot_id, board_id)``; ``FrameError`` if a
+    field is missing or the board id is not 1-16 bytes. Read byte 0 (the protocol version)
+    first: another version's HELLO may be laid out differently."""
+    if not HELLO_MIN <= len(payload) <= HELLO_MIN - 1 + MAX_BOARD_ID:
         raise FrameError("short")
-    return payload[0], (payload[1], payload[2]), payload[3], bytes(payload[4:])
+    boot_id = bytes(payload[4 : 4 + BOOT_ID_LENGTH])
+    return payload[0], (payload[1], payload[2]), payload[3], boot_id, bytes(payload[8:])
 
 
 def pack_state(mask, black_presses, white_presses, uptime_ms, fault_mask=0):

@@ -45,8 +45,9 @@ def test_boot_says_hello_then_reports_the_settled_board() -> None:
     bench.hal.switches = 0b1011
     (hello,) = bench.sent()
     assert hello[0] == protocol.HELLO
-    version, firmware, reason, board_id = protocol.unpack_hello(hello[2])
-    assert (version, firmware, reason, board_id) == (2, (2, 0), protocol.HELLO_BOOT, b"EMULATED")
+    version, firmware, reason, boot_id, board_id = protocol.unpack_hello(hello[2])
+    assert (version, firmware, reason, board_id) == (3, (3, 0), protocol.HELLO_BOOT, b"EMULATED")
+    assert boot_id == bench.firmware.boot_id and len(boot_id) == 4
     [(kind, (mask, *_))] = states(bench.run(20))
     assert (kind, mask) == (protocol.STATE_CHANGE, 0b1011)
 

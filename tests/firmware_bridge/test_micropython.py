@@ -99,6 +99,22 @@ def test_a_host_holding_the_port_unread_does_not_stall_the_scan(
     assert not [e for e in link.events if isinstance(e, LinkHealth) and "restarted" in e.detail]
 
 
+def test_a_lever_pressed_while_the_link_is_down_counts_once(make_link) -> None:
+    """The host holds the port unread until its silence timer takes the link down; a lever
+    pressed then counts, once, when the link is back (the host keeps the board's counters
+    across a link-down: it re-bases them only when the board restarted)."""
+    link = make_link(interpreter="micropython")
+    link.wait_leds("leds s1=#000a00")
+    link.emulator.command("stall 6")
+    link.until_link(connected=False, timeout=6)
+    link.emulator.command("lever white")
+    link.until_link(timeout=8)
+    link.emulator.command("lever black")
+    link.until(lambda e: isinstance(e, LeverPress) and e.side is Color.BLACK)
+    assert [e.side for e in link.events if isinstance(e, LeverPress)] == [Color.WHITE, Color.BLACK]
+    assert link.emulator.board.resets == []
+
+
 def test_a_scan_allocates_nothing_and_the_loop_little() -> None:
     """gc.mem_alloc deltas under MicroPython (gc off): no heap churn per scan, so no GC pause
     is caused by scanning; reports and LED redraws allocate a few KB a second."""

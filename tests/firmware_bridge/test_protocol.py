@@ -22,7 +22,7 @@ from firmware_bridge.firmware.protocol import (
     decode_frame,
     encode_frame,
 )
-from firmware_bridge.host import crc_ccitt
+from firmware_bridge.link import crc_ccitt
 
 FIRMWARE = Path(protocol.__file__).parent
 

@@ -139,7 +139,7 @@ def fake() -> Iterator[tuple[FakeBoard, SerialBoard]]:
     host = SerialBoard(board.path)
     try:
         board.await_host_hello()
-        board.send(protocol.HELLO, protocol.pack_hello(protocol.HELLO_BOOT, b"FAKEFAKE"))
+        board.send(protocol.HELLO, protocol.pack_hello(protocol.HELLO_BOOT, b"BOOT", b"FAKEFAKE"))
         event = host.read(timeout=3)
         assert isinstance(event, LinkHealth) and event.connected
         yield board, host
@@ -168,7 +168,8 @@ def test_the_host_makes_the_port_raw(fake: tuple[FakeBoard, SerialBoard]) -> Non
 
 def test_a_lever_counter_going_back_is_no_press(fake: tuple[FakeBoard, SerialBoard]) -> None:
     board, host = fake
-    board.state(levers=(5, 0))
+    board.state(levers=(5, 0))  # five presses since the boot HELLO: its counters started at 0
+    assert len([e for e in _events(host) if isinstance(e, LeverPress)]) == 5
     board.state(levers=(4, 0), uptime=1010)  # back by one: not 65,535 (capped 16) presses
     assert not [e for e in _events(host) if isinstance(e, LeverPress)]
     board.state(levers=(6, 0), uptime=1020)  # two presses since the new base

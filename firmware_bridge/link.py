@@ -1,0 +1,383 @@
+"""The host's side of the bridge protocol with no I/O of its own: bytes in, bytes out, a clock.
+
+:class:`HostLink` is every rule of PROTOCOL.md's "The host's side of the conversation": the
+handshake, sequence and counter checks, restart detection, the silence timer and the LED frames
+with their retries. It never reads a port or a clock: the caller hands it the bytes that arrived
+(``receive``) and the time, and writes what ``poll`` returns. ``SerialBoard`` (host.py) runs it
+on a serial port in a thread; tests and bench/link_noise.py run it against the firmware on a
+simulated board in virtual time, so hours of a noisy link take seconds and nothing is timed.
+"""
+
+from __future__ import annotations
+
+import binascii
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from engine.color import Color
+from engine.geometry import square_set
+from engine.sensing import LeverPress, LinkHealth, SensorEvent, SensorFault, Snapshot
+from firmware_bridge.cue_frame import DARK, Entry
+from firmware_bridge.firmware.protocol import (
+    ACK,
+    ACK_BAD_LENGTH,
+    ACK_BAD_VALUE,
+    ACK_BAD_VERSION,
+    ACK_OK,
+    ACK_UNKNOWN_TYPE,
+    ERROR,
+    HELLO,
+    HELLO_BOOT,
+    HOST_HELLO,
+    LED_FRAME,
+    LED_SLOTS,
+    PROTOCOL_VERSION,
+    STATE_CHANGE,
+    STATE_HEARTBEAT,
+    STATE_LEVER,
+    Deframer,
+    FrameError,
+    encode_frame,
+    pack_leds,
+    unpack_ack,
+    unpack_hello,
+    unpack_state,
+)
+
+_SIDES = (Color.BLACK, Color.WHITE)
+_ACK_MEANINGS = {
+    ACK_UNKNOWN_TYPE: "unknown message kind",
+    ACK_BAD_LENGTH: "wrong length",
+    ACK_BAD_VALUE: "a value out of range, e.g. an unknown blink code",
+    ACK_BAD_VERSION: "unsupported protocol version",
+}
+#: A seq at most this far behind the last one is a duplicate or stale frame, not a gap.
+SEQ_WINDOW = 128
+#: A lever counter that grew by more than this in one report counts this many presses.
+MAX_PRESSES = 16
+
+
+def crc_ccitt(data: bytes) -> int:
+    """The protocol's CRC-16/CCITT on the host: the C implementation in ``binascii``."""
+    return binascii.crc_hqx(data, 0xFFFF)
+
+
+class LinkLost(Exception):
+    """The link is unusable (a silent board, one speaking another protocol); reconnect."""
+
+
+@dataclass(frozen=True, slots=True)
+class BoardInfo:
+    """What the board said in its HELLO, and where it was found."""
+
+    board_id: str
+    firmware: tuple[int, int]
+    protocol: int
+    port: str
+
+
+@dataclass(frozen=True, slots=True)
+class LinkCounters:
+    """Link health since the driver started (all connections added up)."""
+
+    connected: bool
+    frames_ok: int
+    crc_errors: int
+    bad_frames: int
+    frames_lost: int
+    retries: int
+    reconnects: int
+    last_heartbeat: float | None
+    stale_frames: int = 0
+
+
+class HostLink:
+    """One host's conversation with one board, across reconnections.
+
+    ``emit`` receives every SensorEvent. Call ``opened`` when a port is open, ``receive`` with
+    what it read, write what ``poll`` returns, and call ``lost`` (on ``LinkLost`` or a port
+    error) or ``down`` (no port) so LinkHealth is reported. What the host knows of the board
+    outlives a reconnection: its lever counters and uptime (a press made while the link was
+    down still counts, once) and the LEDs it showed. A restart of the board (a boot HELLO, or an
+    uptime that went back) or another board id starts them afresh.
+    """
+
+    def __init__(
+        self,
+        emit: Callable[[SensorEvent], None],
+        *,
+        ack_timeout: float = 0.1,
+        hello_interval: float = 0.5,
+        heartbeat_timeout: float = 3.0,
+    ) -> None:
+        self._hello_at: float
+        self._last_frame_at: float
+        self.emit = emit
+        self.ack_timeout = ack_timeout
+        self.hello_interval = hello_interval
+        self.heartbeat_timeout = heartbeat_timeout
+        self.board: BoardInfo | None = None
+        self.path = ""
+        self.linked = False
+        self._wanted: list[Entry] = [DARK] * LED_SLOTS
+        self._leds_dirty = True
+        self._deframer = Deframer(crc_ccitt)
+        self._totals = [0, 0, 0]  # frames ok, CRC errors, bad frames of closed connections
+        self._frames_lost = 0
+        self._stale_frames = 0
+        self._retries = 0
+        self._links = 0
+        self._last_heartbeat: float | None = None
+        self._down_reported = False
+        # What the host knows of the board: kept across reconnections (see the class docstring).
+        self._levers: list[int] | None = None
+        self._uptime: int | None = None
+        self._boot_id = b""
+        self._reset_connection()
+
+    # -- the caller's side ---------------------------------------------------------------------
+
+    def set_picture(self, entries: Sequence[Entry]) -> None:
+        """The LEDs to show: ``LED_SLOTS`` entries, squares 1-32 then the status LEDs."""
+        wanted = list(entries)
+        if wanted != self._wanted:
+            self._wanted = wanted
+            self._leds_dirty = True
+
+    @property
+    def shown(self) -> bool:
+        """Whether the board has acknowledged the current picture."""
+        return self.linked and not self._leds_dirty and self._pending is None
+
+    @property
+    def counters(self) -> LinkCounters:
+        """Frames received and dropped, retries and reconnects so far."""
+        deframer = self._deframer
+        return LinkCounters(
+            connected=self.linked,
+            frames_ok=self._totals[0] + deframer.frames_ok,
+            crc_errors=self._totals[1] + deframer.crc_errors,
+            bad_frames=self._totals[2] + deframer.bad_frames,
+            frames_lost=self._frames_lost,
+            retries=self._retries,
+            reconnects=max(0, self._links - 1),
+            last_heartbeat=self._last_heartbeat,
+            stale_frames=self._stale_frames,
+        )
+
+    def opened(self, path: str) -> None:
+        """A port was opened: a new connection (new deframer, the host's seq from 0)."""
+        self.path = path
+        self._deframer = Deframer(crc_ccitt)
+        self._reset_connection()
+
+    def down(self, detail: str, now: float) -> None:
+        """No usable port; reported once until the link comes up again."""
+        if not self._down_reported:
+            self._down_reported = True
+            self.emit(LinkHealth(now, False, detail))
+
+    def lost(self, detail: str, now: float) -> None:
+        """The port failed or the link was declared dead: count, then report it down."""
+        was_linked = self.linked
+        deframer = self._deframer
+        for index, count in enumerate(
+            (deframer.frames_ok, deframer.crc_errors, deframer.bad_frames)
+        ):
+            self._totals[index] += count
+        self._deframer = Deframer(crc_ccitt)
+        self._reset_connection()
+        if was_linked:
+            self._down_reported = False
+        c = self.counters
+        self.down(
+            f"{detail} ({c.frames_ok} frames ok, {c.crc_errors} CRC errors, {c.retries} retries)",
+            now,
+        )
+
+    def receive(self, data: bytes, now: float) -> None:
+        """Bytes read from the port; ``LinkLost`` if they say the link must go down."""
+        for kind, seq, payload in self._deframer.feed(data):
+            try:
+                self._handle(kind, seq, payload, now)
+            except FrameError:
+                self._deframer.bad_frames += 1
+
+    def poll(self, now: float) -> bytes:
+        """What to write now (a HOST_HELLO, an LED frame, a retry), maybe nothing.
+
+        ``LinkLost`` when the board has been silent for ``heartbeat_timeout``.
+        """
+        if not self.linked:
+            if now - self._hello_at >= self.hello_interval:
+                self._hello_at = now
+                return self._frame(HOST_HELLO, self._next_seq(), bytes((PROTOCOL_VERSION,)))
+            return b""
+        silent = now - self._last_frame_at
+        if silent > self.heartbeat_timeout:
+            raise LinkLost(f"no message from the board for {silent:.1f} s")
+        return self._service_leds(now)
+
+    # -- the conversation ----------------------------------------------------------------------
+
+    def _reset_connection(self) -> None:
+        self.linked = False
+        self._hello_at = float("-inf")
+        self._last_frame_at = 0.0
+        self._board_seq = 0
+        self._fault = 0
+        self._last_snapshot: frozenset[int] | None = None
+        self._pending: tuple[int, bytes, float] | None = None
+        self._host_seq = 0
+        self._leds_dirty = True
+
+    def _frame(self, kind: int, seq: int, payload: bytes) -> bytes:
+        return encode_frame(kind, seq, payload, crc_ccitt)
+
+    def _next_seq(self) -> int:
+        seq = self._host_seq
+        self._host_seq = (seq + 1) & 0xFF
+        return seq
+
+    def _service_leds(self, now: float) -> bytes:
+        if self._leds_dirty:
+            self._leds_dirty = False
+            payload = pack_leds(self._wanted)
+            seq = self._next_seq()
+            self._pending = (seq, payload, now)
+            return self._frame(LED_FRAME, seq, payload)
+        if self._pending is not None:
+            seq, payload, sent_at = self._pending
+            if now - sent_at >= self.ack_timeout:
+                self._retries += 1  # retried until acknowledged: never a reason to drop the link
+                self._pending = (seq, payload, now)
+                return self._frame(LED_FRAME, seq, payload)
+        return b""
+
+    def _handle(self, kind: int, seq: int, payload: bytes, now: float) -> None:
+        boot = False
+        if kind == HELLO:
+            if payload[:1] != bytes((PROTOCOL_VERSION,)):
+                self._wrong_version(payload[0] if payload else 0, now)
+                return
+            hello = unpack_hello(payload)
+            boot = hello[2] == HELLO_BOOT
+            if boot and seq != 0:
+                raise FrameError("boot")  # a board's seq starts at 0: this is no boot HELLO
+        if self.linked:
+            if not boot:  # a boot HELLO restarts the board's seq; everything else is checked
+                ahead = (seq - self._board_seq) & 0xFF
+                if ahead == 0 or ahead > 0xFF - SEQ_WINDOW:
+                    self._stale_frames += 1  # a duplicate or an old frame: never acted on
+                    return
+                self._frames_lost += ahead - 1
+            self._board_seq = seq
+            self._last_frame_at = now  # only new frames keep the link alive
+        if kind == HELLO:
+            _, firmware, _, boot_id, board_id = hello
+            self._hello(seq, firmware, boot, boot_id, board_id, now)
+        elif not self.linked:
+            return
+        elif kind in (STATE_CHANGE, STATE_LEVER, STATE_HEARTBEAT):
+            self._state(kind, payload, now)
+        elif kind == ERROR:
+            text = payload.decode("utf-8", "replace")
+            self.emit(SensorFault(now, f"the board's firmware failed ({text}); it resets"))
+        elif kind == ACK:
+            acked, status = unpack_ack(payload)
+            self._ack(acked, status, now)
+
+    def _wrong_version(self, version: int, now: float) -> None:
+        """A HELLO of another protocol version: a SensorFault, and the link stays down."""
+        message = (
+            f"the board on {self.path} speaks protocol {version}, this host"
+            f" {PROTOCOL_VERSION}: flash this release's firmware"
+            " (see firmware_bridge/README.md)"
+        )
+        if self.linked:
+            self.emit(SensorFault(now, message))
+            raise LinkLost(f"the board now speaks protocol {version}")
+        if not self._down_reported:
+            self._down_reported = True
+            self.emit(SensorFault(now, message))
+
+    def _ack(self, acked: int, status: int, now: float) -> None:
+        if self._pending is None or acked != self._pending[0]:
+            return  # an answer to a frame already replaced by a newer one
+        self._pending = None
+        if status != ACK_OK:  # refused: not retried (the same frame would be refused again)
+            meaning = _ACK_MEANINGS.get(status, "unknown status")
+            message = f"the board rejected an LED frame: status {status}, {meaning}"
+            self.emit(SensorFault(now, message))
+
+    def _hello(
+        self,
+        seq: int,
+        firmware: tuple[int, int],
+        boot: bool,
+        boot_id: bytes,
+        board_id: bytes,
+        now: float,
+    ) -> None:
+        if self.linked and not boot:
+            return  # a second answer to our HOST_HELLO: in sequence, no news
+        restarted = self.linked
+        if self.board is None or self.board.board_id != board_id.hex():
+            self._levers = None  # another board: nothing known of its counters
+            self._uptime = None
+        elif boot_id != self._boot_id:
+            boot = restarted = True  # the same board, booted since we last heard it
+        if boot:  # the board has started since: its counters began at 0, its LEDs dark
+            self._levers = [0, 0]
+            self._uptime = None
+        self._boot_id = boot_id
+        self._reset_connection()
+        self.linked = True
+        self._board_seq = seq
+        self._last_frame_at = now
+        self._links += 1
+        self._down_reported = False
+        self.board = BoardInfo(board_id.hex(), firmware, PROTOCOL_VERSION, self.path)
+        detail = f"board {self.board.board_id} firmware {firmware[0]}.{firmware[1]} on {self.path}"
+        self.emit(LinkHealth(now, True, ("board restarted: " if restarted else "") + detail))
+
+    def _state(self, kind: int, payload: bytes, now: float) -> None:
+        mask, black, white, uptime, fault = unpack_state(payload)
+        # Uptime is 32-bit ms, compared modulo 2**32: the wrap at 49.7 days is a step forward;
+        # a step of 2**31 ms or more forward is a step back, i.e. a restart.
+        if self._uptime is not None and (uptime - self._uptime) & 0xFFFFFFFF >= 1 << 31:
+            self.emit(LinkHealth(now, True, "board restarted (its uptime went back)"))
+            self._levers = [0, 0]  # its counters started again at 0
+            self._leds_dirty = True
+            self._pending = None
+        self._uptime = uptime
+        if fault & ~self._fault:
+            self.emit(_diode_fault(now, fault))
+        self._fault = fault
+        if kind == STATE_HEARTBEAT:
+            self._last_heartbeat = now
+        occupied = square_set(mask)
+        if occupied != self._last_snapshot:
+            self._last_snapshot = occupied
+            self.emit(Snapshot(now, occupied))
+        counts = [black, white]
+        if self._levers is not None:
+            for side, count, seen in zip(_SIDES, counts, self._levers, strict=True):
+                grown = (count - seen) & 0xFFFF  # 16-bit counters, compared modulo 2**16
+                if grown >= 1 << 15:
+                    continue  # it went back (a counter reset): no presses; the new base
+                for _ in range(min(grown, MAX_PRESSES)):
+                    self.emit(LeverPress(now, side))
+        self._levers = counts
+
+
+def _diode_fault(t: float, fault: int) -> SensorFault:
+    """The board's report of a missing or shorted diode, naming the squares it touches."""
+    squares = square_set(fault)
+    names = ", ".join(map(str, sorted(squares)))
+    return SensorFault(
+        t,
+        f"diode missing or shorted in the board's matrix (current flows back through a switch):"
+        f" squares {names} may show ghosts and keep their last reading until it is fixed",
+        squares,
+    )
