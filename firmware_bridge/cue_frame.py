@@ -1,4 +1,4 @@
-"""Turns the cue picture into the entries of an LED_FRAME (colour + blink code per LED)."""
+"""Turns the cue picture into the board's LED entries (colour + blink code per LED)."""
 
 from __future__ import annotations
 

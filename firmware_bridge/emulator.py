@@ -46,7 +46,9 @@ commands (one per line on stdin; each answers one line on stdout):
   lever black|white     press and release a clock lever
   corrupt N [in|out]    garble the next N bytes (out: board -> host, the default)
   drop N [in|out]       lose the next N frames
-  noise PERCENT         garble every byte the board sends with this probability
+  noise PERCENT [in|out|both]
+                        garble each byte with this probability (out: board -> host,
+                        the default; in: host -> board)
   disconnect [SECONDS]  unplug for SECONDS (default 1): link removed, board off, then replugged
   reset                 restart the firmware (the port stays)
   diode [SQUARES]       take out (or short) these squares' diodes; "diode" alone puts all back
@@ -263,7 +265,8 @@ class Emulator:
         self.link = Path(link)
         self.settings = settings
         self.corrupt_out = self.corrupt_in = self.drop_out = self.drop_in = 0
-        self.noise = 0.0
+        self.noise = 0.0  # board -> host
+        self.noise_in = 0.0  # host -> board
         self.frames_sent = 0
         self._rng = random.Random(seed)
         self._io = threading.Lock()
@@ -387,6 +390,8 @@ class Emulator:
             elif self.corrupt_in:
                 self.corrupt_in -= 1
                 byte = self._garble(byte)
+            elif self.noise_in and self._rng.random() < self.noise_in:
+                byte = self._garble(byte)
             kept.append(byte)
         return bytes(kept)
 
@@ -452,15 +457,19 @@ class Emulator:
             attribute = f"{name}_{direction}"
             setattr(self, attribute, getattr(self, attribute) + _count(args[0]))
         elif name == "noise":
-            if len(args) != 1:
-                raise ValueError("usage: noise PERCENT")
+            if not 1 <= len(args) <= 2 or args[1:] not in ([], ["in"], ["out"], ["both"]):
+                raise ValueError("usage: noise PERCENT [in|out|both]")
             try:
                 percent = float(args[0])
             except ValueError:
                 raise ValueError(f"{args[0]!r} is not a percentage") from None
             if not 0 <= percent <= 100:
                 raise ValueError(f"noise {percent} must be between 0 and 100 percent")
-            self.noise = percent / 100
+            direction = args[1] if len(args) == 2 else "out"
+            if direction in ("out", "both"):
+                self.noise = percent / 100
+            if direction in ("in", "both"):
+                self.noise_in = percent / 100
         elif name == "disconnect":
             if len(args) > 1:
                 raise ValueError("usage: disconnect [SECONDS]")

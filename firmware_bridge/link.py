@@ -29,7 +29,9 @@ from firmware_bridge.firmware.protocol import (
     HELLO,
     HELLO_BOOT,
     HOST_HELLO,
-    LED_FRAME,
+    LED_ENTRY,
+    LED_SET,
+    LED_SET_MAX,
     LED_SLOTS,
     PROTOCOL_VERSION,
     STATE_CHANGE,
@@ -38,7 +40,7 @@ from firmware_bridge.firmware.protocol import (
     Deframer,
     FrameError,
     encode_frame,
-    pack_leds,
+    pack_led_set,
     unpack_ack,
     unpack_hello,
     unpack_state,
@@ -97,9 +99,9 @@ class HostLink:
     ``emit`` receives every SensorEvent. Call ``opened`` when a port is open, ``receive`` with
     what it read, write what ``poll`` returns, and call ``lost`` (on ``LinkLost`` or a port
     error) or ``down`` (no port) so LinkHealth is reported. What the host knows of the board
-    outlives a reconnection: its lever counters and uptime (a press made while the link was
-    down still counts, once) and the LEDs it showed. A restart of the board (a boot HELLO, or an
-    uptime that went back) or another board id starts them afresh.
+    outlives a reconnection: its lever counters (a press made while the link was down still
+    counts, once) and the LEDs it showed. A restart of the board (a boot HELLO, or a HELLO or
+    state report with a new boot id) or another board id starts them afresh.
     """
 
     def __init__(
@@ -120,7 +122,6 @@ class HostLink:
         self.path = ""
         self.linked = False
         self._wanted: list[Entry] = [DARK] * LED_SLOTS
-        self._leds_dirty = True
         self._deframer = Deframer(crc_ccitt)
         self._totals = [0, 0, 0]  # frames ok, CRC errors, bad frames of closed connections
         self._frames_lost = 0
@@ -131,23 +132,20 @@ class HostLink:
         self._down_reported = False
         # What the host knows of the board: kept across reconnections (see the class docstring).
         self._levers: list[int] | None = None
-        self._uptime: int | None = None
         self._boot_id = b""
+        self._board_view: list[Entry | None] = [None] * LED_SLOTS  # None: not known
         self._reset_connection()
 
     # -- the caller's side ---------------------------------------------------------------------
 
     def set_picture(self, entries: Sequence[Entry]) -> None:
         """The LEDs to show: ``LED_SLOTS`` entries, squares 1-32 then the status LEDs."""
-        wanted = list(entries)
-        if wanted != self._wanted:
-            self._wanted = wanted
-            self._leds_dirty = True
+        self._wanted = list(entries)
 
     @property
     def shown(self) -> bool:
-        """Whether the board has acknowledged the current picture."""
-        return self.linked and not self._leds_dirty and self._pending is None
+        """Whether the board has acknowledged every LED of the current picture."""
+        return self.linked and self._pending is None and self._board_view == self._wanted
 
     @property
     def counters(self) -> LinkCounters:
@@ -229,7 +227,6 @@ class HostLink:
         self._last_snapshot: frozenset[int] | None = None
         self._pending: tuple[int, bytes, float] | None = None
         self._host_seq = 0
-        self._leds_dirty = True
 
     def _frame(self, kind: int, seq: int, payload: bytes) -> bytes:
         return encode_frame(kind, seq, payload, crc_ccitt)
@@ -240,32 +237,52 @@ class HostLink:
         return seq
 
     def _service_leds(self, now: float) -> bytes:
-        if self._leds_dirty:
-            self._leds_dirty = False
-            payload = pack_leds(self._wanted)
-            seq = self._next_seq()
+        """The next LED_SET, a retry, or nothing.
+
+        An LED_SET carries up to LED_SET_MAX LEDs that differ from what the board is known to
+        show. While one is unacknowledged its LEDs count as unknown, so every later frame that
+        replaces it carries them again: the board, which applies frames in order, ends up
+        showing the picture whatever was lost. A frame is retried every ``ack_timeout`` until
+        it is acknowledged or replaced; that never drops the link (the silence timer decides
+        whether the board is alive).
+        """
+        view, wanted = self._board_view, self._wanted
+        changed = [slot for slot in range(LED_SLOTS) if view[slot] != wanted[slot]]
+        if not changed:
+            return b""
+        payload = pack_led_set([(slot, wanted[slot]) for slot in changed[:LED_SET_MAX]])
+        if self._pending is not None and self._pending[1] == payload:  # still the one to send
+            seq, _, sent_at = self._pending
+            if now - sent_at < self.ack_timeout:
+                return b""
+            self._retries += 1
             self._pending = (seq, payload, now)
-            return self._frame(LED_FRAME, seq, payload)
-        if self._pending is not None:
-            seq, payload, sent_at = self._pending
-            if now - sent_at >= self.ack_timeout:
-                self._retries += 1  # retried until acknowledged: never a reason to drop the link
-                self._pending = (seq, payload, now)
-                return self._frame(LED_FRAME, seq, payload)
-        return b""
+            return self._frame(LED_SET, seq, payload)
+        for slot in changed[:LED_SET_MAX]:
+            view[slot] = None  # until acknowledged: the board may or may not show it
+        seq = self._next_seq()
+        self._pending = (seq, payload, now)
+        return self._frame(LED_SET, seq, payload)
 
     def _handle(self, kind: int, seq: int, payload: bytes, now: float) -> None:
         boot = False
+        boot_id = None  # the boot id a HELLO or a state report carries
         if kind == HELLO:
             if payload[:1] != bytes((PROTOCOL_VERSION,)):
                 self._wrong_version(payload[0] if payload else 0, now)
                 return
             hello = unpack_hello(payload)
-            boot = hello[2] == HELLO_BOOT
+            boot, boot_id = hello[2] == HELLO_BOOT, hello[3]
             if boot and seq != 0:
                 raise FrameError("boot")  # a board's seq starts at 0: this is no boot HELLO
+        elif kind in (STATE_CHANGE, STATE_LEVER, STATE_HEARTBEAT):
+            state = unpack_state(payload)
+            boot_id = state[5]
         if self.linked:
-            if not boot:  # a boot HELLO restarts the board's seq; everything else is checked
+            # Another boot id comes first: a board that restarted starts its seq again at 0,
+            # so its frames would look stale. Only then is the seq checked.
+            restarted = boot or (boot_id is not None and boot_id != self._boot_id)
+            if not restarted:
                 ahead = (seq - self._board_seq) & 0xFF
                 if ahead == 0 or ahead > 0xFF - SEQ_WINDOW:
                     self._stale_frames += 1  # a duplicate or an old frame: never acted on
@@ -273,19 +290,30 @@ class HostLink:
                 self._frames_lost += ahead - 1
             self._board_seq = seq
             self._last_frame_at = now  # only new frames keep the link alive
+            if restarted and kind != HELLO:
+                assert boot_id is not None
+                self._restarted(boot_id, now)
         if kind == HELLO:
             _, firmware, _, boot_id, board_id = hello
             self._hello(seq, firmware, boot, boot_id, board_id, now)
         elif not self.linked:
             return
         elif kind in (STATE_CHANGE, STATE_LEVER, STATE_HEARTBEAT):
-            self._state(kind, payload, now)
+            self._state(kind, state, now)
         elif kind == ERROR:
             text = payload.decode("utf-8", "replace")
             self.emit(SensorFault(now, f"the board's firmware failed ({text}); it resets"))
         elif kind == ACK:
             acked, status = unpack_ack(payload)
             self._ack(acked, status, now)
+
+    def _restarted(self, boot_id: bytes, now: float) -> None:
+        """A state report with a new boot id: the board restarted and its boot HELLO was lost."""
+        self.emit(LinkHealth(now, True, "board restarted (its boot id changed)"))
+        self._boot_id = boot_id
+        self._levers = [0, 0]  # its counters started again at 0
+        self._board_view = [None] * LED_SLOTS  # and its LEDs are not what we set
+        self._pending = None
 
     def _wrong_version(self, version: int, now: float) -> None:
         """A HELLO of another protocol version: a SensorFault, and the link stays down."""
@@ -304,8 +332,14 @@ class HostLink:
     def _ack(self, acked: int, status: int, now: float) -> None:
         if self._pending is None or acked != self._pending[0]:
             return  # an answer to a frame already replaced by a newer one
+        payload = self._pending[1]
         self._pending = None
-        if status != ACK_OK:  # refused: not retried (the same frame would be refused again)
+        for at in range(0, len(payload), LED_ENTRY):
+            # shown, or refused: a refused frame is not sent again (it would be refused again)
+            # until those LEDs change
+            slot, *entry = payload[at : at + LED_ENTRY]
+            self._board_view[slot] = (entry[0], entry[1], entry[2], entry[3])
+        if status != ACK_OK:
             meaning = _ACK_MEANINGS.get(status, "unknown status")
             message = f"the board rejected an LED frame: status {status}, {meaning}"
             self.emit(SensorFault(now, message))
@@ -319,17 +353,19 @@ class HostLink:
         board_id: bytes,
         now: float,
     ) -> None:
-        if self.linked and not boot:
+        if self.linked and not boot and boot_id == self._boot_id:
             return  # a second answer to our HOST_HELLO: in sequence, no news
         restarted = self.linked
         if self.board is None or self.board.board_id != board_id.hex():
-            self._levers = None  # another board: nothing known of its counters
-            self._uptime = None
-        elif boot_id != self._boot_id:
-            boot = restarted = True  # the same board, booted since we last heard it
-        if boot:  # the board has started since: its counters began at 0, its LEDs dark
+            self._levers = None  # another board: nothing known of its counters or LEDs
+            self._board_view = [None] * LED_SLOTS
+        elif boot_id != self._boot_id:  # the same board, booted since we last heard it:
+            restarted = True  # its counters began at 0; what it shows is not known
             self._levers = [0, 0]
-            self._uptime = None
+            self._board_view = [None] * LED_SLOTS
+        if boot:  # it has just started: its counters are 0, its LEDs dark
+            self._levers = [0, 0]
+            self._board_view = [DARK] * LED_SLOTS
         self._boot_id = boot_id
         self._reset_connection()
         self.linked = True
@@ -341,16 +377,8 @@ class HostLink:
         detail = f"board {self.board.board_id} firmware {firmware[0]}.{firmware[1]} on {self.path}"
         self.emit(LinkHealth(now, True, ("board restarted: " if restarted else "") + detail))
 
-    def _state(self, kind: int, payload: bytes, now: float) -> None:
-        mask, black, white, uptime, fault = unpack_state(payload)
-        # Uptime is 32-bit ms, compared modulo 2**32: the wrap at 49.7 days is a step forward;
-        # a step of 2**31 ms or more forward is a step back, i.e. a restart.
-        if self._uptime is not None and (uptime - self._uptime) & 0xFFFFFFFF >= 1 << 31:
-            self.emit(LinkHealth(now, True, "board restarted (its uptime went back)"))
-            self._levers = [0, 0]  # its counters started again at 0
-            self._leds_dirty = True
-            self._pending = None
-        self._uptime = uptime
+    def _state(self, kind: int, state: tuple[int, int, int, int, int, bytes], now: float) -> None:
+        mask, black, white, _, fault, _ = state
         if fault & ~self._fault:
             self.emit(_diode_fault(now, fault))
         self._fault = fault

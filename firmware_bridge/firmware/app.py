@@ -20,8 +20,7 @@ from .protocol import (
     HELLO_BOOT,
     HELLO_REPLY,
     HOST_HELLO,
-    LED_FRAME,
-    LED_FRAME_LENGTH,
+    LED_SET,
     LED_SLOTS,
     PROTOCOL_VERSION,
     STATE_CHANGE,
@@ -29,12 +28,12 @@ from .protocol import (
     STATE_LEVER,
     Deframer,
     encode_frame,
+    led_set_length_ok,
+    led_set_values_ok,
     pack_ack,
     pack_error,
     pack_hello,
     pack_state,
-    unpack_leds,
-    valid_blinks,
 )
 from .scanner import Scanner
 
@@ -81,7 +80,8 @@ class Firmware:
     def report(self, kind):
         """Send the current state (occupancy, lever counters, uptime)."""
         black, white = self.scanner.presses
-        state = pack_state(self.occupancy or 0, black, white, self.uptime_ms, self.fault)
+        occupancy = self.occupancy or 0
+        state = pack_state(occupancy, black, white, self.uptime_ms, self.fault, self.boot_id)
         self.send(kind, state)
         self._last_report = self.uptime_ms
 
@@ -98,15 +98,15 @@ class Firmware:
             self.send(HELLO, pack_hello(HELLO_REPLY, self.boot_id, self.hal.board_id()))
             if self.occupancy is not None and self.picture.linked:
                 self.report(STATE_HEARTBEAT)
-        elif kind == LED_FRAME:
-            if len(payload) != LED_FRAME_LENGTH:
+        elif kind == LED_SET:
+            if not led_set_length_ok(payload):
                 self.send(ACK, pack_ack(seq, ACK_BAD_LENGTH))
                 return
-            if not valid_blinks(payload):
+            if not led_set_values_ok(payload):  # nothing of a refused frame is drawn
                 self.send(ACK, pack_ack(seq, ACK_BAD_VALUE))
                 return
             self.picture.linked = True
-            self.picture.set(unpack_leds(payload))
+            self.picture.update(payload)  # absolute values: a retried frame changes nothing
             self.send(ACK, pack_ack(seq, ACK_OK))
             self.draw(force=True)
         else:

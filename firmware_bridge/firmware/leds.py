@@ -1,6 +1,6 @@
-"""The LED picture the host sent, drawn with its blink patterns at a given time."""
+"""The LED picture the host set, drawn with its blink patterns at a given time."""
 
-from .protocol import BLINK_FAST, BLINK_SLOW, LED_SLOTS, SQUARE_LEDS
+from .protocol import BLINK_FAST, BLINK_SLOW, LED_ENTRY, LED_SLOTS, SQUARE_LEDS
 
 DARK = (0, 0, 0, 0)
 WAITING = (0, 0, 255, BLINK_SLOW)  # status LED 1 while no host has said HELLO
@@ -26,9 +26,11 @@ class LedPicture:
         self.entries = [DARK] * LED_SLOTS
         self.linked = False
 
-    def set(self, entries):
-        """Replace the whole picture (from an LED_FRAME)."""
-        self.entries = list(entries)
+    def update(self, payload):
+        """Set the LEDs an LED_SET payload names (``slot, r, g, b, blink`` each), the rest kept."""
+        entries = self.entries
+        for at in range(0, len(payload), LED_ENTRY):
+            entries[payload[at]] = tuple(payload[at + 1 : at + LED_ENTRY])
 
     def draw(self, rgb, t_ms):
         """Write the colours to send down the chain at ``t_ms``, scaled by the brightness, into

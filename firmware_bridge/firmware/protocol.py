@@ -16,7 +16,7 @@ ACK = 0x05
 ERROR = 0x06  # the firmware failed; it resets after sending this
 # Host -> board.
 HOST_HELLO = 0x81
-LED_FRAME = 0x82
+LED_SET = 0x83  # some LEDs' colours and blinks (0x82, protocol 2's whole LED frame, is gone)
 
 HELLO_BOOT = 0  # sent unasked at power-up or reset
 HELLO_REPLY = 1  # the answer to a HOST_HELLO
@@ -34,15 +34,17 @@ BLINK_FAST = 2
 SQUARE_LEDS = 32
 STATUS_LEDS = 2
 LED_SLOTS = SQUARE_LEDS + STATUS_LEDS
-LED_FRAME_LENGTH = 4 * LED_SLOTS
+LED_ENTRY = 5  # slot, r, g, b, blink
+LED_SET_MAX = 8  # entries in one LED_SET: a short frame survives a noisy cable
 BLINK_CODES = (BLINK_SOLID, BLINK_SLOW, BLINK_FAST)
-STATE_LENGTH = 16
+STATE_LENGTH = 20
 BOOT_ID_LENGTH = 4
+NO_BOOT_ID = bytes(BOOT_ID_LENGTH)
 MAX_BOARD_ID = 16
 HELLO_MIN = 4 + BOOT_ID_LENGTH + 1  # a board id of at least one byte
 MAX_ERROR_TEXT = 64
-MAX_BODY = 2 + LED_FRAME_LENGTH + 2  # the longest message: an LED_FRAME
-MAX_ENCODED = MAX_BODY + MAX_BODY // 254 + 1  # its COBS encoding (141 bytes), delimiters aside
+MAX_BODY = 2 + MAX_ERROR_TEXT + 2  # the longest message: an ERROR (68 bytes)
+MAX_ENCODED = MAX_BODY + MAX_BODY // 254 + 1  # its COBS encoding (69 bytes), delimiters aside
 
 
 def _crc_table():
@@ -208,20 +210,22 @@ def unpack_hello(payload):
     return payload[0], (payload[1], payload[2]), payload[3], boot_id, bytes(payload[8:])
 
 
-def pack_state(mask, black_presses, white_presses, uptime_ms, fault_mask=0):
+def pack_state(mask, black_presses, white_presses, uptime_ms, fault_mask=0, boot_id=NO_BOOT_ID):
     """State payload: occupancy mask (bit n-1 = square n), lever press counters, uptime in ms,
-    and the squares a diode fault makes doubtful (0: none)."""
+    the squares a diode fault makes doubtful (0: none), and the boot id of the HELLO."""
     return (
         _u32(mask)
         + _u16(black_presses & 0xFFFF)
         + _u16(white_presses & 0xFFFF)
         + _u32(uptime_ms & 0xFFFFFFFF)
         + _u32(fault_mask)
+        + bytes(boot_id)
     )
 
 
 def unpack_state(payload):
-    """``(mask, black, white, uptime_ms, fault_mask)``; ``FrameError`` if its length is off."""
+    """``(mask, black, white, uptime_ms, fault_mask, boot_id)``; ``FrameError`` if its length
+    is off."""
     if len(payload) != STATE_LENGTH:
         raise FrameError("short")
     return (
@@ -230,6 +234,7 @@ def unpack_state(payload):
         _get(payload, 6, 2),
         _get(payload, 8, 4),
         _get(payload, 12, 4),
+        bytes(payload[16:20]),
     )
 
 
@@ -250,23 +255,23 @@ def unpack_ack(payload):
     return payload[0], payload[1]
 
 
-def pack_leds(entries):
-    """LED_FRAME payload from ``LED_SLOTS`` entries ``(r, g, b, blink)``: squares 1-32, status."""
-    if len(entries) != LED_SLOTS:
-        raise ValueError(f"an LED frame has {LED_SLOTS} entries, got {len(entries)}")
+def pack_led_set(entries):
+    """LED_SET payload from ``(slot, (r, g, b, blink))`` pairs: slot 0-31 is square 1-32, 32 and
+    33 the status LEDs."""
     out = bytearray()
-    for r, g, b, blink in entries:
-        out.extend((r, g, b, blink))
+    for slot, (r, g, b, blink) in entries:
+        out.extend((slot, r, g, b, blink))
     return bytes(out)
 
 
-def unpack_leds(payload):
-    """The ``(r, g, b, blink)`` entries of an LED_FRAME payload; ``FrameError`` if truncated."""
-    if len(payload) != LED_FRAME_LENGTH:
-        raise FrameError("short")
-    return [tuple(payload[i : i + 4]) for i in range(0, LED_FRAME_LENGTH, 4)]
+def led_set_length_ok(payload):
+    """Whether an LED_SET payload holds 1 to LED_SET_MAX whole entries."""
+    return len(payload) % LED_ENTRY == 0 and 1 <= len(payload) // LED_ENTRY <= LED_SET_MAX
 
 
-def valid_blinks(payload):
-    """Whether every blink code in an LED_FRAME payload is one this firmware can draw."""
-    return all(payload[index] in BLINK_CODES for index in range(3, len(payload), 4))
+def led_set_values_ok(payload):
+    """Whether every slot of an LED_SET exists and every blink code is one the firmware draws."""
+    for at in range(0, len(payload), LED_ENTRY):
+        if payload[at] >= LED_SLOTS or payload[at + 4] not in BLINK_CODES:
+            return False
+    return True

@@ -65,11 +65,11 @@ def test_a_square_changes_only_after_three_equal_scans() -> None:
     assert (kind, mask) == (protocol.STATE_CHANGE, 1 << 31)
 
 
-def test_heartbeat_every_second_with_sequence_numbers() -> None:
+def test_heartbeat_every_quarter_second_with_sequence_numbers() -> None:
     bench = Bench()
     messages = bench.run(3000)
     beats = [m for m in messages if m[0] == protocol.STATE_HEARTBEAT]
-    assert len(beats) == 2
+    assert len(beats) == 11  # after the first report, at 15 ms
     assert [seq for _, seq, _ in messages] == list(range(len(messages)))  # HELLO is 0
 
 
@@ -79,18 +79,16 @@ def test_lever_presses_are_counted_and_one_held_at_boot_is_not() -> None:
     bench.hal.levers = 0
     assert states(bench.run(30)) == []
     bench.hal.levers = 0b10
-    [(kind, (_, black, white, _, _))] = states(bench.run(30))
+    [(kind, (_, black, white, _, _, _))] = states(bench.run(30))
     assert (kind, black, white) == (protocol.STATE_LEVER, 0, 1)
 
 
-def test_led_frame_is_acknowledged_drawn_scaled_and_blinks() -> None:
+def test_an_led_set_is_acknowledged_drawn_scaled_and_blinks() -> None:
     bench = Bench()
     assert bench.hal.pixels[protocol.SQUARE_LEDS] == (0, 0, config.BRIGHTNESS)  # waiting: blue
-    entries = [(0, 0, 0, 0)] * protocol.LED_SLOTS
-    entries[11] = (255, 200, 0, protocol.BLINK_SLOW)
-    entries[32] = (0, 255, 0, protocol.BLINK_SOLID)
+    entries = [(11, (255, 200, 0, protocol.BLINK_SLOW)), (32, (0, 255, 0, protocol.BLINK_SOLID))]
     bench.sent()
-    answer = bench.host_sends(protocol.LED_FRAME, protocol.pack_leds(entries), seq=42)
+    answer = bench.host_sends(protocol.LED_SET, protocol.pack_led_set(entries), seq=42)
     assert answer == [(protocol.ACK, 1, protocol.pack_ack(42, protocol.ACK_OK))]
     pixels = bench.hal.pixels
     assert pixels[11] == (config.BRIGHTNESS, 200 * config.BRIGHTNESS // 255, 0)
@@ -104,11 +102,40 @@ def test_led_frame_is_acknowledged_drawn_scaled_and_blinks() -> None:
 def test_bad_commands_get_a_negative_ack() -> None:
     bench = Bench()
     bench.sent()
-    assert bench.host_sends(protocol.LED_FRAME, b"\x01\x02", seq=5) == [
+    assert bench.host_sends(protocol.LED_SET, b"\x01\x02", seq=5) == [
         (protocol.ACK, 1, protocol.pack_ack(5, protocol.ACK_BAD_LENGTH))
     ]
     assert bench.host_sends(0x99, b"", seq=6) == [
         (protocol.ACK, 2, protocol.pack_ack(6, protocol.ACK_UNKNOWN_TYPE))
+    ]
+
+
+def test_a_retried_led_set_is_applied_again_and_acknowledged_again() -> None:
+    """LED_SET values are absolute: the board never drops a retry, and a retry changes nothing."""
+    bench = Bench()
+    bench.sent()
+    payload = protocol.pack_led_set([(4, (255, 0, 0, protocol.BLINK_SOLID))])
+    for _ in range(2):
+        answer = bench.host_sends(protocol.LED_SET, payload, seq=7)
+        assert answer == [(protocol.ACK, answer[0][1], protocol.pack_ack(7, protocol.ACK_OK))]
+        assert bench.firmware.picture.entries[4] == (255, 0, 0, protocol.BLINK_SOLID)
+    assert bench.firmware.picture.entries[5] == (0, 0, 0, 0)
+
+
+def test_a_frame_over_the_length_limit_gets_silence_and_a_shorter_bad_one_a_nak() -> None:
+    """Past MAX_ENCODED the receiver stops buffering: a framing error, like a CRC error, with no
+    trustworthy seq to answer. A frame that is whole but wrong gets a NAK."""
+    bench = Bench()
+    bench.sent()
+    too_long = protocol.encode_frame(protocol.LED_SET, 8, bytes(14 * protocol.LED_ENTRY))
+    assert len(too_long) - 2 > protocol.MAX_ENCODED
+    bench.hal.feed(too_long)
+    bench.firmware.step()
+    assert bench.sent() == []
+    assert bench.firmware.deframer.bad_frames == 1
+    nine = bytes(9 * protocol.LED_ENTRY)
+    assert bench.host_sends(protocol.LED_SET, nine, seq=9) == [
+        (protocol.ACK, 1, protocol.pack_ack(9, protocol.ACK_BAD_LENGTH))
     ]
 
 

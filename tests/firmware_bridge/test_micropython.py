@@ -115,6 +115,18 @@ def test_a_lever_pressed_while_the_link_is_down_counts_once(make_link) -> None:
     assert link.emulator.board.resets == []
 
 
+def test_led_changes_reach_the_strip_through_noise_both_ways(make_link) -> None:
+    """1 % of the bytes garbled each way on the pty: each picture is drawn, the link stays up."""
+    link = make_link(interpreter="micropython")
+    link.wait_leds("leds s1=#000a00")
+    assert link.emulator.command("noise 1 both") == "ok"
+    for square in (3, 14, 22, 31, 8):
+        link.board.show(Cues({square: CueKind.CONFIRM}))  # solid green: no blink phase to meet
+        link.wait_leds(f"leds {square}=#004000 s1=#000a00", timeout=5)
+    downs = [e for e in link.events if isinstance(e, LinkHealth) and not e.connected]
+    assert not downs and link.board.counters.connected
+
+
 def test_a_scan_allocates_nothing_and_the_loop_little() -> None:
     """gc.mem_alloc deltas under MicroPython (gc off): no heap churn per scan, so no GC pause
     is caused by scanning; reports and LED redraws allocate a few KB a second."""

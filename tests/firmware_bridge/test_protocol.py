@@ -115,17 +115,12 @@ def test_thousands_of_frames_with_one_percent_corruption_give_no_false_message()
 
 
 def test_payload_helpers_check_lengths() -> None:
-    assert protocol.unpack_state(protocol.pack_state(1 << 31, 2, 3, 2**32 + 4, 1 << 5)) == (
-        1 << 31,
-        2,
-        3,
-        4,
-        1 << 5,
-    )
-    entries = [(i, 2 * i, 3, i % 3) for i in range(protocol.LED_SLOTS)]
-    assert protocol.unpack_leds(protocol.pack_leds(entries)) == entries
-    with pytest.raises(ValueError, match="34 entries, got 2"):
-        protocol.pack_leds(entries[:2])
+    state = protocol.pack_state(1 << 31, 2, 3, 2**32 + 4, 1 << 5, b"BOOT")
+    assert protocol.unpack_state(state) == (1 << 31, 2, 3, 4, 1 << 5, b"BOOT")
+    payload = protocol.pack_led_set([(33, (1, 2, 3, protocol.BLINK_FAST))])
+    assert payload == b"\x21\x01\x02\x03\x02"
+    assert protocol.led_set_length_ok(payload) and protocol.led_set_values_ok(payload)
+    assert not protocol.led_set_length_ok(payload * 9)
     with pytest.raises(FrameError):
         protocol.unpack_state(b"\x00" * 5)
     with pytest.raises(FrameError):

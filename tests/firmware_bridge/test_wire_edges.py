@@ -69,8 +69,11 @@ def raw_board(request: pytest.FixtureRequest) -> Iterator[tuple[Emulator, RawPor
 
 
 BAD_FRAMES = [
-    ("an LED frame one byte short", protocol.LED_FRAME, bytes(135), protocol.ACK_BAD_LENGTH),
-    ("blink code 7", protocol.LED_FRAME, bytes(3) + b"\x07" + bytes(132), protocol.ACK_BAD_VALUE),
+    ("an LED entry one byte short", protocol.LED_SET, bytes(4), protocol.ACK_BAD_LENGTH),
+    ("an LED_SET of no entry", protocol.LED_SET, b"", protocol.ACK_BAD_LENGTH),
+    ("an LED_SET of nine entries", protocol.LED_SET, bytes(45), protocol.ACK_BAD_LENGTH),
+    ("blink code 7", protocol.LED_SET, bytes(4) + b"\x07", protocol.ACK_BAD_VALUE),
+    ("LED slot 34", protocol.LED_SET, b"\x22" + bytes(4), protocol.ACK_BAD_VALUE),
     ("HOST_HELLO version 9", protocol.HOST_HELLO, b"\x09", protocol.ACK_BAD_VERSION),
     ("HOST_HELLO without a version", protocol.HOST_HELLO, b"", protocol.ACK_BAD_LENGTH),
     ("an unknown kind", 0x99, b"", protocol.ACK_UNKNOWN_TYPE),
@@ -89,9 +92,8 @@ def test_each_malformed_host_frame_gets_a_nak_and_the_board_lives_on(
     seq = port.send(kind, payload)
     _, _, ack = port.answer(protocol.ACK)
     assert protocol.unpack_ack(ack) == (seq, status), what
-    good = [(0, 0, 0, 0)] * protocol.LED_SLOTS
-    good[4] = (255, 0, 0, protocol.BLINK_SOLID)
-    seq = port.send(protocol.LED_FRAME, protocol.pack_leds(good))
+    good = [(4, (255, 0, 0, protocol.BLINK_SOLID))]
+    seq = port.send(protocol.LED_SET, protocol.pack_led_set(good))
     assert protocol.unpack_ack(port.answer(protocol.ACK)[2]) == (seq, protocol.ACK_OK)
     deadline = time.monotonic() + 2  # alive, and draws the good frame
     while not emulator.command("leds").startswith("leds 5=#"):
@@ -125,7 +127,7 @@ class FakeBoard:
         raise AssertionError("the host sent no HOST_HELLO")
 
     def state(self, levers: tuple[int, int] = (0, 0), uptime: int = 1000, mask: int = 0) -> None:
-        payload = protocol.pack_state(mask, levers[0], levers[1], uptime)
+        payload = protocol.pack_state(mask, levers[0], levers[1], uptime, 0, b"BOOT")
         self.send(protocol.STATE_HEARTBEAT, payload)
 
     def close(self) -> None:
@@ -180,8 +182,10 @@ def test_stale_and_duplicate_frames_are_not_acted_on(fake: tuple[FakeBoard, Seri
     board, host = fake
     board.state(mask=0b1)  # seq 1
     board.state(mask=0b11)  # seq 2
-    board.send(protocol.STATE_CHANGE, protocol.pack_state(0b1, 0, 0, 900), seq=1)  # stale
-    board.send(protocol.STATE_LEVER, protocol.pack_state(0b11, 1, 0, 1000), seq=2)  # duplicate
+    board.send(
+        protocol.STATE_CHANGE, protocol.pack_state(0b1, 0, 0, 900, 0, b"BOOT"), seq=1
+    )  # stale
+    board.send(protocol.STATE_LEVER, protocol.pack_state(0b11, 1, 0, 1000, 0, b"BOOT"), seq=2)
     events = _events(host)
     assert [e.occupied for e in events if isinstance(e, Snapshot)] == [{1}, {1, 2}]
     assert not [e for e in events if isinstance(e, LeverPress)]
@@ -191,16 +195,6 @@ def test_stale_and_duplicate_frames_are_not_acted_on(fake: tuple[FakeBoard, Seri
     board.state(mask=0b111)
     _events(host, 0.2)
     assert host.counters.frames_lost == 7
-
-
-def test_the_uptime_wrap_at_49_7_days_is_no_restart(fake: tuple[FakeBoard, SerialBoard]) -> None:
-    board, host = fake
-    board.state(uptime=2**32 - 500)
-    board.state(uptime=500)  # a second later, past the wrap
-    assert not [e for e in _events(host) if isinstance(e, LinkHealth)]
-    board.state(uptime=2**32 - 2000)  # back in time: the board restarted
-    (event,) = [e for e in _events(host) if isinstance(e, LinkHealth)]
-    assert "restarted" in event.detail
 
 
 def test_a_huge_square_range_is_refused_before_it_is_expanded() -> None:
