@@ -20,6 +20,7 @@ import shutil
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -99,8 +100,8 @@ def _seconds(word: str, usage: str) -> float:
     return seconds
 
 
-def _mask(squares: frozenset[int]) -> int:
-    return sum(1 << (square - 1) for square in squares)
+#: Names the LED at a strip index for ``leds``: (sort key, label), or None if it is dead.
+LedLabel = Callable[[int], tuple[int, str] | None]
 
 
 def _process_alive(pid: int) -> bool:
@@ -150,7 +151,7 @@ class EmulatedBoard(Protocol):
     def set_levers(self, mask: int) -> None: ...
     def set_missing_diodes(self, mask: int) -> None: ...
     def inject(self, fault: str) -> None: ...
-    def describe_leds(self) -> str: ...
+    def describe_leds(self, label: LedLabel) -> str: ...
 
 
 class ThreadBoard:
@@ -209,19 +210,22 @@ class ThreadBoard:
     def inject(self, fault: str) -> None:
         raise ValueError(NEEDS_MICROPYTHON.format(fault))
 
-    def describe_leds(self) -> str:
-        """The picture the host last sent, e.g. ``leds 12=#ffc800/slow s1=#002800/solid``."""
+    def describe_leds(self, label: LedLabel) -> str:
+        """The picture the host last set, where the strip shows it, e.g.
+        ``leds 12=#ffc800/slow s1=#002800/solid``."""
         firmware = self.firmware
         if firmware is None:
             return "leds off (unplugged)"
+        picture = firmware.picture
         lit = []
-        for index, (r, g, b, blink) in enumerate(firmware.picture.entries[:LED_SLOTS]):
-            if r or g or b:
-                name = str(index + 1) if index < SQUARE_LEDS else f"s{index - SQUARE_LEDS + 1}"
-                lit.append(f"{name}=#{r:02x}{g:02x}{b:02x}/{BLINK_NAMES[blink]}")
-        if not firmware.picture.linked:
-            lit.append("(waiting for a host)")
-        return "leds " + (" ".join(lit) if lit else "dark")
+        for slot, (r, g, b, blink) in enumerate(picture.entries[:LED_SLOTS]):
+            named = label(picture.leds[slot])
+            if named is not None and (r or g or b):
+                lit.append((named[0], f"{named[1]}=#{r:02x}{g:02x}{b:02x}/{BLINK_NAMES[blink]}"))
+        texts = [text for _, text in sorted(lit)]
+        if not picture.linked:
+            texts.append("(waiting for a host)")
+        return "leds " + (" ".join(texts) if texts else "dark")
 
 
 class Emulator:
@@ -245,6 +249,8 @@ class Emulator:
         seed: int | None = None,
         settings: Any = config,
         interpreter: str = "cpython",
+        wiring: Sequence[int] | None = None,
+        strip: Sequence[int] | None = None,
     ) -> None:
         if interpreter not in INTERPRETERS:
             raise ValueError(f"interpreter {interpreter!r}: choose {' or '.join(INTERPRETERS)}")
@@ -264,6 +270,12 @@ class Emulator:
             self._tempdir = None
         self.link = Path(link)
         self.settings = settings
+        # The board as built: the crossing of each square's reed switch and the strip index of
+        # its LED (square 1 first; firmware/layout.py computes both from config-style names),
+        # and the squares whose LED is dead. The firmware's config must match the build.
+        self.wiring = list(wiring) if wiring is not None else list(range(SQUARE_LEDS))
+        self.strip = list(strip) if strip is not None else list(range(SQUARE_LEDS))
+        self.dead_leds: frozenset[int] = frozenset()
         self.corrupt_out = self.corrupt_in = self.drop_out = self.drop_in = 0
         self.noise = 0.0  # board -> host
         self.noise_in = 0.0  # host -> board
@@ -401,11 +413,22 @@ class Emulator:
     def occupied(self) -> frozenset[int]:
         """The squares with a piece (closed switch) now."""
         switches = self.board.switches
-        return frozenset(n for n in range(1, 33) if switches >> (n - 1) & 1)
+        return frozenset(n for n in range(1, 33) if switches >> self.wiring[n - 1] & 1)
 
     def set_occupied(self, squares: frozenset[int]) -> None:
         """Set every switch at once."""
-        self.board.set_switches(_mask(occupancy(squares)))
+        self.board.set_switches(self._crossings(occupancy(squares)))
+
+    def _crossings(self, squares: frozenset[int]) -> int:
+        """The crossing mask of these squares' reed switches, as the board is wired."""
+        return sum(1 << self.wiring[square - 1] for square in squares)
+
+    def _led_label(self, index: int) -> tuple[int, str] | None:
+        """The LED at strip index ``index``: its square as the strip is laid, or status LED."""
+        if index >= SQUARE_LEDS:
+            return index, f"s{index - SQUARE_LEDS + 1}"
+        square = self.strip.index(index) + 1
+        return None if square in self.dead_leds else (square, str(square))
 
     def press_lever(self, side: str) -> None:
         """Press a lever and release it ``LEVER_HOLD_S`` later."""
@@ -429,7 +452,7 @@ class Emulator:
 
     def describe_leds(self) -> str:
         """The LEDs: as the host sent them (cpython) or as the strip shows them (micropython)."""
-        return self.board.describe_leds()
+        return self.board.describe_leds(self._led_label)
 
     def command(self, line: str) -> str:
         """Carry out one command line (see ``COMMANDS``); returns the answer line.
@@ -479,7 +502,7 @@ class Emulator:
                 raise ValueError("usage: stall SECONDS")
             self.stall(_seconds(args[0], name))
         elif name == "diode":
-            self.board.set_missing_diodes(_mask(parse_squares(args)))
+            self.board.set_missing_diodes(self._crossings(parse_squares(args)))
         elif name in ("crash", "hang"):
             if args:
                 raise ValueError(f"usage: {name}")

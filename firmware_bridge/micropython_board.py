@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import json
 import os
 import select
 import shutil
@@ -52,12 +53,12 @@ def find_micropython() -> str:
 
 
 def config_overrides(settings: Any) -> list[str]:
-    """``NAME=VALUE`` for each whole-number setting that differs from firmware/config.py."""
+    """``NAME=JSON`` for each setting that differs from firmware/config.py."""
     pairs = []
     for name in dir(config):
         value = getattr(settings, name, None)
-        if name.isupper() and isinstance(value, int) and value != getattr(config, name):
-            pairs.append(f"{name}={value}")
+        if name.isupper() and value != getattr(config, name):
+            pairs.append(f"{name}={json.dumps(value)}")
     return pairs
 
 
@@ -264,18 +265,18 @@ class MicroPythonBoard:
         if control is not None:
             os.close(control)
 
-    def describe_leds(self) -> str:
-        """What the strip shows now, e.g. ``leds 12=#404000 s1=#000a00`` (brightness applied)."""
+    def describe_leds(self, label: Callable[[int], tuple[int, str] | None]) -> str:
+        """What the strip shows now, e.g. ``leds 12=#404000 s1=#000a00`` (brightness applied);
+        ``label`` names the LED at each strip index (None: a dead one)."""
         pixels = self.pixels
         if pixels is None:
             return "leds off (not drawn yet)"
         lit = []
         for index, (r, g, b) in enumerate(pixels):
-            if r or g or b:
-                squares = len(pixels) - 2
-                name = str(index + 1) if index < squares else f"s{index - squares + 1}"
-                lit.append(f"{name}=#{r:02x}{g:02x}{b:02x}")
-        return "leds " + (" ".join(lit) if lit else "dark")
+            named = label(index)
+            if named is not None and (r or g or b):
+                lit.append((named[0], f"{named[1]}=#{r:02x}{g:02x}{b:02x}"))
+        return "leds " + (" ".join(text for _, text in sorted(lit)) if lit else "dark")
 
 
 def _pixels(hex_text: str) -> list[tuple[int, int, int]]:

@@ -7,6 +7,7 @@ next one repairs it), the watchdog is fed every pass, and an exception resets th
 """
 
 from . import config
+from .layout import strip
 from .leds import LedPicture
 from .protocol import (
     ACK,
@@ -44,8 +45,8 @@ class Firmware:
     def __init__(self, hal, settings=config):
         self.hal = hal
         self.settings = settings
-        self.scanner = Scanner(hal, settings.DEBOUNCE_SCANS)
-        self.picture = LedPicture(settings.BRIGHTNESS)
+        self.scanner = Scanner(hal, settings.DEBOUNCE_SCANS, settings)
+        self.picture = LedPicture(settings.BRIGHTNESS, strip(settings))
         self.deframer = Deframer()
         self.seq = 0
         self.boot_id = hal.boot_id()  # drawn at power-up: a host tells a restart by it

@@ -16,15 +16,17 @@ def is_on(blink, t_ms):
 
 
 class LedPicture:
-    """``LED_SLOTS`` entries ``(r, g, b, blink)``: squares 1-32 in chain order, then 2 status LEDs.
+    """``LED_SLOTS`` entries ``(r, g, b, blink)``: squares 1-32, then the 2 status LEDs; ``leds``
+    says where each sits on the strip (firmware/layout.py), the status LEDs last.
 
     Until a host has linked, status LED 1 blinks blue so a person sees the board waits for it.
     """
 
-    def __init__(self, brightness):
+    def __init__(self, brightness, square_leds):
         self.brightness = brightness
         self.entries = [DARK] * LED_SLOTS
         self.linked = False
+        self.leds = list(square_leds) + [SQUARE_LEDS, SQUARE_LEDS + 1]  # strip index of each slot
 
     def update(self, payload):
         """Set the LEDs an LED_SET payload names (``slot, r, g, b, blink`` each), the rest kept."""
@@ -37,9 +39,10 @@ class LedPicture:
         ``rgb`` (a bytearray of 3 x LED_SLOTS: r, g, b per LED); allocates nothing."""
         scale = self.brightness
         entries = self.entries
+        leds = self.leds
         for index in range(LED_SLOTS):
             entry = WAITING if index == SQUARE_LEDS and not self.linked else entries[index]
             on = is_on(entry[3], t_ms)
-            at = 3 * index
+            at = 3 * leds[index]
             for channel in range(3):
                 rgb[at + channel] = entry[channel] * scale // 255 if on else 0

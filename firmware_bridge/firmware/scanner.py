@@ -7,6 +7,7 @@ settled value, as hardware/matrix.py does on the Pi's own GPIO.
 """
 
 from .debounce import Debouncer
+from .layout import crossings
 
 
 class Scanner:
@@ -15,8 +16,10 @@ class Scanner:
     A lever already held when the firmware starts is not a press.
     """
 
-    def __init__(self, hal, debounce_scans):
+    def __init__(self, hal, debounce_scans, settings):
         self.hal = hal
+        where = crossings(settings, hal.rows, hal.columns)
+        self._squares_of = _row_tables(where, hal.rows, hal.columns)
         self.squares = Debouncer(debounce_scans)
         self.levers = Debouncer(debounce_scans)
         self.presses = [0, 0]
@@ -28,7 +31,7 @@ class Scanner:
     def scan_matrix(self):
         """One raw scan: bit n-1 set when square n's switch reads closed; sets ``fault``."""
         hal = self.hal
-        width = hal.columns
+        squares_of = self._squares_of
         row_bits = self._row_bits
         mask = 0
         self.fault = 0
@@ -41,13 +44,13 @@ class Scanner:
                 leaking = hal.read_idle_rows()
                 if leaking:
                     self._leaks(row, bits, leaking)
-            mask |= bits << (row * width)
+            mask |= squares_of[row][bits]
         hal.release_rows()
         return mask
 
     def _leaks(self, row, bits, leaking):
         """Row ``row`` is driven and reads ``bits``; the rows in ``leaking`` read low too."""
-        width = self.hal.columns
+        squares_of = self._squares_of
         row_bits = self._row_bits
         for other in range(len(row_bits)):
             shared = row_bits[other] & bits
@@ -56,8 +59,8 @@ class Scanner:
             doubtful = row_bits[other]
             if shared & (shared - 1) == 0:  # one shared column: its own reading made the leak
                 doubtful &= ~shared
-            self.fault |= (shared << (other * width)) | (doubtful << (row * width))
-            self._doubtful |= doubtful << (row * width)
+            self.fault |= squares_of[other][shared] | squares_of[row][doubtful]
+            self._doubtful |= squares_of[row][doubtful]
 
     def scan(self):
         """Scan once: ``squares.settled`` (None before N scans), ``pressed``, ``fault``.
@@ -78,3 +81,22 @@ class Scanner:
                 if after & bit and not before & bit:
                     self.presses[side] += 1
                     self.pressed = True
+
+
+def _row_tables(square_crossings, rows, columns):
+    """For each matrix row, the square mask of every reading of its columns: a lookup a scan
+    makes per row, so mapping crossings to squares allocates nothing."""
+    square_at = {}
+    for index in range(len(square_crossings)):
+        square_at[square_crossings[index]] = 1 << index
+    tables = []
+    for row in range(rows):
+        table = []
+        for bits in range(1 << columns):
+            mask = 0
+            for column in range(columns):
+                if bits >> column & 1:
+                    mask |= square_at.get(row * columns + column, 0)
+            table.append(mask)
+        tables.append(table)
+    return tables

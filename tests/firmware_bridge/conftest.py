@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -76,9 +77,13 @@ def make_link() -> Iterator[Callable[..., Link]]:
     def make(
         firmware_settings: SimpleNamespace | None = None,
         interpreter: str = "cpython",
+        build: dict[str, Any] | None = None,
         **driver: float,
     ) -> Link:
-        emulator = Emulator(seed=7, settings=firmware_settings or config, interpreter=interpreter)
+        """``build``: how the emulated board is built (Emulator's ``wiring``, ``strip``)."""
+        emulator = Emulator(
+            seed=7, settings=firmware_settings or config, interpreter=interpreter, **(build or {})
+        )
         emulator.start()
         board = SerialBoard(str(emulator.link), **driver)
         opened.append((emulator, board))
