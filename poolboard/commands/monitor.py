@@ -1,4 +1,5 @@
-"""``poolboard monitor``: print what a sensor reports as JSON lines, for bringing up a new board."""
+"""``poolboard monitor``: print what a sensor reports as JSON lines, for bringing up a new board;
+``--check`` walks through every square instead (poolboard/bringup.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import json
 import sys
 import time
 
+from engine.sensing import CueDisplay, Sensor
+from poolboard.bringup import BringUpCheck
 from poolboard.sensor_log import event_to_json
 from poolboard.sensor_spec import SensorSpecError, open_sensor
 
@@ -15,7 +18,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "monitor",
         help="print a sensor's snapshots, lever presses and link health as JSON lines",
-        description="Print every event a sensor reports, one JSON object per line.",
+        description=(
+            "Print every event a sensor reports, one JSON object per line. With --check, walk"
+            " through every square of a newly wired board instead: it lights each square's LED,"
+            " asks for a piece on it, and names every square that never closed, closed together"
+            " with or as another, or whose LED stayed dark."
+        ),
     )
     parser.add_argument(
         "--sensor",
@@ -26,7 +34,32 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--seconds", type=float, default=None, help="stop after this long (default: run until ^C)"
     )
+    parser.add_argument(
+        "--check", action="store_true", help="the guided bring-up check, square by square"
+    )
+    parser.add_argument(
+        "--wait",
+        type=float,
+        default=20.0,
+        metavar="SECONDS",
+        help="--check: how long to wait for each piece before noting the square never closed",
+    )
     parser.set_defaults(handler=run)
+
+
+def open_display(spec: str, sensor: Sensor) -> CueDisplay | None:
+    """The LEDs of the board under check: the Pico's own (the serial sensor drives them), or the
+    SPI strip of a GPIO board file's ``[leds]`` table; None when the board has none."""
+    if isinstance(sensor, CueDisplay):
+        return sensor
+    scheme, _, argument = spec.partition(":")
+    if scheme != "gpio":
+        return None
+    from hardware.config import load_toml, section
+    from hardware.spi_leds import LedLayout, SpiCueDisplay
+
+    table = section(load_toml(argument), "leds", "board file")
+    return SpiCueDisplay(LedLayout.from_mapping(table)) if table else None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,8 +68,10 @@ def run(args: argparse.Namespace) -> int:
     except (SensorSpecError, OSError) as error:
         print(f"poolboard monitor: {error}", file=sys.stderr)
         return 2
-    deadline = None if args.seconds is None else time.monotonic() + args.seconds
     try:
+        if args.check:
+            return _check(args, sensor)
+        deadline = None if args.seconds is None else time.monotonic() + args.seconds
         while deadline is None or time.monotonic() < deadline:
             event = sensor.read(timeout=0.2)
             if event is not None:
@@ -44,3 +79,22 @@ def run(args: argparse.Namespace) -> int:
     finally:
         sensor.close()
     return 0
+
+
+def _check(args: argparse.Namespace, sensor: Sensor) -> int:
+    try:
+        display = open_display(args.sensor, sensor)
+    except (OSError, ValueError, RuntimeError) as error:
+        print(f"poolboard monitor: the board's LEDs: {error}", file=sys.stderr)
+        return 2
+    check = BringUpCheck(
+        sensor, display, say=lambda text: print(text, flush=True), ask=input, wait=args.wait
+    )
+    try:
+        report = check.run()
+    finally:
+        if display is not None and display is not sensor:
+            display.close()
+    for line in report.lines():
+        print(line)
+    return 0 if report.ok else 1
