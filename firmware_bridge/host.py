@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from engine.cues import Blink, Cues
 from engine.sensing import SensorEvent, SensorSpecError
+from firmware_bridge.board_file import read_layout
 from firmware_bridge.cue_frame import DARK, LINKED, Entry, entry, frame_entries
 from firmware_bridge.link import BoardInfo, HostLink, LinkCounters, LinkLost
 
@@ -61,7 +62,8 @@ class SerialBoard:
     """A Pico running firmware_bridge/firmware, as a Sensor and a CueDisplay.
 
     ``port`` is a device path (``/dev/ttyACM0``, a /dev/serial/by-id link) or ``"auto"`` to look
-    for ``usb_id``. A thread owns the port and runs the protocol (:class:`HostLink`) on it.
+    for ``usb_id``; ``layout`` a LAYOUT payload (board_file.read_layout) sent at every link-up. A
+    thread owns the port and runs the protocol (:class:`HostLink`) on it.
     Example::
 
         board = SerialBoard("auto")
@@ -80,6 +82,7 @@ class SerialBoard:
         hello_interval: float = 0.5,
         heartbeat_timeout: float = 3.0,
         reconnect_interval: float = 0.2,
+        layout: bytes | None = None,
     ) -> None:
         if not port:
             raise ValueError("no serial port given: a device path or 'auto'")
@@ -98,6 +101,7 @@ class SerialBoard:
             ack_timeout=ack_timeout,
             hello_interval=hello_interval,
             heartbeat_timeout=heartbeat_timeout,
+            layout=layout,
         )
         self._link.set_picture(frame_entries(self._cues, self._status))
         self._serial: serial.Serial | None = None
@@ -227,18 +231,31 @@ class SerialBoard:
 
 
 def sensor_from_spec(argument: str) -> SerialBoard:
-    """The ``serial:`` sensor: ``serial:/dev/ttyACM0``, ``serial:auto``, ``serial:auto:VID:PID``."""
+    """The ``serial:`` sensor: ``serial:/dev/ttyACM0``, ``serial:auto``, ``serial:auto:VID:PID``,
+    each optionally with ``?board=FILE``: where the squares sit (board_file.py)."""
 
     if not argument:
         raise SensorSpecError("serial: needs a device path or auto, e.g. serial:/dev/ttyACM0")
-    if argument == "auto":
-        return SerialBoard("auto")
+    argument, _, query = argument.partition("?")
+    if not argument:
+        raise SensorSpecError("serial: needs a device path or auto, e.g. serial:/dev/ttyACM0")
+    layout = None
+    if query:
+        name, _, path = query.partition("=")
+        if name != "board" or not path:
+            raise SensorSpecError(f"serial:{argument}?{query}: expected ?board=FILE")
+        try:
+            layout = read_layout(path)
+        except (OSError, ValueError) as error:
+            raise SensorSpecError(f"serial: the board file {error}") from None
+    usb_id = PICO_USB_ID
     if argument.startswith("auto:"):
         try:
-            return SerialBoard("auto", usb_id=parse_usb_id(argument[len("auto:") :]))
+            usb_id = parse_usb_id(argument[len("auto:") :])
         except ValueError as error:
             raise SensorSpecError(f"serial:{argument}: {error}") from None
-    return SerialBoard(argument)
+        argument = "auto"
+    return SerialBoard(argument, usb_id=usb_id, layout=layout)
 
 
 __all__: Sequence[str] = (

@@ -29,6 +29,7 @@ from firmware_bridge.firmware.protocol import (
     HELLO,
     HELLO_BOOT,
     HOST_HELLO,
+    LAYOUT,
     LED_ENTRY,
     LED_SET,
     LED_SET_MAX,
@@ -111,10 +112,13 @@ class HostLink:
         ack_timeout: float = 0.1,
         hello_interval: float = 0.5,
         heartbeat_timeout: float = 3.0,
+        layout: bytes | None = None,
     ) -> None:
         self._hello_at: float
         self._last_frame_at: float
+        self._layout_pending: tuple[int, float] | None
         self.emit = emit
+        self.layout = layout  # a LAYOUT payload (pack_layout) sent at every link-up, if any
         self.ack_timeout = ack_timeout
         self.hello_interval = hello_interval
         self.heartbeat_timeout = heartbeat_timeout
@@ -214,7 +218,24 @@ class HostLink:
         silent = now - self._last_frame_at
         if silent > self.heartbeat_timeout:
             raise LinkLost(f"no message from the board for {silent:.1f} s")
+        if not self._layout_taken:
+            return self._service_layout(now)
         return self._service_leds(now)
+
+    def _service_layout(self, now: float) -> bytes:
+        """The host's LAYOUT, first after every link-up, retried until acknowledged; state
+        reports are set aside until then (they may be in the board's old layout)."""
+        assert self.layout is not None
+        pending = self._layout_pending
+        if pending is not None and now - pending[1] < self.ack_timeout:
+            return b""
+        if pending is None:
+            seq = self._next_seq()
+        else:
+            seq = pending[0]
+            self._retries += 1
+        self._layout_pending = (seq, now)
+        return self._frame(LAYOUT, seq, self.layout)
 
     # -- the conversation ----------------------------------------------------------------------
 
@@ -227,6 +248,8 @@ class HostLink:
         self._last_snapshot: frozenset[int] | None = None
         self._pending: tuple[int, bytes, float] | None = None
         self._host_seq = 0
+        self._layout_pending = None  # seq and time of the LAYOUT sent
+        self._layout_taken = self.layout is None
 
     def _frame(self, kind: int, seq: int, payload: bytes) -> bytes:
         return encode_frame(kind, seq, payload, crc_ccitt)
@@ -299,7 +322,8 @@ class HostLink:
         elif not self.linked:
             return
         elif kind in (STATE_CHANGE, STATE_LEVER, STATE_HEARTBEAT):
-            self._state(kind, state, now)
+            if self._layout_taken:
+                self._state(kind, state, now)
         elif kind == ERROR:
             text = payload.decode("utf-8", "replace")
             self.emit(SensorFault(now, f"the board's firmware failed ({text}); it resets"))
@@ -314,6 +338,8 @@ class HostLink:
         self._levers = [0, 0]  # its counters started again at 0
         self._board_view = [None] * LED_SLOTS  # and its LEDs are not what we set
         self._pending = None
+        self._layout_pending = None
+        self._layout_taken = self.layout is None  # its layout is config.py's again
 
     def _wrong_version(self, version: int, now: float) -> None:
         """A HELLO of another protocol version: a SensorFault, and the link stays down."""
@@ -330,6 +356,17 @@ class HostLink:
             self.emit(SensorFault(now, message))
 
     def _ack(self, acked: int, status: int, now: float) -> None:
+        if self._layout_pending is not None and acked == self._layout_pending[0]:
+            self._layout_pending = None
+            self._layout_taken = True  # or refused: the board keeps its own config.py
+            if status != ACK_OK:
+                meaning = _ACK_MEANINGS.get(status, "unknown status")
+                message = (
+                    f"the board refused the layout of the host's board file: status {status},"
+                    f" {meaning}; it keeps the one in its config.py"
+                )
+                self.emit(SensorFault(now, message))
+            return
         if self._pending is None or acked != self._pending[0]:
             return  # an answer to a frame already replaced by a newer one
         payload = self._pending[1]

@@ -51,7 +51,7 @@ class VirtualLink:
         noise_out: float = 0.0,
         seed: int = 0,
         settings: Any = config,
-        **host: float,
+        **host: Any,
     ) -> None:
         rng = random.Random(seed)
         self.t = 0.0

@@ -7,7 +7,7 @@ next one repairs it), the watchdog is fed every pass, and an exception resets th
 """
 
 from . import config
-from .layout import strip
+from .layout import crossings, strip
 from .leds import LedPicture
 from .protocol import (
     ACK,
@@ -21,13 +21,16 @@ from .protocol import (
     HELLO_BOOT,
     HELLO_REPLY,
     HOST_HELLO,
+    LAYOUT,
     LED_SET,
     LED_SLOTS,
     PROTOCOL_VERSION,
+    SQUARE_LEDS,
     STATE_CHANGE,
     STATE_HEARTBEAT,
     STATE_LEVER,
     Deframer,
+    FrameError,
     encode_frame,
     led_set_length_ok,
     led_set_values_ok,
@@ -35,6 +38,7 @@ from .protocol import (
     pack_error,
     pack_hello,
     pack_state,
+    unpack_layout,
 )
 from .scanner import Scanner
 
@@ -110,8 +114,33 @@ class Firmware:
             self.picture.update(payload)  # absolute values: a retried frame changes nothing
             self.send(ACK, pack_ack(seq, ACK_OK))
             self.draw(force=True)
+        elif kind == LAYOUT:
+            self.take_layout(seq, payload)
         else:
             self.send(ACK, pack_ack(seq, ACK_UNKNOWN_TYPE))
+
+    def take_layout(self, seq, payload):
+        """The host's ORIENTATION / SQUARE_MAP / LAYOUT / START / SQUARES replace config.py's
+        until the next reset; what has been read so far is translated, and reported at once."""
+        try:  # all of it checked before anything changes
+            layout = unpack_layout(payload)
+            new_crossings = crossings(layout, self.hal.rows, self.hal.columns)
+            new_strip = strip(layout)
+        except FrameError:
+            self.send(ACK, pack_ack(seq, ACK_BAD_LENGTH))
+            return
+        except ValueError:
+            self.send(ACK, pack_ack(seq, ACK_BAD_VALUE))
+            return
+        translate = self.scanner.remap(new_crossings)
+        if self.occupancy is not None:
+            self.occupancy = translate(self.occupancy)
+        self.fault = translate(self.fault)
+        self.picture.leds = new_strip + [SQUARE_LEDS, SQUARE_LEDS + 1]
+        self.send(ACK, pack_ack(seq, ACK_OK))
+        if self.occupancy is not None:
+            self.report(STATE_CHANGE)
+        self.draw(force=True)
 
     def draw(self, force=False):
         """Push the LED picture to the chain if it looks different now."""

@@ -6,9 +6,9 @@ value raises ValueError naming the setting: on a Pico the host then shows it as 
 failure.
 """
 
+from .protocol import LAYOUTS, ORIENTATIONS
+
 SQUARE_COUNT = 32
-ORIENTATIONS = ("white", "black")
-LAYOUTS = ("in-order", "serpentine")
 
 
 def crossings(settings, rows, columns):

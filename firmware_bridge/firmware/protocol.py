@@ -17,6 +17,7 @@ ERROR = 0x06  # the firmware failed; it resets after sending this
 # Host -> board.
 HOST_HELLO = 0x81
 LED_SET = 0x83  # some LEDs' colours and blinks (0x82, protocol 2's whole LED frame, is gone)
+LAYOUT = 0x84  # where the squares' switches and LEDs sit, from the host's board file
 
 HELLO_BOOT = 0  # sent unasked at power-up or reset
 HELLO_REPLY = 1  # the answer to a HOST_HELLO
@@ -43,8 +44,12 @@ NO_BOOT_ID = bytes(BOOT_ID_LENGTH)
 MAX_BOARD_ID = 16
 HELLO_MIN = 4 + BOOT_ID_LENGTH + 1  # a board id of at least one byte
 MAX_ERROR_TEXT = 64
-MAX_BODY = 2 + MAX_ERROR_TEXT + 2  # the longest message: an ERROR (68 bytes)
-MAX_ENCODED = MAX_BODY + MAX_BODY // 254 + 1  # its COBS encoding (69 bytes), delimiters aside
+ORIENTATIONS = ("white", "black")  # LAYOUT codes 0, 1; code 2: a square map follows
+LAYOUTS = ("in-order", "serpentine")  # LAYOUT codes 0, 1; code 2: the strip indices follow
+CUSTOM = 2
+MAX_LAYOUT = 3 + 32 + 32
+MAX_BODY = 2 + MAX_LAYOUT + 2  # the longest message: a LAYOUT with both tables (71 bytes)
+MAX_ENCODED = MAX_BODY + MAX_BODY // 254 + 1  # its COBS encoding (72 bytes), delimiters aside
 
 
 def _crc_table():
@@ -275,3 +280,60 @@ def led_set_values_ok(payload):
         if payload[at] >= LED_SLOTS or payload[at + 4] not in BLINK_CODES:
             return False
     return True
+
+
+class Layout:
+    """config.py's ORIENTATION, SQUARE_MAP, LAYOUT, START and SQUARES, as a LAYOUT carries them."""
+
+    def __init__(
+        self, orientation="white", square_map=None, layout="in-order", start=1, squares=None
+    ):
+        self.ORIENTATION = orientation
+        self.SQUARE_MAP = square_map
+        self.LAYOUT = layout
+        self.START = start
+        self.SQUARES = squares
+
+
+def pack_layout(layout):
+    """LAYOUT payload: orientation code, strip layout code, start square, then the square map
+    (row << 4 | column per square) if the orientation code is 2, the strip index of each square
+    if the layout code is 2."""
+    square_map, squares = layout.SQUARE_MAP, layout.SQUARES
+    out = bytearray(
+        (
+            CUSTOM if square_map is not None else ORIENTATIONS.index(layout.ORIENTATION),
+            CUSTOM if squares is not None else LAYOUTS.index(layout.LAYOUT),
+            layout.START,
+        )
+    )
+    if square_map is not None:
+        out.extend(row << 4 | column for row, column in square_map)
+    if squares is not None:
+        out.extend(squares)
+    return bytes(out)
+
+
+def unpack_layout(payload):
+    """A :class:`Layout` from a LAYOUT payload; ``FrameError`` if its length does not match its
+    codes, ``ValueError`` for an unknown code."""
+    if len(payload) < 3:
+        raise FrameError("short")
+    orientation, strip, start = payload[0], payload[1], payload[2]
+    if orientation > CUSTOM or strip > CUSTOM:
+        raise ValueError("unknown layout code")
+    expected = 3 + (32 if orientation == CUSTOM else 0) + (32 if strip == CUSTOM else 0)
+    if len(payload) != expected:
+        raise FrameError("short")
+    layout = Layout(start=start)
+    at = 3
+    if orientation == CUSTOM:
+        layout.SQUARE_MAP = [(byte >> 4, byte & 15) for byte in payload[at : at + 32]]
+        at += 32
+    else:
+        layout.ORIENTATION = ORIENTATIONS[orientation]
+    if strip == CUSTOM:
+        layout.SQUARES = list(payload[at : at + 32])
+    else:
+        layout.LAYOUT = LAYOUTS[strip]
+    return layout

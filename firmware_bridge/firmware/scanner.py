@@ -18,8 +18,8 @@ class Scanner:
 
     def __init__(self, hal, debounce_scans, settings):
         self.hal = hal
-        where = crossings(settings, hal.rows, hal.columns)
-        self._squares_of = _row_tables(where, hal.rows, hal.columns)
+        self.crossings = crossings(settings, hal.rows, hal.columns)
+        self._squares_of = _row_tables(self.crossings, hal.rows, hal.columns)
         self.squares = Debouncer(debounce_scans)
         self.levers = Debouncer(debounce_scans)
         self.presses = [0, 0]
@@ -27,6 +27,26 @@ class Scanner:
         self.fault = 0  # squares a diode fault touched in the last scan (0: none)
         self._row_bits = [0] * hal.rows  # each row's last reading, as a column mask
         self._doubtful = 0
+
+    def remap(self, new_crossings):
+        """Take another square -> crossing map (from the host's LAYOUT) and translate what has
+        been read so far into it, so no square seems to change; returns the translation."""
+        old, hal = self.crossings, self.hal
+
+        def translate(mask):
+            out = 0
+            for index in range(len(old)):
+                if mask >> index & 1 and old[index] in new_crossings:
+                    out |= 1 << new_crossings.index(old[index])
+            return out
+
+        squares = self.squares
+        if squares.settled is not None:
+            squares.settled = translate(squares.settled)
+        squares._history = [translate(raw) for raw in squares._history]
+        self.crossings = new_crossings
+        self._squares_of = _row_tables(new_crossings, hal.rows, hal.columns)
+        return translate
 
     def scan_matrix(self):
         """One raw scan: bit n-1 set when square n's switch reads closed; sets ``fault``."""

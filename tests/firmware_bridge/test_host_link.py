@@ -248,3 +248,20 @@ def test_a_hello_with_a_board_id_of_no_or_more_than_16_bytes_is_a_bad_frame(
     board.send(protocol.HELLO, payload)
     assert not board.host.linked
     assert board.host.counters.bad_frames == 1
+
+
+def test_the_hosts_layout_is_sent_again_after_a_restart_and_nothing_is_read_before_it() -> None:
+    black = protocol.pack_layout(protocol.Layout(orientation="black"))
+    link = VirtualLink(layout=black)
+    link.hal.switches = 1 << 31  # a piece on square 1, wired from Black's side
+    link.run(1.0)
+    link.reboot()  # config.py's layout again until the host sends its own
+    link.run(1.0)
+    link.stalled = True
+    link.reboot()  # and once with the boot HELLO lost
+    link.run(0.1)
+    link.stalled = False
+    link.run(1.0)
+    snapshots = [e.occupied for e in link.events if isinstance(e, Snapshot)]
+    assert snapshots and all(occupied == {1} for occupied in snapshots)
+    assert len([e for e in link.events if isinstance(e, LinkHealth) and e.connected]) == 3

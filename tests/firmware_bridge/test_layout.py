@@ -3,16 +3,20 @@ under the same names, with the same meaning, end to end through the emulator."""
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 
 import pytest
 
 from engine.cues import CueKind, Cues
-from engine.sensing import Snapshot
+from engine.sensing import SensorSpecError, Snapshot
+from firmware_bridge.firmware import protocol
 from firmware_bridge.firmware.layout import crossings, strip
+from firmware_bridge.host import sensor_from_spec
 from firmware_bridge.micropython_board import MicroPythonMissing, find_micropython
 from hardware.config import MatrixPins, default_square_map
 from hardware.spi_leds import square_order
+from tests.firmware_bridge.test_firmware import Bench
 
 
 def _interpreters() -> list[str]:
@@ -102,3 +106,71 @@ def test_the_same_board_with_the_default_config_shows_the_wrong_squares(make_lin
     link.until(lambda e: isinstance(e, Snapshot) and e.occupied == {32})
     link.board.show(Cues({5: CueKind.CONFIRM}))
     link.wait_leds("leds 8=#00ff00/solid s1=#002800/solid")
+
+
+BOARD_FILE = """
+[matrix]
+orientation = "black"
+[leds]
+layout = "serpentine"
+"""
+
+
+@pytest.mark.parametrize("interpreter", _interpreters())
+def test_the_hosts_board_file_sets_the_layout(make_link, tmp_path, interpreter: str) -> None:
+    """The same board, the firmware left at its defaults: ``serial:PATH?board=FILE`` sends the
+    board file's orientation and strip layout at link-up, and the board reads and lights right."""
+    board_file = tmp_path / "pico.toml"
+    board_file.write_text(BOARD_FILE)
+    link = make_link(interpreter=interpreter, build=BUILD)
+    link.board.close()
+    link.board = sensor_from_spec(f"{link.emulator.link}?board={board_file}")
+    link.until_link()
+    link.emulator.command("place 1 5 30")
+    link.until(lambda e: isinstance(e, Snapshot) and e.occupied == {1, 5, 30})
+    link.board.show(Cues({5: CueKind.CONFIRM}))
+    expected = "5=#004000 s1=#000a00" if interpreter == "micropython" else "5=#00ff00/solid"
+    link.wait_leds(
+        "leds " + expected + ("" if interpreter == "micropython" else " s1=#002800/solid")
+    )
+    assert not [e for e in link.events if isinstance(e, Snapshot) and 32 in e.occupied]
+    link.board.close()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('[matrix]\norientation = "north"', "matrix.orientation: 'white' or 'black'"),
+        ("[matrix]\nrows = [2, 3]", "matrix: unknown key 'rows'"),
+        ('[leds]\nlayout = "zigzag"', "leds.layout: 'in-order' or 'serpentine'"),
+        ("[leds]\nstart = 5", "leds.start: 1 or 32"),
+        ('[matrix]\nsquare_map = { "1" = [0, 0] }', "matrix.square_map: a table of all 32"),
+        ("[scan]\nrate_hz = 1", "unknown table [scan]"),
+    ],
+)
+def test_a_bad_board_file_is_named(tmp_path, text: str, message: str) -> None:
+    board_file = tmp_path / "pico.toml"
+    board_file.write_text(text)
+    with pytest.raises(SensorSpecError, match=re.escape(f"{board_file}: {message}")):
+        sensor_from_spec(f"/dev/null?board={board_file}")
+
+
+def test_a_layout_from_the_host_is_checked_then_taken_and_reported_at_once() -> None:
+    """The board NAKs a bad LAYOUT and keeps its own; a good one translates what it has read
+    (a piece on crossing 31 is square 32 in config.py's layout, square 1 wired from Black's
+    side) and reports it at once."""
+    bench = Bench()
+    bench.hal.switches = 1 << 31
+    bench.run(30)
+    bad = protocol.pack_layout(protocol.Layout(start=4))
+    assert bench.host_sends(protocol.LAYOUT, bad, seq=1) == [
+        (protocol.ACK, bench.firmware.seq - 1, protocol.pack_ack(1, protocol.ACK_BAD_VALUE))
+    ]
+    assert bench.host_sends(protocol.LAYOUT, b"\x02\x00\x01", seq=2)[0][2] == protocol.pack_ack(
+        2, protocol.ACK_BAD_LENGTH
+    )
+    good = protocol.pack_layout(protocol.Layout(orientation="black", layout="serpentine"))
+    answer = bench.host_sends(protocol.LAYOUT, good, seq=3)
+    assert [kind for kind, _, _ in answer] == [protocol.ACK, protocol.STATE_CHANGE]
+    assert protocol.unpack_state(answer[1][2])[0] == 1  # square 1
+    assert bench.firmware.picture.leds[4] == 7  # square 5: the second row runs backwards
