@@ -28,7 +28,7 @@ from engine.sensing import occupancy
 from firmware_bridge.firmware import config
 from firmware_bridge.firmware.app import Firmware
 from firmware_bridge.firmware.hal_sim import SimHal
-from firmware_bridge.firmware.protocol import LED_SLOTS, SQUARE_LEDS
+from firmware_bridge.firmware.protocol import LED_SLOTS, MAX_BOARD_ID, SQUARE_LEDS
 from firmware_bridge.micropython_board import MicroPythonBoard, find_micropython
 
 BLINK_NAMES = ("solid", "slow", "fast")
@@ -254,6 +254,8 @@ class Emulator:
     ) -> None:
         if interpreter not in INTERPRETERS:
             raise ValueError(f"interpreter {interpreter!r}: choose {' or '.join(INTERPRETERS)}")
+        if not 1 <= len(board_id) <= MAX_BOARD_ID:
+            raise ValueError(f"board id {board_id!r}: 1-{MAX_BOARD_ID} bytes (PROTOCOL.md)")
         self.board: EmulatedBoard
         if interpreter == "micropython":
             self.board = MicroPythonBoard(board_id, settings, self._outgoing, find_micropython())

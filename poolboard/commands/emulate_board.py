@@ -26,7 +26,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--link", metavar="PATH", help="where to put the port's symlink (default: a temp folder)"
     )
     parser.add_argument(
-        "--board-id", default="EMULATED", help="the board id the firmware reports (text)"
+        "--board-id",
+        default="EMULATED",
+        help="the board id the firmware reports (text, 1-16 bytes)",
     )
     parser.add_argument("--seed", type=int, default=None, help="seed for the fault injectors")
     parser.add_argument(
@@ -62,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
             args.link, board_id=args.board_id.encode(), seed=args.seed, interpreter=interpreter
         )
         emulator.start()
-    except MicroPythonMissing as error:
+    except (MicroPythonMissing, ValueError) as error:
         print(f"poolboard emulate-board: {error}", file=sys.stderr)
         return 2
     except OSError as error:

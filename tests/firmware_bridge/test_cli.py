@@ -126,3 +126,14 @@ def test_a_terminated_or_killed_emulator_leaves_no_folder_and_no_firmware_behind
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=10)
+
+
+def test_a_board_id_longer_than_the_protocol_allows_is_refused() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "poolboard.cli", "emulate-board", "--board-id", "X" * 17],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
+    assert result.returncode == 2
+    assert "1-16 bytes" in result.stderr
