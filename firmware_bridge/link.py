@@ -138,6 +138,7 @@ class HostLink:
         self._levers: list[int] | None = None
         self._boot_id = b""
         self._board_view: list[Entry | None] = [None] * LED_SLOTS  # None: not known
+        self._host_seq = 0
         self._reset_connection()
 
     # -- the caller's side ---------------------------------------------------------------------
@@ -171,6 +172,7 @@ class HostLink:
         """A port was opened: a new connection (new deframer, the host's seq from 0)."""
         self.path = path
         self._deframer = Deframer(crc_ccitt)
+        self._host_seq = 0
         self._reset_connection()
 
     def down(self, detail: str, now: float) -> None:
@@ -247,7 +249,6 @@ class HostLink:
         self._fault = 0
         self._last_snapshot: frozenset[int] | None = None
         self._pending: tuple[int, bytes, float] | None = None
-        self._host_seq = 0
         self._layout_pending = None  # seq and time of the LAYOUT sent
         self._layout_taken = self.layout is None
 

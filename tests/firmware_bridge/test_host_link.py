@@ -220,6 +220,10 @@ def test_the_host_numbers_its_frames_from_0_at_every_open() -> None:
     first = Deframer().feed(board.host.poll(0.0))
     assert [(kind, seq) for kind, seq, _ in first] == [(protocol.HOST_HELLO, 0)]
     board.host.poll(0.6)  # seq 1
+    board.hello()  # linked: the numbering runs on
+    board.host.set_picture(frame_entries(Cues({1: CueKind.ERROR})))
+    [(kind, seq, _)] = Deframer().feed(board.host.poll(0.65))
+    assert (kind, seq) == (protocol.LED_SET, 2)
     board.host.lost("unplugged", 0.7)
     board.host.opened("test")
     again = Deframer().feed(board.host.poll(0.8))
