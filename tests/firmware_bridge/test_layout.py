@@ -10,13 +10,11 @@ import pytest
 
 from engine.cues import CueKind, Cues
 from engine.sensing import SensorSpecError, Snapshot
-from firmware_bridge.firmware import protocol
 from firmware_bridge.firmware.layout import crossings, strip
 from firmware_bridge.host import sensor_from_spec
 from firmware_bridge.micropython_board import MicroPythonMissing, find_micropython
 from hardware.config import MatrixPins, default_square_map
 from hardware.spi_leds import square_order
-from tests.firmware_bridge.test_firmware import Bench
 
 
 def _interpreters() -> list[str]:
@@ -153,24 +151,3 @@ def test_a_bad_board_file_is_named(tmp_path, text: str, message: str) -> None:
     board_file.write_text(text)
     with pytest.raises(SensorSpecError, match=re.escape(f"{board_file}: {message}")):
         sensor_from_spec(f"/dev/null?board={board_file}")
-
-
-def test_a_layout_from_the_host_is_checked_then_taken_and_reported_at_once() -> None:
-    """The board NAKs a bad LAYOUT and keeps its own; a good one translates what it has read
-    (a piece on crossing 31 is square 32 in config.py's layout, square 1 wired from Black's
-    side) and reports it at once."""
-    bench = Bench()
-    bench.hal.switches = 1 << 31
-    bench.run(30)
-    bad = protocol.pack_layout(protocol.Layout(start=4))
-    assert bench.host_sends(protocol.LAYOUT, bad, seq=1) == [
-        (protocol.ACK, bench.firmware.seq - 1, protocol.pack_ack(1, protocol.ACK_BAD_VALUE))
-    ]
-    assert bench.host_sends(protocol.LAYOUT, b"\x02\x00\x01", seq=2)[0][2] == protocol.pack_ack(
-        2, protocol.ACK_BAD_LENGTH
-    )
-    good = protocol.pack_layout(protocol.Layout(orientation="black", layout="serpentine"))
-    answer = bench.host_sends(protocol.LAYOUT, good, seq=3)
-    assert [kind for kind, _, _ in answer] == [protocol.ACK, protocol.STATE_CHANGE]
-    assert protocol.unpack_state(answer[1][2])[0] == 1  # square 1
-    assert bench.firmware.picture.leds[4] == 7  # square 5: the second row runs backwards
