@@ -551,6 +551,8 @@ class Tracker:
             path = pattern.move.path
             if standing in path[1:-1]:
                 onward.add(path[path.index(standing) + 1])
+        if not onward:  # a king set down on its way between two landings: still moving
+            return _View(TrackerState.MOVING, "move in progress")
         self._stopped = standing
         way_on = f"jump on from {standing} to {' or '.join(map(str, sorted(onward)))}"
         # A player thinking on a landing square breaks no rule: the turn has not ended until

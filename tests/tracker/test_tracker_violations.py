@@ -40,6 +40,17 @@ def test_r_cap_3_thinking_on_a_landing_square_is_guided_never_charged(hands) -> 
     assert h.rules() == [] and h.of("mended") == []
 
 
+def test_r_cap_3_a_flying_king_resting_between_landings_is_still_moving(hands) -> None:
+    """R-KNG-2: a king capturing 1x19x26 set down on 6, short of the man it jumps, is on its
+    way: no capture to continue from there, no reminder, nothing charged."""
+    h = hands("B:W10,23:BK1").lift(1).place(6).wait(70)
+    assert h.of("state")[-1].detail == "move in progress" and h.rules() == []
+    h.lift(6).place(19).wait(3)
+    assert h.of("state")[-1].detail == "capture under way: jump on from 19 to 26 or 30"
+    h.lift(19).place(26).lift(10, 23).wait(1)
+    assert h.notations() == ["1x26"] and h.rules() == []
+
+
 def test_r_cap_3_standing_past_the_long_wait_ends_the_turn_then_mended(hands) -> None:
     h = hands("B:W18,27,5:B14").lift(14).place(23).lift(18).wait(59)
     assert h.rules() == []
