@@ -21,6 +21,7 @@ class CueKind(enum.Enum):
     RESTORE_CLEAR = "restore-clear"  # take the piece off this square to restore the position
     WRONG_PIECE = "wrong-piece"  # a camera sees the wrong colour (or a king for a man) here
     MUST_CAPTURE = "must-capture"  # a piece that has to capture (R-CAP-1)
+    JUMP_REMINDER = "jump-reminder"  # stood long mid-capture: jump on to here (R-CAP-3)
     CONTINUE_JUMP = "continue-jump"  # where the capturing piece can jump on (R-CAP-3)
     REMOVE = "remove"  # a captured piece still to take off (R-CAP-4)
     CROWN = "crown"  # a new king waiting to be crowned (R-PRO-1)
@@ -64,6 +65,7 @@ CUE_STYLES: Mapping[CueKind, CueStyle] = {
     CueKind.RESTORE_CLEAR: CueStyle((255, 0, 0), Blink.SLOW),
     CueKind.WRONG_PIECE: CueStyle((255, 255, 255), Blink.SLOW),
     CueKind.MUST_CAPTURE: CueStyle((255, 200, 0), Blink.FAST),
+    CueKind.JUMP_REMINDER: CueStyle((0, 120, 255), Blink.FAST),
     CueKind.CONTINUE_JUMP: CueStyle((0, 120, 255), Blink.SLOW),
     CueKind.REMOVE: CueStyle((255, 200, 0), Blink.SLOW),
     CueKind.CROWN: CueStyle((160, 0, 255), Blink.SLOW),

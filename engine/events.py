@@ -131,6 +131,32 @@ class Violation:
 
 
 @dataclass(frozen=True, slots=True)
+class ViolationMended:
+    """The player put right at once a violation of theirs (an improper move retracted and a
+    legal move made, an unfinished capture finished: R-ILL-1, APCA 10). ``raised`` is the
+    ``t`` of that :class:`Violation`, whose ``rule`` and ``side`` it repeats; ``message`` says
+    how it was mended. It still counts as an improper move (R-ILL-1)."""
+
+    t: float
+    rule: str
+    side: Color
+    raised: float
+    message: str
+    kind: str = "mended"
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as a JSON object."""
+        return {
+            "event": self.kind,
+            "t": self.t,
+            "rule": self.rule,
+            "side": self.side.value,
+            "raised": self.raised,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class StateChanged:
     """The board now waits for something else; ``detail`` says it in a sentence."""
 
@@ -187,6 +213,7 @@ TrackerEvent = (
     | MoveCorrected
     | MoveTakenBack
     | Violation
+    | ViolationMended
     | StateChanged
     | CuesChanged
     | FaultReported

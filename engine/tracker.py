@@ -45,6 +45,7 @@ from engine.events import (
     TrackerEvent,
     TrackerState,
     Violation,
+    ViolationMended,
 )
 from engine.geometry import BITS, squares_of
 from engine.patterns import MovePattern, SeenColours, missed_capture_results, move_patterns
@@ -58,12 +59,19 @@ class TrackerConfig:
 
     debounce: float = 0.040  # a square change reverting sooner is noise
     settle: float = 0.300  # wait before recording a move that could still extend
-    incomplete_jump: float = 2.0  # standing mid-capture this long is an incomplete jump (R-CAP-3)
+    # A capturing piece set down mid-capture may stand while its player thinks: after
+    # ``jump_reminder`` the way on is cued more urgently; only after ``incomplete_jump`` (or the
+    # clock lever, or the other side moving) has the turn ended on an incomplete jump (R-CAP-3).
+    jump_reminder: float = 10.0
+    incomplete_jump: float = 60.0
     stuck: float = 5.0  # an unexplained board one square off this long: suspect that square
     confirm: float = 0.6  # how long the confirm cue shows on a recorded move's end square
     takeback: bool = False  # restoring the previous position undoes the last move (casual)
+    notice: float = 5.0  # how long a violation raised with the board at rest is told
     referee_flags: bool = True  # touch-move breaches flagged for the referee (apca)
-    illegal_forfeit_after: int = 3  # R-ILL-1: from this many illegal moves, flag a forfeit
+    # R-ILL-1 (APCA 10): one improper move is corrected; continuing (from this many) is
+    # grounds to forfeit, flagged for the referee's judgment.
+    illegal_forfeit_after: int = 2
 
     @classmethod
     def for_profile(cls, name: str, **overrides: float) -> TrackerConfig:
@@ -146,7 +154,12 @@ class Tracker:
         self._crown_lifted = False
         self._confirm_until = -math.inf
         self._raised: set[tuple[int, str]] = set()  # (occupancy, rule) already reported
-        self._violation: Violation | None = None
+        self._violation: Violation | None = None  # the improper move standing on the board
+        self._wrong = ""  # what that move did wrong, said again while the position is restored
+        self._stopped: int | None = None  # where the capturing piece stood mid-capture
+        self._unmended: list[Violation] = []  # improper moves not yet put right
+        self._notice: Violation | None = None  # a violation raised with the board at rest ...
+        self._notice_until = -math.inf  # ... told until then
         self._offences: Counter[tuple[Color, str]] = Counter()
         self._timer: float | None = None
         self._state: tuple[TrackerState, str] | None = None
@@ -431,7 +444,6 @@ class Tracker:
             view = self._view_correction(t, occupied, lever)
             if view is not None:
                 return view
-        expected = self.board.occupied
         if self._shows(self.board, occupied):
             return self._view_at_rest(t)
         if self._taking_back and self._between_takeback(occupied):
@@ -460,14 +472,6 @@ class Tracker:
             assert self._finished is not None
             self._record(t, self._finished)
             return self._view_play(t, occupied, lever)
-        if self._state is not None and self._state[0] is TrackerState.CONTINUE_CAPTURE:
-            self._raise(
-                t,
-                occupied,
-                "R-CAP-3",
-                frozenset(squares_of(occupied ^ expected)),
-                "incomplete jump: the capture was left unfinished",
-            )
         return self._view_off_path(t, occupied, lever)
 
     def _other_move_on_way(self, at: MovePattern, occupied: int) -> bool:
@@ -498,6 +502,8 @@ class Tracker:
         if self._unplayable_lifted and self._violation is None:
             self._caution_touch(t)
         self._violation = None
+        self._stopped = None
+        self._mend(t, self.board.turn.opponent, "the position was put back")
         self._finished = None
         self._taking_back = False
         self._raised.clear()
@@ -506,11 +512,21 @@ class Tracker:
         self._unplayable_lifted.clear()
         side = self.board.turn.value.capitalize()
         if self._crown is not None:
-            return _View(TrackerState.CROWNING, f"crown the new king on {self._crown}")
-        if self._expected is not None:
+            view = _View(TrackerState.CROWNING, f"crown the new king on {self._crown}")
+        elif self._expected is not None:
             notation = self.board.notation(self._expected)
-            return _View(TrackerState.TO_MOVE, f"{side} to move: play {notation} on the board")
-        return _View(TrackerState.TO_MOVE, f"{side} to move")
+            view = _View(TrackerState.TO_MOVE, f"{side} to move: play {notation} on the board")
+        elif self._touched is not None:
+            view = _View(
+                TrackerState.TO_MOVE,
+                f"{side} to move: the piece on {self._touched} was lifted, so it is the one to "
+                "move (R-TCH-1)",
+            )
+        else:
+            view = _View(TrackerState.TO_MOVE, f"{side} to move")
+        if self._notice is not None and t < self._notice_until:
+            view.detail += f" — {self._notice.message}"
+        return view
 
     def _view_on_way(
         self, t: float, occupied: int, on_way: list[MovePattern], lever: bool
@@ -529,28 +545,44 @@ class Tracker:
                 "remove the captured pieces: " + ", ".join(map(str, squares_of(left))),
                 {square: CueKind.REMOVE for square in squares_of(left)},
             )
-        cues: dict[int, CueKind] = {}
+        standing = placed.bit_length()
+        onward: set[int] = set()
         for pattern in captures:
             path = pattern.move.path
-            standing = placed.bit_length()
             if standing in path[1:-1]:
-                cues[path[path.index(standing) + 1]] = CueKind.CONTINUE_JUMP
-        view = _View(
-            TrackerState.CONTINUE_CAPTURE,
-            "the capture is not finished: jump on (R-CAP-3)",
-            cues,
-            wake=[self._since + self.config.incomplete_jump],
-        )
+                onward.add(path[path.index(standing) + 1])
+        if not onward:  # a king set down on its way between two landings: still moving
+            return _View(TrackerState.MOVING, "move in progress")
+        self._stopped = standing
+        way_on = f"jump on from {standing} to {' or '.join(map(str, sorted(onward)))}"
+        # A player thinking on a landing square breaks no rule: the turn has not ended until
+        # the clock lever is pressed, the other side moves or the long wait is over (R-CAP-3,
+        # APCA 10 and 21); before that a reminder, never a penalty.
+        reminder = min(self.config.jump_reminder, self.config.incomplete_jump / 2)
+        ended = "the clock was pressed" if lever else "it stood too long"
         if lever or self._held(t, self.config.incomplete_jump):
             self._raise(
                 t,
                 occupied,
                 "R-CAP-3",
-                frozenset(squares_of(placed)) | frozenset(cues),
-                "incomplete jump: the capturing piece stopped while it can capture further; "
-                "finish the capture",
+                frozenset(onward | {standing}),
+                f"incomplete jump (R-CAP-3): the capture stopped on {standing} and {ended}; "
+                "finish it: " + way_on,
+                wrong=f"incomplete jump (R-CAP-3): the capture stopped on {standing}",
             )
-        return view
+        if self._violation is not None or self._held(t, reminder):
+            detail = f"the capture is not finished: {way_on} (R-CAP-3)"
+            kind = CueKind.JUMP_REMINDER
+        else:
+            detail, kind = f"capture under way: {way_on}", CueKind.CONTINUE_JUMP
+        if self._violation is not None:
+            detail = f"{self._wrong}: {way_on}"
+        return _View(
+            TrackerState.CONTINUE_CAPTURE,
+            detail,
+            {square: kind for square in onward},
+            wake=[self._since + reminder, self._since + self.config.incomplete_jump],
+        )
 
     def _view_off_path(self, t: float, occupied: int, lever: bool) -> _View:
         expected = self.board.occupied
@@ -586,43 +618,81 @@ class Tracker:
             replace.append(f"{notation} cannot leave " + ", ".join(misfit))
         cues = _restore_cues(expected, occupied)
         cues.update({square: CueKind.WRONG_PIECE for square in squares_of(wrong)})
-        detail = _restore_detail(expected, occupied, "restore", replace)
-        view = _View(TrackerState.RESTORE, detail, cues)
+        restore = _restore_detail(expected, occupied, "restore", replace)
+        view = _View(TrackerState.RESTORE, restore, cues)
         if not (added or wrong) or self._is_previous_position(occupied):
             # Pieces lifted and nothing put down, or the last move put back where takebacks are
             # not allowed: no move was attempted; the cues ask for the position back.
             return view
         view.wake = [self._since + self.config.stuck]
         missed = missed_capture_results(self.board).get(occupied)
-        if missed is not None:
+        side, played = self.board.turn, self._played(added, missing)
+        squares = frozenset(squares_of(added | missing | wrong))
+        if self._stopped is not None:
+            # The turn ended with the capture open: the other side moved, or the capturing
+            # side did something else (R-CAP-3; an improper move, APCA 10).
+            rule = "R-CAP-3"
+            wrong_part = (
+                f"incomplete jump (R-CAP-3): the capture stopped on {self._stopped} was not "
+                "finished"
+            )
+        elif missed is not None:
             capturers = frozenset(p.move.path[0] for p in self._patterns)
             for square in capturers:
                 view.cues[square] = CueKind.MUST_CAPTURE
-            self._raise(
-                t,
-                occupied,
-                "R-CAP-1",
-                capturers | {missed.path[0], missed.path[-1]},
-                f"{missed.path[0]}-{missed.path[-1]} is not allowed: a capture is "
-                "compulsory (R-CAP-1); capture with " + ", ".join(map(str, sorted(capturers))),
+            rule = "R-CAP-1"
+            squares = capturers | {missed.path[0], missed.path[-1]}
+            wrong_part = (
+                f"{missed.path[0]}-{missed.path[-1]} is not allowed: a capture is compulsory "
+                "(R-CAP-1); capture with " + ", ".join(map(str, sorted(capturers)))
             )
+        elif self._moved_out_of_turn(added, missing):
+            side, rule = self.board.turn.opponent, "R-ILL-1"
+            waiting = self.board.turn.value.capitalize()
+            wrong_part = f"{played} is out of turn: it is {waiting}'s move (R-BRD-3)"
         else:
-            side, message = self.board.turn, "illegal move: " + detail
-            if self._moved_out_of_turn(added, missing):
-                side = self.board.turn.opponent
-                waiting = self.board.turn.value.capitalize()
-                message = f"moved out of turn: it is {waiting}'s move (R-BRD-3): " + detail
-            self._raise(
-                t,
-                occupied,
-                "R-ILL-1",
-                frozenset(squares_of(added | missing | wrong)),
-                message,
-                side=side,
-            )
+            rule = "R-ILL-1"
+            wrong_part = f"{played} is not a legal move (R-ILL-1)"
+        self._raise(
+            t,
+            occupied,
+            rule,
+            squares,
+            f"{wrong_part}: {restore}{self._then_move()}",
+            side=side,
+            wrong=wrong_part,
+        )
+        if self._violation is not None:
+            view.detail = f"{self._wrong}: {restore}{self._then_move()}"
         if self._held(t, self.config.stuck):
             self._suspect_stuck_square(t, occupied)
         return view
+
+    def _played(self, added: int, missing: int) -> str:
+        """What the board shows was played, written as a move where it looks like one
+        (``10-17``, ``15x24``; R-BRD-4), else by the squares emptied and filled."""
+        turn = self.board.turn
+        own, theirs = missing & self.board.pieces(turn), missing & self.board.pieces(turn.opponent)
+        if added.bit_count() == 1:
+            if own.bit_count() == 1:
+                return f"{own.bit_length()}{'x' if theirs else '-'}{added.bit_length()}"
+            if theirs.bit_count() == 1 and not own:
+                return f"{theirs.bit_length()}-{added.bit_length()}"
+        if not (added or missing):
+            return "that"
+        gone = ", ".join(map(str, squares_of(missing))) or "none"
+        came = ", ".join(map(str, squares_of(added))) or "none"
+        return f"the move emptying {gone} and filling {came}"
+
+    def _then_move(self) -> str:
+        """The move to make once the position is back, when a piece was lifted that can move:
+        that piece (R-TCH-1; an improper move is retracted and made right with the same piece
+        where possible, R-CAP-3)."""
+        touched = self._touched
+        if touched is None:
+            return ""
+        moves = [self.board.notation(p.move) for p in self._patterns if p.move.path[0] == touched]
+        return f"; then move the piece on {touched} (R-TCH-1): " + " or ".join(moves)
 
     def _moved_out_of_turn(self, added: int, missing: int) -> bool:
         """Whether a sensor that sees colours shows only the other side's pieces moved: every
@@ -725,7 +795,7 @@ class Tracker:
         move = pattern.move
         side = self.board.turn
         notation = self.board.notation(move)
-        touched = self._touched
+        touched, stopped = self._touched, self._stopped
         before = self.board.copy(stack=False)
         self._last = _LastMove(before, self._patterns, pattern)
         self.board.push(move)
@@ -733,14 +803,17 @@ class Tracker:
         self._patterns = self._current_patterns()
         self._after_move(t, move.crowns, move.path[-1])
         self._emit(MoveRecorded(t, move, notation, side, len(self.board.move_stack)))
+        finished = stopped is not None and stopped in move.path[1:-1]
+        self._mend(t, side, f"{notation} {'finished the capture' if finished else 'played'}")
         if touched is not None and touched != move.path[0]:
             self._raise(
                 t,
                 None,
                 "R-TCH-1",
                 frozenset({touched, move.path[0]}),
-                f"touch move: {side.value} lifted the piece on {touched}, which could move, and "
-                f"then moved {notation}; the touched piece must be moved",
+                f"touch move (R-TCH-1): {side.value.capitalize()} lifted the piece on {touched}, "
+                f"which could move, then played {notation}; the touched piece must be moved"
+                + (", for the referee to judge" if self.config.referee_flags else ""),
                 side=side,
                 severity=Severity.VIOLATION,
                 referee=self.config.referee_flags,
@@ -777,6 +850,8 @@ class Tracker:
         self._adjusting = False
         self._unplayable_lifted.clear()
         self._violation = None
+        self._stopped = None
+        self._notice = None
         self._crown, self._crown_lifted = (end, False) if crowns else (None, False)
         self._confirm_until = t + self.config.confirm
 
@@ -796,6 +871,7 @@ class Tracker:
             for move in reversed(undone):
                 self.board.push(move)
             return False
+        self._unmended.clear()  # the moves they would have mended are taken back
         replay = self.board.copy()
         for move in reversed(undone):
             replay.push(move)
@@ -860,7 +936,8 @@ class Tracker:
             None,
             "R-TCH-2",
             squares,
-            f"{side.value} touched the piece on {listed}, which cannot be played: "
+            f"touch move (R-TCH-2): {side.value.capitalize()} touched the piece on {listed}, "
+            "which cannot be played: "
             + ("repeated, grounds to forfeit" if repeat else "a caution"),
             side=side,
             severity=Severity.FORFEIT if repeat else Severity.CAUTION,
@@ -878,13 +955,18 @@ class Tracker:
         side: Color | None = None,
         severity: Severity | None = None,
         referee: bool = False,
+        wrong: str = "",
     ) -> None:
-        """Report a violation once per board state; repeated illegal moves flag a forfeit.
-        While an opponent's move is being executed nothing is reported: the cues guide it."""
+        """Report a violation and tell it: one per improper move (the boards it passes through
+        until the position is back are one move, APCA 10), and repeated improper moves flag a
+        forfeit. One raised with the board at rest (``occupied`` None: touch move) is told for
+        the ``notice`` time. While an opponent's move is being executed nothing is reported:
+        the cues guide it."""
         if self._expected is not None:
             return
+        improper = rule in _ILLEGAL
         if occupied is not None:
-            if (occupied, rule) in self._raised:
+            if (occupied, rule) in self._raised or (improper and self._violation is not None):
                 return
             self._raised.add((occupied, rule))
         side = side or self.board.turn
@@ -899,8 +981,19 @@ class Tracker:
             referee = referee or severity is Severity.FORFEIT
         violation = Violation(t, rule, side, squares, message, severity, referee)
         if occupied is not None:
-            self._violation = violation
+            self._violation, self._wrong = violation, wrong or message
+        else:
+            self._notice, self._notice_until = violation, t + self.config.notice
+        if improper:
+            self._unmended.append(violation)
         self._emit(violation)
+
+    def _mend(self, t: float, side: Color, how: str) -> None:
+        """``side``'s improper moves are put right (R-ILL-1): say so for each."""
+        for violation in [v for v in self._unmended if v.side is side]:
+            self._unmended.remove(violation)
+            message = f"mended at once: {how}"
+            self._emit(ViolationMended(t, violation.rule, side, violation.t, message))
 
     def _suspect_stuck_square(self, t: float, occupied: int) -> None:
         # A legal move's result first: all but one square agreeing with a move is the likelier
@@ -933,6 +1026,10 @@ class Tracker:
             )
         if self._touched is not None and occupied & BITS[self._touched]:
             layers.append({self._touched: CueKind.TOUCH_MOVE})
+        if self._notice is not None and t < self._notice_until:
+            view.wake.append(self._notice_until)
+            told = self._notice.squares & frozenset(squares_of(occupied))
+            layers.insert(0, {square: CueKind.ERROR for square in told})
         if self._crown is not None:
             layers.append({self._crown: CueKind.CROWN})
         if self._sees_kings and self._colours is not None:

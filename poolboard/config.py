@@ -119,7 +119,7 @@ class TrackerTimings:
 
     debounce: float = 0.040
     settle: float = 0.300
-    incomplete_jump: float = 2.0
+    incomplete_jump: float = 60.0  # a capture left standing this long is incomplete (R-CAP-3)
 
 
 @dataclass(frozen=True)
@@ -291,9 +291,9 @@ def _check(config: Config, name: str) -> None:
             'kind = "remote" and a [remote] broker go together (docs/remote.md)',
         )
     timings = config.tracker
-    for key in ("debounce", "settle", "incomplete_jump"):
-        if not 0.0 <= getattr(timings, key) <= 30.0:
-            fail(f"tracker] {key}", f"expected 0-30 seconds, got {getattr(timings, key)}")
+    for key, most in (("debounce", 30.0), ("settle", 30.0), ("incomplete_jump", 600.0)):
+        if not 0.0 <= getattr(timings, key) <= most:
+            fail(f"tracker] {key}", f"expected 0-{most:g} seconds, got {getattr(timings, key)}")
 
 
 def _has_control(text: str) -> bool:

@@ -619,15 +619,18 @@ class GameStore:
 
     def notes(self, game_id: int) -> dict[int, list[str]]:
         """What the PDN says at each ply of a game besides the move (ply 0: before the first):
-        violations seen on the board, the referee's cautions and penalties, corrections and
-        voided moves, clock adjustments."""
+        violations seen on the board (and their mending), the referee's cautions and penalties,
+        corrections and voided moves, clock adjustments."""
         notes: dict[int, list[str]] = {}
         for _, kind, data in self.events(game_id):
             ply = data.get("ply")
             if not isinstance(ply, int):
                 continue
-            if kind == "violation":
-                text = f"{data.get('rule')}: {data.get('message')}"
+            rule, message = str(data.get("rule")), str(data.get("message"))
+            if kind == "violation":  # its rule named once (messages mostly cite it)
+                text = message if rule in message else f"{rule}: {message}"
+            elif kind == "mended":  # the tracker's ViolationMended, kept by the session
+                text = f"{rule} {message}"
             elif kind == "penalty":
                 note = f": {data['note']}" if data.get("note") else ""
                 text = f"{data.get('severity')} to {data.get('side')} ({data.get('rule')}){note}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import shutil
 import sqlite3
 import time
@@ -12,7 +13,8 @@ from engine.clock import TimeControl
 from engine.cues import CueKind, Cues
 from engine.pdn import write_game
 from engine.sensing import LinkHealth, Sensor, SensorFault, Snapshot
-from poolboard.config import Config, ConfigError, load_config
+from poolboard.commands.demo import demo_data_dir
+from poolboard.config import Config, ConfigError, StorageConfig, load_config
 from poolboard.sensor_spec import SensorSpecError
 from poolboard.service import open_configured_displays, open_configured_sensor
 from poolboard.storage import DamagedGame, GameStore, StorageError, StoredGame
@@ -24,7 +26,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="check the sensor, LEDs, storage and clock a config describes",
         description="Check everything a board needs; exit 1 if anything fails.",
     )
-    parser.add_argument("--config", default=None, help="config file (default: the demo's)")
+    parser.add_argument(
+        "--config", default=None, help="config file (default: the demo's, and its games folder)"
+    )
     parser.add_argument(
         "--seconds", type=float, default=5.0, help="how long to wait for the sensor (default 5)"
     )
@@ -130,6 +134,8 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as error:
         _report(False, "config", str(error))
         return 1
+    if args.config is None:  # the demo's settings, so the folder its games are kept in
+        config = dataclasses.replace(config, storage=StorageConfig(path=str(demo_data_dir())))
     _report(True, "config", args.config or "defaults (the demo's)")
     results = [
         check_storage(config),

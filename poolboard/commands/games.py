@@ -48,13 +48,39 @@ def _open_store(args: argparse.Namespace) -> GameStore:
     return GameStore(folder / "games.sqlite3", read_only=True)
 
 
+def _tell_of_the_demo(args: argparse.Namespace, command: str) -> None:
+    """With neither ``--demo`` nor ``--config``: if ``poolboard demo`` has recorded games, say
+    where (on stderr), as they are kept apart from the service's and not listed here."""
+    if args.demo or args.config:
+        return
+    folder = demo_data_dir()
+    path = folder / "games.sqlite3"
+    count = 0
+    if path.exists():
+        try:
+            store = GameStore(path, read_only=True)
+            count = len(store.games())
+            store.close()
+        except StorageError:
+            pass  # `--demo` says what is wrong with it
+    if count:
+        games = f"{count} game{'s' if count > 1 else ''}"
+        print(
+            f"poolboard {command}: `poolboard demo` recorded {games}, kept apart in {folder}: "
+            f"`poolboard {command} --demo` reads them",
+            file=sys.stderr,
+        )
+
+
 def list_games(args: argparse.Namespace) -> int:
     """Print every game, a damaged one as such with the reason (exit 1 if there is one)."""
     try:
         games = _open_store(args).games()
     except (ConfigError, StorageError) as error:
         print(f"poolboard games: {error}", file=sys.stderr)
+        _tell_of_the_demo(args, "games")
         return 2
+    _tell_of_the_demo(args, "games")
     for game in games:
         if isinstance(game, DamagedGame):
             if args.json:
@@ -89,7 +115,9 @@ def export_games(args: argparse.Namespace) -> int:
         games = [store.game(i) for i in args.ids] if args.ids else store.games()
     except (ConfigError, StorageError, KeyError) as error:
         print(f"poolboard export: {str(error).strip(chr(39))}", file=sys.stderr)
+        _tell_of_the_demo(args, "export")
         return 2
+    _tell_of_the_demo(args, "export")
     sound = [game for game in games if isinstance(game, StoredGame)]
     try:
         text = write_games([store.record(game) for game in sound])

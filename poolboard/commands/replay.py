@@ -16,7 +16,8 @@ from poolboard.sensor_log import GameMarker, SensorLogError
 from poolboard.sensor_log_files import read_parts, session_parts
 
 #: The end of a log counts as this much time passing with no change, so every pending decision
-#: (settle window, incomplete jump, stuck square) is taken.
+#: (settle window, stuck square) is taken; a capture standing unfinished is not judged
+#: incomplete by it (that takes ``incomplete_jump``, a minute: the live board never saw it).
 END_OF_LOG_SECONDS = 10.0
 
 
@@ -95,6 +96,8 @@ def _text(event: TrackerEvent) -> str | None:
             return f"correction {data['ply']}. {data['old']['notation']} -> {data['notation']}"
         case "violation":
             return f"violation {data['rule']} ({data['severity']}): {data['message']}"
+        case "mended":
+            return f"mended {data['rule']} ({data['side']}): {data['message']}"
         case "state":
             return f"state {data['detail']}"
         case "fault":

@@ -82,7 +82,7 @@ def test_replay_reports_the_violation_in_a_log(tmp_path: Path) -> None:
     assert violation["rule"] == "R-ILL-1" and violation["squares"] == [12, 17]
     assert "put a piece on 12; clear 17" in violation["message"]
     text = poolboard("replay", str(log)).stdout
-    assert "violation R-ILL-1 (violation): illegal move" in text
+    assert "violation R-ILL-1 (violation): 12-17 is not a legal move (R-ILL-1)" in text
 
 
 def test_replay_names_the_bad_line_of_a_malformed_log(tmp_path: Path) -> None:

@@ -84,6 +84,7 @@ settle = 0.25
         ("[clock]\nswitch_on = 'voice'", "[clock] switch_on: expected move or lever"),
         ("[clock]\ntime_control = '5 minutes'", "[clock] time_control: time control '5 minutes'"),
         ("[tracker]\nsettle = true", "[tracker] settle: expected a number, got True"),
+        ("[tracker]\nincomplete_jump = 900", "[tracker] incomplete_jump: expected 0-600 seconds"),
         ("web = 3", "[web] must be a table"),
         ("[web\nport = 1", "not valid TOML"),
         ("[web]\nhost = ''", "[web] host: empty would listen on every interface"),

@@ -79,6 +79,35 @@ def test_games_and_export_reach_the_demos_games(tmp_path: Path) -> None:
     assert both.returncode == 2 and "--demo and --config" in both.stderr
 
 
+def test_games_and_doctor_without_a_config_point_to_the_demos_folder(tmp_path: Path) -> None:
+    """After a demo, plain ``poolboard games`` says where the demo's games are (``--demo``),
+    and ``doctor``'s defaults (the demo's) check the folder the demo records into."""
+    make_store(tmp_path)
+    demo = tmp_path / "xdg" / "poolboard" / "demo"
+    demo.parent.mkdir(parents=True)
+    (tmp_path / "data").rename(demo)
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg")}
+    run = [sys.executable, "-m", "poolboard.cli"]
+    listing = subprocess.run([*run, "games"], capture_output=True, text=True, env=env)
+    assert listing.returncode == 2 and "no games recorded yet" in listing.stderr
+    assert (
+        f"`poolboard demo` recorded 2 games, kept apart in {demo}: `poolboard games --demo` "
+        "reads them"
+    ) in listing.stderr
+    export = subprocess.run([*run, "export"], capture_output=True, text=True, env=env)
+    assert "`poolboard export --demo` reads them" in export.stderr
+    demo_listing = subprocess.run(
+        [*run, "games", "--demo"], capture_output=True, text=True, env=env
+    )
+    assert "kept apart" not in demo_listing.stderr
+    checked = subprocess.run(
+        [*run, "doctor", "--seconds", "1"], capture_output=True, text=True, env=env
+    )
+    assert f"ok    storage  {demo / 'games.sqlite3'}: 2 games (0 damaged)" in checked.stdout, (
+        checked
+    )
+
+
 def test_games_demo_lists_what_a_running_demo_recorded(tmp_path: Path) -> None:
     """A real ``poolboard demo``: the referee ends its game through the API, and ``poolboard
     games --demo`` / ``export --demo`` read it while the demo still runs."""

@@ -90,6 +90,22 @@ def test_events_and_audit_are_kept(tmp_path: Path) -> None:
     assert store.audit_log()[0][1:] == ("referee", "pause", {})
 
 
+def test_pdn_notes_name_a_violations_rule_once_and_say_when_it_was_mended(
+    tmp_path: Path,
+) -> None:
+    store = GameStore(tmp_path / "g.sqlite3")
+    game_id = store.create_game("B:W18,27,5:B14", "apca", {})
+    cited = "incomplete jump (R-CAP-3): the capture stopped on 23 and the clock was pressed"
+    store.add_event(game_id, "violation", {"rule": "R-CAP-3", "message": cited, "ply": 0})
+    store.add_event(game_id, "violation", {"rule": "R-ILL-1", "message": "no such move", "ply": 0})
+    mended = {"rule": "R-CAP-3", "message": "mended at once: 14x32 finished the capture"}
+    store.add_event(game_id, "mended", {**mended, "ply": 1})
+    assert store.notes(game_id) == {
+        0: [cited, "R-ILL-1: no such move"],
+        1: ["R-CAP-3 mended at once: 14x32 finished the capture"],
+    }
+
+
 def test_a_transaction_that_fails_half_way_leaves_nothing(tmp_path: Path) -> None:
     store = GameStore(tmp_path / "g.sqlite3")
     game_id = store.create_game(Board().fen(), "apca", {})

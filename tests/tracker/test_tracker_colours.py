@@ -163,15 +163,19 @@ def test_a_move_out_of_turn_is_charged_to_the_side_that_moved() -> None:
     (violation,) = seen.of("violation")
     assert (violation.rule, violation.side) == ("R-ILL-1", Color.BLACK)
     assert violation.message == (
-        "moved out of turn: it is White's move (R-BRD-3): restore the position: put a piece "
+        "9-14 is out of turn: it is White's move (R-BRD-3): restore the position: put a piece "
         "on 9; clear 14"
     )
-    seen.move(14, 9).wait(1).move(22, 18).wait(1)
+    seen.move(14, 9).wait(1)
+    (mended,) = seen.of("mended")  # put back by the side that moved out of turn
+    assert (mended.side, mended.raised) == (Color.BLACK, violation.t)
+    seen.move(22, 18).wait(1)
     assert seen.notations() == ["11-15", "22-18"]
     occupancy_only = Hands(config=TrackerConfig())
     occupancy_only.move(11, 15).wait(1).move(9, 14).wait(1)
     (violation,) = occupancy_only.of("violation")
-    assert violation.side is Color.WHITE and violation.message.startswith("illegal move: ")
+    assert violation.side is Color.WHITE
+    assert violation.message.startswith("9-14 is not a legal move (R-ILL-1): restore the position")
 
 
 def test_a_king_seen_on_the_new_kings_square_is_its_crowning() -> None:

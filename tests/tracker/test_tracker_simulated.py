@@ -3,7 +3,7 @@ the tracker exactly, with no violation and no fault (issue "no false alarms").""
 
 import random
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from engine.board import Board
@@ -62,6 +62,22 @@ def test_slow_slides_are_corrected_into_the_right_move(seed: int, fen: str) -> N
     corrected; the game still comes back exactly."""
     slow = HumanStyle(slide=1.0, slide_square=(0.05, 0.6))
     check_game(seed, Board(fen), slow, plies=30)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(min_value=0, max_value=10**9), st.sampled_from([None, *KING_POSITIONS]))
+def test_players_thinking_on_every_landing_square_are_never_charged(
+    seed: int, fen: str | None
+) -> None:
+    """R-CAP-3, APCA 10 and 21: a jump is incomplete only once the turn has ended. Players who
+    set the capturing piece down on every landing square of a multi-jump, take captured men off
+    meanwhile and stand there for seconds (past the reminder at 10 s) before lifting it on,
+    raise no violation, and the game comes back exactly."""
+    board = Board(fen) if fen else Board()
+    moves = random_game(random.Random(seed), 60, board)
+    assume(any(len(move.path) > 2 for move in moves))  # a multi-jump to think in
+    thinking = HumanStyle(touch_down_landing=1.0, touch_down=(1.0, 15.0), lever=0.5)
+    check_game(seed, board, thinking)
 
 
 def test_casual_profile_changes_nothing_for_plain_play() -> None:

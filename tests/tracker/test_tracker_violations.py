@@ -24,18 +24,81 @@ def test_r_cap_1_missed_capture_is_not_recorded_and_play_goes_on(hands) -> None:
     assert h.rules() == ["R-CAP-1"]
 
 
-def test_r_cap_3_standing_mid_capture_becomes_a_violation_after_the_timeout(hands) -> None:
-    h = hands("B:W18,27,5:B14").lift(14).place(23).lift(18).wait(1.5)
-    assert h.rules() == []  # a pause is guided, not an error
-    h.wait(1.0)
-    assert h.rules() == ["R-CAP-3"]
-    assert h.notations() == []
+def test_r_cap_3_thinking_on_a_landing_square_is_guided_never_charged(hands) -> None:
+    """R-CAP-3, APCA 10 and 21: a jump is incomplete only once the turn has ended. Standing on
+    a landing square, the captured man lifted, is thinking: a cue, then a reminder, no penalty."""
+    h = hands("B:W18,27,5:B14").lift(14).place(23).lift(18).wait(5)
+    assert h.tracker.cues.squares[32] is CueKind.CONTINUE_JUMP
+    assert h.of("state")[-1].detail == "capture under way: jump on from 23 to 32"
+    h.wait(6)  # past the reminder (10 s)
+    assert h.tracker.cues.squares[32] is CueKind.JUMP_REMINDER
+    assert h.of("state")[-1].detail == (
+        "the capture is not finished: jump on from 23 to 32 (R-CAP-3)"
+    )
+    h.lift(23).place(32).lift(27).wait(1)
+    assert h.notations() == ["14x32"]
+    assert h.rules() == [] and h.of("mended") == []
 
 
-def test_r_cap_3_lever_press_mid_capture_is_a_violation_at_once(hands) -> None:
-    h = hands("B:W18,27,5:B14").lift(14).place(23).lift(18).lever(Color.BLACK, step=0.1)
+def test_r_cap_3_a_flying_king_resting_between_landings_is_still_moving(hands) -> None:
+    """R-KNG-2: a king capturing 1x19x26 set down on 6, short of the man it jumps, is on its
+    way: no capture to continue from there, no reminder, nothing charged."""
+    h = hands("B:W10,23:BK1").lift(1).place(6).wait(70)
+    assert h.of("state")[-1].detail == "move in progress" and h.rules() == []
+    h.lift(6).place(19).wait(3)
+    assert h.of("state")[-1].detail == "capture under way: jump on from 19 to 26 or 30"
+    h.lift(19).place(26).lift(10, 23).wait(1)
+    assert h.notations() == ["1x26"] and h.rules() == []
+
+
+def test_r_cap_3_standing_past_the_long_wait_ends_the_turn_then_mended(hands) -> None:
+    h = hands("B:W18,27,5:B14").lift(14).place(23).lift(18).wait(59)
+    assert h.rules() == []
+    h.wait(2)
+    (violation,) = h.of("violation")
+    assert violation.rule == "R-CAP-3" and violation.severity is Severity.VIOLATION
+    assert violation.message == (
+        "incomplete jump (R-CAP-3): the capture stopped on 23 and it stood too long; "
+        "finish it: jump on from 23 to 32"
+    )
+    h.lift(23).place(32).lift(27).wait(1)
+    assert h.notations() == ["14x32"]
+    (mended,) = h.of("mended")
+    assert (mended.rule, mended.side, mended.raised) == ("R-CAP-3", Color.BLACK, violation.t)
+    assert mended.message == "mended at once: 14x32 finished the capture"
+
+
+def test_r_cap_3_abandoned_jump_lever_pressed_is_penalised_once(hands) -> None:
+    """The lever pressed mid-jump ends the turn: one R-CAP-3, told at once, however the board
+    goes on (the lever again, the piece moved about) until the capture is finished."""
+    h = hands("B:W18,27,5:B14").lift(14).place(23).lift(18).lever(Color.BLACK)
+    (violation,) = h.of("violation")
+    assert violation.rule == "R-CAP-3" and violation.t == h.t
+    assert violation.message == (
+        "incomplete jump (R-CAP-3): the capture stopped on 23 and the clock was pressed; "
+        "finish it: jump on from 23 to 32"
+    )
+    assert h.of("state")[-1].detail == (
+        "incomplete jump (R-CAP-3): the capture stopped on 23: jump on from 23 to 32"
+    )
+    assert h.tracker.cues.squares[32] is CueKind.JUMP_REMINDER
+    h.lever(Color.BLACK).lift(23).place(24).wait(1).lever(Color.BLACK)  # a wrong way on
     assert h.rules() == ["R-CAP-3"]
-    assert h.of("violation")[0].t == h.t
+    h.lift(24).place(23).wait(1).lift(23).place(32).lift(27).wait(1)
+    assert h.notations() == ["14x32"] and h.rules() == ["R-CAP-3"]
+    assert [m.raised for m in h.of("mended")] == [violation.t]
+
+
+def test_r_cap_3_the_other_side_moving_ends_the_turn(hands) -> None:
+    h = hands("B:W18,27,5:B14").lift(14).place(23).lift(18).wait(3)
+    assert h.rules() == []
+    h.lift(5).wait(1)  # White starts a move while the capture stands open
+    (violation,) = h.of("violation")
+    assert violation.rule == "R-CAP-3" and violation.side is Color.BLACK
+    assert violation.message.startswith(
+        "incomplete jump (R-CAP-3): the capture stopped on 23 was not finished: restore the "
+        "position: put a piece on 5, 14, 18; clear 23; then move the piece on 14 (R-TCH-1): 14x32"
+    )
 
 
 def test_r_ill_1_illegal_move_cues_the_way_back(hands) -> None:
@@ -53,12 +116,14 @@ def test_r_ill_1_illegal_move_cues_the_way_back(hands) -> None:
     assert h.notations() == ["14-18"]
 
 
-def test_r_ill_1_repeated_illegal_moves_flag_a_forfeit(hands) -> None:
-    h = hands("B:W30:B14")
-    for _ in range(3):
-        h.move(14, 10).wait(1).lift(10).place(14).wait(1)
-    severities = [v.severity for v in h.of("violation")]
-    assert severities == [Severity.VIOLATION, Severity.VIOLATION, Severity.FORFEIT]
+def test_r_ill_1_one_improper_move_is_corrected_continuing_flags_a_forfeit(hands) -> None:
+    """APCA 10: a false move is pointed out and put right; the player who goes on making them
+    forfeits at the referee's judgment. One move is one offence, whatever boards it passes."""
+    h = hands("B:W30:B14").move(14, 10).wait(1).lift(10).place(9).wait(1)  # on to 9: same move
+    h.lift(9).place(14).wait(1)
+    assert [(v.severity, v.referee) for v in h.of("violation")] == [(Severity.VIOLATION, False)]
+    h.move(14, 10).wait(1).lift(10).place(14).wait(1)
+    assert [v.severity for v in h.of("violation")] == [Severity.VIOLATION, Severity.FORFEIT]
     assert h.of("violation")[-1].referee
 
 
@@ -70,6 +135,48 @@ def test_r_tch_1_touched_piece_put_back_then_another_moved(hands) -> None:
     (violation,) = h.of("violation")
     assert violation.rule == "R-TCH-1" and violation.referee
     assert violation.squares == {9, 11}
+
+
+def test_r_ill_1_the_message_says_what_was_played_and_what_to_do(hands) -> None:
+    """Item 3: "10-17 is not a legal move", then how to restore, then the touched piece's
+    moves (R-TCH-1)."""
+    h = hands().lift(10).place(17).wait(1)
+    (violation,) = h.of("violation")
+    assert violation.message == (
+        "10-17 is not a legal move (R-ILL-1): restore the position: put a piece on 10; "
+        "clear 17; then move the piece on 10 (R-TCH-1): 10-14 or 10-15"
+    )
+    assert h.of("state")[-1].detail == violation.message
+    h.lift(17).place(18).wait(1)  # on to 18: the same improper move, still told as one
+    assert h.rules() == ["R-ILL-1"]
+    assert h.of("state")[-1].detail == (
+        "10-17 is not a legal move (R-ILL-1): restore the position: put a piece on 10; "
+        "clear 18; then move the piece on 10 (R-TCH-1): 10-14 or 10-15"
+    )
+
+
+def test_r_tch_1_a_refused_move_put_back_is_told_then_its_breach_too(hands) -> None:
+    """Item 2: after a refused move is put back, the player is told at once that the piece
+    must be moved (R-TCH-1); moving another is recorded for the referee and told at once."""
+    h = hands().lift(10).place(17).wait(1).lift(17).place(10).wait(1)
+    assert h.tracker.cues.squares == {10: CueKind.TOUCH_MOVE}
+    assert h.of("state")[-1].detail == (
+        "Black to move: the piece on 10 was lifted, so it is the one to move (R-TCH-1)"
+    )
+    h.move(9, 13).wait(0.5)
+    assert h.notations() == ["9-13"]
+    assert [v.rule for v in h.of("violation")] == ["R-ILL-1", "R-TCH-1"]
+    touch = h.of("violation")[-1]
+    assert touch.message == (
+        "touch move (R-TCH-1): Black lifted the piece on 10, which could move, then played "
+        "9-13; the touched piece must be moved, for the referee to judge"
+    )
+    assert h.of("state")[-1].detail == f"White to move — {touch.message}"
+    assert h.tracker.cues.squares[10] is CueKind.ERROR
+    assert [m.rule for m in h.of("mended")] == ["R-ILL-1"]  # the refused move, not touch move
+    h.wait(5)  # told for the notice time, then the board is quiet again
+    assert h.of("state")[-1].detail == "White to move"
+    assert 10 not in h.tracker.cues.squares
 
 
 def test_r_tch_1_casual_is_not_flagged_for_a_referee(hands) -> None:
@@ -86,6 +193,11 @@ def test_r_tch_1_moving_the_touched_piece_is_fine(hands) -> None:
 def test_r_tch_2_unplayable_piece_caution_then_forfeit(hands) -> None:
     h = hands().lift(1).place(1).wait(0.5)
     assert [(v.rule, v.severity) for v in h.of("violation")] == [("R-TCH-2", Severity.CAUTION)]
+    assert h.tracker.cues.squares == {1: CueKind.ERROR}  # told at once, on the board too
+    assert h.of("state")[-1].detail == (
+        "Black to move — touch move (R-TCH-2): Black touched the piece on 1, which cannot be "
+        "played: a caution"
+    )
     h.lift(2).place(2).wait(0.5)
     assert [v.severity for v in h.of("violation")] == [Severity.CAUTION, Severity.FORFEIT]
 
