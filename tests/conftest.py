@@ -118,6 +118,16 @@ def kings_ending() -> KingsEnding:
 
 
 @pytest.fixture
+def unsolved_endings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process's computer players play kings endings by search alone, as on a machine
+    without the memory for the table: a test that only passes near one builds nothing."""
+    from poolboard.opponents import computer
+
+    monkeypatch.setattr(computer, "ENDINGS_MEMORY", 1 << 60)
+    monkeypatch.setattr(computer, "ENDINGS", computer._Endings())
+
+
+@pytest.fixture
 def solved_endings(kings_ending: KingsEnding, monkeypatch: pytest.MonkeyPatch) -> KingsEnding:
     """The process's computer players (``ENDINGS`` in poolboard/opponents/computer.py) given the
     run's table instead of building one of their own on their thread."""

@@ -267,9 +267,12 @@ def test_a_new_position_cancels_the_thinking_and_the_computer_opens_as_black(
     session.close()
 
 
-def test_the_computer_as_the_weaker_side_invokes_the_stronger_side_count(tmp_path: Path) -> None:
+def test_the_computer_as_the_weaker_side_invokes_the_stronger_side_count(
+    tmp_path: Path, unsolved_endings: None
+) -> None:
     # R-DRW-4: a lone king against two kings: the computer (White) cannot ask the referee, so
     # the session claims the count for it, once, recorded like the referee's (R-DRW-6 strength).
+    # (Its search needs no kings-endings table: none is built for it.)
     table = against_computer(tmp_path, level=1, rules=RulesConfig(profile="apca"))
     session = table.session
     table.set_up()
