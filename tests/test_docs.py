@@ -155,3 +155,13 @@ def test_shell_examples_run(page: str, line: str) -> None:
     )
     assert done.returncode == 0, f"{page}: {line}\n{done.stderr}"
     assert done.stdout.strip(), f"{page}: {line} printed nothing"
+
+
+def test_links_between_the_pages_lead_somewhere() -> None:
+    broken = []
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
+            if "://" not in target and not (page.parent / target).exists():
+                broken.append(f"{page.relative_to(ROOT)}: {target}")
+    assert broken == []
