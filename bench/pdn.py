@@ -5,7 +5,9 @@
 The sample file (three real-length games, 121 moves with clocks and comments) is read many times
 over; then ``N`` one-kilobyte games stand on one line, for growing ``N``. Linear reading keeps the
 time per game flat as the line grows; a reader that copied the rest of the line for each game
-would grow with ``N``. Prints the best of ``--repeat`` runs.
+would grow with ``N``. Last, hostile texts of megabytes (the kind tests/engine/test_pdn_fuzz.py
+feeds the reader) are read to their games or their one error. Prints the best of ``--repeat``
+runs.
 """
 
 from __future__ import annotations
@@ -16,10 +18,21 @@ import platform
 import time
 from pathlib import Path
 
-from engine.pdn import read_games
+from engine.pdn import PdnError, read_games
 
 SAMPLE = Path(__file__).parents[1] / "tests" / "data" / "pdn" / "club_night.pdn"
 ONE_LINE_GAME = "1. 11-15 {" + "a" * 1000 + "} *"
+#: Huge hostile texts: a long move soup, an unclosed comment, deep variations, many NAGs, a huge
+#: FEN tag, many comments, many comment lines.
+HOSTILE = {
+    "4 MB of '9-'": "1. 11-15 " + "9-" * 2_000_000 + "9 *",
+    "5 MB unclosed comment": "{" + "x" * 5_000_000,
+    "100,000 '('": "(" * 100_000,
+    "100,000 NAGs": "1. 11-15 23-19 " + "$1 " * 100_000 + "*",
+    "5 MB FEN tag": '[FEN "' + "B:W1," * 1_000_000 + '"]',
+    "100,000 comments": "1. 11-15 " + "{x} " * 100_000 + "*",
+    "100,000 comment lines": "; x\n" * 100_000 + "1. 11-15 *",
+}
 
 
 def best_time(text: str, repeat: int) -> tuple[int, float]:
@@ -54,6 +67,20 @@ def main() -> None:
             f"| {count:,} games on one line | {len(text) / 1e6:.1f} MB | {games} | "
             f"{seconds:.2f} s | {seconds / games * 1e6:.0f} us | {games / seconds:,.0f} |"
         )
+
+    print()
+    print("| hostile text | size | outcome | time |")
+    print("| --- | --- | --- | --- |")
+    for name, text in HOSTILE.items():
+        best, outcome = float("inf"), ""
+        for _ in range(args.repeat):
+            started = time.perf_counter()
+            try:
+                outcome = f"{sum(1 for _ in read_games(io.StringIO(text), name='bench.pdn'))} games"
+            except PdnError:
+                outcome = "one PdnError"
+            best = min(best, time.perf_counter() - started)
+        print(f"| {name} | {len(text) / 1e6:.1f} MB | {outcome} | {best:.2f} s |")
 
 
 if __name__ == "__main__":

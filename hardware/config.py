@@ -12,6 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.color import Color
 
@@ -219,38 +222,48 @@ def _square_map(
     return result
 
 
-@dataclass(frozen=True, slots=True)
-class ScanSettings:
-    """Timing of the scan loop and thresholds of its debounce and fault checks."""
+class ScanSettings(BaseModel):
+    """Timing of the scan loop and thresholds of its debounce and fault checks: the board file's
+    ``[scan]`` table, typed (a whole number where a count is meant, unknown keys refused)."""
 
-    rate_hz: float = 250.0  # full scans a second (the goal is at least 200)
-    settle_us: float = 50.0  # wait between driving a row and reading the columns
-    debounce_scans: int = 3  # a square's change must hold this many consecutive scans ...
-    debounce_ms: float = 20.0  # ... and this long before it is reported
-    lever_debounce_ms: float = 30.0  # a lever must stay pressed this long to count
-    flicker_toggles: int = 20  # raw changes of one square within flicker_window_s = a fault
-    flicker_window_s: float = 2.0
-    stuck_changes: int = 2  # a square unchanged while every other changed this often = stuck
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    # full scans a second (the goal is at least 200)
+    rate_hz: Annotated[float, Field(ge=1, le=5000)] = 250.0
+    # wait between driving a row and reading the columns
+    settle_us: Annotated[float, Field(ge=0, le=10_000)] = 50.0
+    # a square's change must hold this many consecutive scans ...
+    debounce_scans: Annotated[int, Field(ge=1, le=1000)] = 3
+    # ... and this long before it is reported
+    debounce_ms: Annotated[float, Field(ge=0, le=1000)] = 20.0
+    # a lever must stay pressed this long to count
+    lever_debounce_ms: Annotated[float, Field(ge=0, le=1000)] = 30.0
+    # raw changes of one square within flicker_window_s = a fault
+    flicker_toggles: Annotated[int, Field(ge=2, le=100_000)] = 20
+    flicker_window_s: Annotated[float, Field(ge=0.01, le=3600)] = 2.0
+    # a square unchanged while every other changed this often = stuck
+    stuck_changes: Annotated[int, Field(ge=1, le=1000)] = 2
 
     @classmethod
     def from_mapping(cls, mapping: Mapping[str, object], where: str = "scan") -> ScanSettings:
-        """Build from a ``[scan]`` table; absent keys keep their defaults."""
-        limits: dict[str, tuple[float, float]] = {
-            "rate_hz": (1, 5000),
-            "settle_us": (0, 10_000),
-            "debounce_scans": (1, 1000),
-            "debounce_ms": (0, 1000),
-            "lever_debounce_ms": (0, 1000),
-            "flicker_toggles": (2, 100_000),
-            "flicker_window_s": (0.01, 3600),
-            "stuck_changes": (1, 1000),
-        }
-        check_keys(mapping, where, tuple(limits))
-        values: dict[str, float | int] = {}
-        for key, value in mapping.items():
-            low, high = limits[key]
-            if isinstance(getattr(cls(), key), int):
-                values[key] = integer(value, f"{where}.{key}", int(low), int(high))
-            else:
-                values[key] = number(value, f"{where}.{key}", low, high)
-        return cls(**values)  # type: ignore[arg-type]
+        """Build from a ``[scan]`` table; absent keys keep their defaults. ``ValueError`` names
+        the key (``scan.rate_hz: expected a number 1-5000, got 0``)."""
+        try:
+            return cls.model_validate(dict(mapping))
+        except ValidationError as error:
+            first = error.errors()[0]
+            key = str(first["loc"][0])
+            if first["type"] == "extra_forbidden":
+                allowed = ", ".join(cls.model_fields)
+                raise ValueError(
+                    f"{where}: unknown key {key!r} (expected one of {allowed})"
+                ) from None
+            field = cls.model_fields[key]
+            low, high = (
+                next(m.ge for m in field.metadata if hasattr(m, "ge")),
+                next(m.le for m in field.metadata if hasattr(m, "le")),
+            )
+            kind = "a whole number" if field.annotation is int else "a number"
+            raise ValueError(
+                f"{where}.{key}: expected {kind} {low}-{high}, got {first['input']!r}"
+            ) from None

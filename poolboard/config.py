@@ -1,24 +1,26 @@
 """The service's configuration: a TOML file, every key optional, validated with clear errors.
 
-``load_config(path)`` returns a :class:`Config`; a wrong key or value raises :class:`ConfigError`
-naming the file, the key and why (``board.toml: [web] port: expected an integer 1-65535, got
-'http'``). docs/config.md lists every key; ``Config()`` is the demo's configuration.
+One pydantic model per section (:class:`Section`): ``load_config(path)`` returns a
+:class:`Config`; a wrong key or value raises :class:`ConfigError` naming the file, the key and
+why (``board.toml: [web] port: expected an integer, got 'http'``). docs/config.md lists every
+key; ``Config()`` is the demo's configuration.
 """
 
 from __future__ import annotations
 
 import os
 import tomllib
-import unicodedata
-from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import ValidationError, field_validator
 
 from engine.board import Board, FenError
 from engine.clock import TimeControl
 from engine.profiles import PROFILES
 from poolboard.hall.link import HallLinkConfig, check_hall_link
 from poolboard.remote_settings import RemoteLinkConfig, check_remote_link
+from poolboard.section import Section, between, no_control, one_of
 
 SENSORS = ("simulated", "serial", "gpio", "camera")
 LED_KINDS = ("none", "serial", "spi")
@@ -39,57 +41,76 @@ def default_data_dir() -> Path:
     return Path(base) / "poolboard"
 
 
-@dataclass(frozen=True)
-class SensorConfig:
+_TAG = Annotated[str, no_control("a PDN tag cannot hold a line break, tab or control character")]
+_CREDENTIAL = Annotated[str, no_control("cannot hold a line break, tab or control character")]
+_SECONDS = Annotated[float, between(0.0, 30.0, "0-30 seconds")]
+
+
+class SensorConfig(Section):
     """Where occupancy comes from: ``kind`` and the backend's own argument (``spec``)."""
 
-    kind: str = "simulated"
+    kind: Annotated[str, one_of(*SENSORS)] = "simulated"
     spec: str = ""  # serial: a device path or "auto"; gpio: a pin-map TOML; camera: a source
 
 
-@dataclass(frozen=True)
-class LedConfig:
+class LedConfig(Section):
     """How cues are shown on the board: none, through the Pico (``serial``) or SPI WS2812."""
 
-    kind: str = "none"
-    brightness: float = 0.25  # SPI LEDs; the Pico sets its own (firmware config.py)
+    kind: Annotated[str, one_of(*LED_KINDS)] = "none"
+    # SPI LEDs; the Pico sets its own (firmware config.py)
+    brightness: Annotated[float, between(0.0, 1.0, "0.0-1.0")] = 0.25
     spec: str = ""  # spi: a board file whose [leds] table gives the strip layout (docs/hardware.md)
 
 
-@dataclass(frozen=True)
-class RulesConfig:
+class RulesConfig(Section):
     """The rule profile and, optionally, a start position (a problem or handicap game)."""
 
-    profile: str = "apca"
+    profile: Annotated[str, one_of(*PROFILES)] = "apca"
     fen: str = ""
 
+    @field_validator("fen")
+    @classmethod
+    def _fen(cls, fen: str) -> str:
+        if fen:
+            try:
+                Board(fen)
+            except FenError as error:
+                raise ValueError(str(error)) from None
+        return fen
 
-@dataclass(frozen=True)
-class ClockConfig:
+
+class ClockConfig(Section):
     """The time control (docs/clock.md syntax) and what switches the clock."""
 
     time_control: str = "apca-match"
-    switch_on: str = "move"  # "move": when a move is recorded; "lever": the players' levers
+    # "move": when a move is recorded; "lever": the players' levers
+    switch_on: Annotated[str, one_of("move", "lever")] = "move"
+
+    @field_validator("time_control")
+    @classmethod
+    def _time_control(cls, text: str) -> str:
+        TimeControl.from_string(text)  # its ValueError names what is wrong
+        return text
 
 
-@dataclass(frozen=True)
-class GameConfig:
+class GameConfig(Section):
     """PDN tags written into every recorded game."""
 
-    event: str = "?"
-    site: str = "?"
-    round: str = "?"
-    black: str = "?"
-    white: str = "?"
+    event: _TAG = "?"
+    site: _TAG = "?"
+    round: _TAG = "?"
+    black: _TAG = "?"
+    white: _TAG = "?"
 
 
-@dataclass(frozen=True)
-class StorageConfig:
+class StorageConfig(Section):
     """Where games and sensor logs are kept, and how much sensor log to keep."""
 
     path: str = ""  # empty: the XDG data directory
-    sensor_log_max_bytes: int = 20_000_000
-    sensor_logs_kept: int = 20
+    sensor_log_max_bytes: Annotated[
+        int, between(10_000, float("inf"), "at least 10000 bytes per log file")
+    ] = 20_000_000
+    sensor_logs_kept: Annotated[int, between(1, float("inf"), "at least 1 log file kept")] = 20
 
     @property
     def directory(self) -> Path:
@@ -97,57 +118,70 @@ class StorageConfig:
         return Path(self.path).expanduser() if self.path else default_data_dir()
 
 
-@dataclass(frozen=True)
-class WebConfig:
+class WebConfig(Section):
     """The web UI's address; ``port`` 0 picks a free one."""
 
     host: str = "127.0.0.1"
-    port: int = 8080
+    port: Annotated[int, between(0, 65535, "an integer 0-65535")] = 8080
+
+    @field_validator("host")
+    @classmethod
+    def _host(cls, host: str) -> str:
+        if not host.strip():
+            raise ValueError(
+                'empty would listen on every interface: write "0.0.0.0" (or "::") for that, '
+                '"127.0.0.1" for this machine only'
+            )
+        return host
 
 
-@dataclass(frozen=True)
-class RefereeConfig:
+class RefereeConfig(Section):
     """The referee console's credentials (HTTP Basic); no password: the console is closed."""
 
-    username: str = "referee"
-    password: str = ""
+    username: _CREDENTIAL = "referee"
+    password: _CREDENTIAL = ""
+
+    @field_validator("username")
+    @classmethod
+    def _username(cls, username: str) -> str:
+        if ":" in username:
+            raise ValueError("cannot hold ':' (HTTP Basic credentials are name:password)")
+        return username
 
 
-@dataclass(frozen=True)
-class TrackerTimings:
+class TrackerTimings(Section):
     """Optional overrides of the tracker's timings (seconds; docs/tracker.md)."""
 
-    debounce: float = 0.040
-    settle: float = 0.300
-    incomplete_jump: float = 60.0  # a capture left standing this long is incomplete (R-CAP-3)
+    debounce: _SECONDS = 0.040
+    settle: _SECONDS = 0.300
+    #: A capture left standing this long is incomplete (R-CAP-3); a reminder comes first.
+    incomplete_jump: Annotated[float, between(0.0, 600.0, "0-600 seconds")] = 60.0
 
 
-@dataclass(frozen=True)
-class OpponentConfig:
+class OpponentConfig(Section):
     """Who plays the other side off the board (docs/opponents.md): ``kind`` none or engine,
     the ``side`` it plays and, for the engine, its ``level`` 1-10 (engine/levels.py)."""
 
-    kind: str = "none"
-    side: str = "white"
-    level: int = 5
+    kind: Annotated[str, one_of(*OPPONENT_KINDS)] = "none"
+    side: Annotated[str, one_of("black", "white")] = "white"
+    level: Annotated[int, between(1, 10, "a level 1-10")] = 5
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(Section):
     """The whole configuration; every section has working defaults (the demo's)."""
 
-    sensor: SensorConfig = field(default_factory=SensorConfig)
-    leds: LedConfig = field(default_factory=LedConfig)
-    rules: RulesConfig = field(default_factory=RulesConfig)
-    clock: ClockConfig = field(default_factory=ClockConfig)
-    game: GameConfig = field(default_factory=GameConfig)
-    storage: StorageConfig = field(default_factory=StorageConfig)
-    web: WebConfig = field(default_factory=WebConfig)
-    referee: RefereeConfig = field(default_factory=RefereeConfig)
-    tracker: TrackerTimings = field(default_factory=TrackerTimings)
-    hall: HallLinkConfig = field(default_factory=HallLinkConfig)  # docs/hall.md
-    opponent: OpponentConfig = field(default_factory=OpponentConfig)  # docs/opponents.md
-    remote: RemoteLinkConfig = field(default_factory=RemoteLinkConfig)  # docs/remote.md
+    sensor: SensorConfig = SensorConfig()
+    leds: LedConfig = LedConfig()
+    rules: RulesConfig = RulesConfig()
+    clock: ClockConfig = ClockConfig()
+    game: GameConfig = GameConfig()
+    storage: StorageConfig = StorageConfig()
+    web: WebConfig = WebConfig()
+    referee: RefereeConfig = RefereeConfig()
+    tracker: TrackerTimings = TrackerTimings()
+    hall: HallLinkConfig = HallLinkConfig()  # docs/hall.md
+    opponent: OpponentConfig = OpponentConfig()  # docs/opponents.md
+    remote: RemoteLinkConfig = RemoteLinkConfig()  # docs/remote.md
 
 
 def load_config(path: str | Path | None, *, require_sensor: bool = False) -> Config:
@@ -183,119 +217,58 @@ def load_config(path: str | Path | None, *, require_sensor: bool = False) -> Con
 
 def config_from_mapping(data: dict[str, Any], name: str = "config") -> Config:
     """Build a :class:`Config` from parsed TOML, checking every section, key and value."""
-    defaults = Config()
-    sections = {f.name: getattr(defaults, f.name) for f in fields(Config)}
-    unknown = sorted(set(data) - set(sections))
-    if unknown:
-        raise ConfigError(
-            f"{name}: unknown section [{unknown[0]}]; the sections are "
-            + ", ".join(f"[{s}]" for s in sections)
-        )
-    built = {}
-    for section, default in sections.items():
-        value = data.get(section, {})
-        if not isinstance(value, dict):
-            raise ConfigError(f"{name}: [{section}] must be a table, got {value!r}")
-        built[section] = _section(default, value, f"{name}: [{section}]")
-    config = Config(**built)
+    try:
+        config = Config.model_validate(data)
+    except ValidationError as error:
+        raise ConfigError(f"{name}: {_explain(error.errors()[0])}") from None
     _check(config, name)
     return config
 
 
-def _section(defaults: Any, values: dict[str, Any], where: str) -> Any:
-    kinds = {f.name: type(getattr(defaults, f.name)) for f in fields(defaults)}
-    unknown = sorted(set(values) - set(kinds))
-    if unknown:
-        raise ConfigError(f"{where} {unknown[0]}: unknown key; expected one of {', '.join(kinds)}")
-    checked = {}
-    for key, value in values.items():
-        kind = kinds[key]
-        if kind is float and isinstance(value, int) and not isinstance(value, bool):
-            value = float(value)
-        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-            raise ConfigError(f"{where} {key}: expected {_KIND_NAMES[kind]}, got {value!r}")
-        checked[key] = value
-    return type(defaults)(
-        **{**{f.name: getattr(defaults, f.name) for f in fields(defaults)}, **checked}
-    )
+_KIND_NAMES = {
+    "string_type": "a string",
+    "int_type": "an integer",
+    "float_type": "a number",
+    "bool_type": "true or false",
+}
 
 
-_KIND_NAMES = {str: "a string", int: "an integer", float: "a number", bool: "true or false"}
+def _explain(error: Any) -> str:
+    """One pydantic error as ``[section] key: why``."""
+    location = [str(part) for part in error["loc"]]
+    kind = error["type"]
+    if len(location) == 1:
+        section = location[0]
+        if kind == "extra_forbidden":
+            return f"unknown section [{section}]; the sections are " + ", ".join(
+                f"[{s}]" for s in Config.model_fields
+            )
+        return f"[{section}] must be a table, got {error['input']!r}"
+    where = f"[{location[0]}] {' '.join(location[1:])}"
+    if kind == "extra_forbidden":
+        keys = getattr(Config.model_fields[location[0]].annotation, "model_fields", {})
+        return f"{where}: unknown key; expected one of {', '.join(keys)}"
+    if kind in _KIND_NAMES:
+        return f"{where}: expected {_KIND_NAMES[kind]}, got {error['input']!r}"
+    return f"{where}: {error['msg'].removeprefix('Value error, ')}"
 
 
 def _check(config: Config, name: str) -> None:
+    """The rules between keys and sections, once every value is of its type and range."""
+
     def fail(where: str, why: str) -> None:
         raise ConfigError(f"{name}: [{where}: {why}")
 
-    if config.sensor.kind not in SENSORS:
-        fail("sensor] kind", f"expected one of {', '.join(SENSORS)}, got {config.sensor.kind!r}")
     if config.sensor.kind in ("serial", "gpio", "camera") and not config.sensor.spec:
         fail("sensor] spec", f"a {config.sensor.kind} sensor needs a spec (docs/config.md)")
-    if config.leds.kind not in LED_KINDS:
-        fail("leds] kind", f"expected one of {', '.join(LED_KINDS)}, got {config.leds.kind!r}")
     if config.leds.kind == "serial" and config.sensor.kind != "serial":
         fail("leds] kind", "serial LEDs are driven by the Pico: [sensor] kind must be serial")
-    if not 0.0 <= config.leds.brightness <= 1.0:
-        fail("leds] brightness", f"expected 0.0-1.0, got {config.leds.brightness}")
-    if config.rules.profile not in PROFILES:
-        fail(
-            "rules] profile", f"expected one of {', '.join(PROFILES)}, got {config.rules.profile!r}"
-        )
-    if config.rules.fen:
-        try:
-            Board(config.rules.fen)
-        except FenError as error:
-            fail("rules] fen", str(error))
-    try:
-        TimeControl.from_string(config.clock.time_control)
-    except ValueError as error:
-        fail("clock] time_control", str(error))
-    if config.clock.switch_on not in ("move", "lever"):
-        fail("clock] switch_on", f"expected move or lever, got {config.clock.switch_on!r}")
-    if not config.web.host.strip():
-        fail(
-            "web] host",
-            'empty would listen on every interface: write "0.0.0.0" (or "::") for that, '
-            '"127.0.0.1" for this machine only',
-        )
-    if not 0 <= config.web.port <= 65535:
-        fail("web] port", f"expected an integer 0-65535, got {config.web.port}")
-    if config.storage.sensor_log_max_bytes < 10_000:
-        fail("storage] sensor_log_max_bytes", "expected at least 10000 bytes per log file")
-    if config.storage.sensor_logs_kept < 1:
-        fail("storage] sensor_logs_kept", "expected at least 1 log file kept")
-    for key in ("event", "site", "round", "black", "white"):
-        if _has_control(getattr(config.game, key)):
-            fail(f"game] {key}", "a PDN tag cannot hold a line break, tab or control character")
-    if ":" in config.referee.username:
-        fail("referee] username", "cannot hold ':' (HTTP Basic credentials are name:password)")
-    for key in ("username", "password"):
-        if _has_control(getattr(config.referee, key)):
-            fail(f"referee] {key}", "cannot hold a line break, tab or control character")
     if (hall_problem := check_hall_link(config.hall)) is not None:
         fail(f"hall] {hall_problem[0]}", hall_problem[1])
-    opponent = config.opponent
-    if opponent.kind not in OPPONENT_KINDS:
-        fail(
-            "opponent] kind", f"expected one of {', '.join(OPPONENT_KINDS)}, got {opponent.kind!r}"
-        )
-    if opponent.side not in ("black", "white"):
-        fail("opponent] side", f"expected black or white, got {opponent.side!r}")
-    if not 1 <= opponent.level <= 10:
-        fail("opponent] level", f"expected a level 1-10, got {opponent.level}")
     if (remote_problem := check_remote_link(config.remote)) is not None:
         fail(f"remote] {remote_problem[0]}", remote_problem[1])
-    if (opponent.kind == "remote") != config.remote.enabled:
+    if (config.opponent.kind == "remote") != config.remote.enabled:
         fail(
             "opponent] kind",
             'kind = "remote" and a [remote] broker go together (docs/remote.md)',
         )
-    timings = config.tracker
-    for key, most in (("debounce", 30.0), ("settle", 30.0), ("incomplete_jump", 600.0)):
-        if not 0.0 <= getattr(timings, key) <= most:
-            fail(f"tracker] {key}", f"expected 0-{most:g} seconds, got {getattr(timings, key)}")
-
-
-def _has_control(text: str) -> bool:
-    """Whether ``text`` holds a control character (Unicode category Cc: tab, newline, NUL...)."""
-    return any(unicodedata.category(char) == "Cc" for char in text)

@@ -1,19 +1,17 @@
 """A board's ``[remote]`` section: the broker, the invite and this board's part in the game.
 
-Parsed by poolboard.config like every section (types checked there); :func:`check_remote_link`
-adds the remote game's own rules (docs/remote.md). An empty ``broker`` means no remote game.
+A typed section of board.toml (poolboard/section.py); :func:`check_remote_link` adds the
+remote game's own rules (docs/remote.md). An empty ``broker`` means no remote game.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from poolboard.hall.link import check_broker_connection
 from poolboard.remote_protocol import ROLES, Invite, check_board_name
+from poolboard.section import Section
 
 
-@dataclass(frozen=True)
-class RemoteLinkConfig:
+class RemoteLinkConfig(Section):
     """Where the broker is, who this board is on it, and which game; the side the other board
     plays is ``[opponent] side``."""
 

@@ -1,20 +1,19 @@
 """A table's ``[hall]`` section: which broker to publish to, as whom (docs/config.md).
 
-Parsed by poolboard.config like every section (types checked there); :func:`check_hall_link`
-adds the hall's own rules. An empty ``broker`` means the table is not in a hall.
+A typed section of board.toml (poolboard/section.py); :func:`check_hall_link` adds the hall's
+own rules. An empty ``broker`` means the table is not in a hall.
 """
 
 from __future__ import annotations
 
 import ssl
-from dataclasses import dataclass
 from pathlib import Path
 
 from poolboard.hall.topics import check_table_name
+from poolboard.section import Section
 
 
-@dataclass(frozen=True)
-class HallLinkConfig:
+class HallLinkConfig(Section):
     """The broker's address, the table's name and broker credentials, optional TLS."""
 
     broker: str = ""  # host name or address; empty: no hall

@@ -11,23 +11,20 @@ import tomllib
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import Field, ValidationError, field_validator
 
 from poolboard.hall.topics import check_table_name
+from poolboard.section import Section
 
 
 class HallConfigError(ValueError):
     """A hall configuration that cannot be used; the message names the key and why."""
 
 
-class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-
 Port = Annotated[int, Field(ge=1, le=65535)]
 
 
-class HallSection(_Section):
+class HallSection(Section):
     """The event's name, where the hall keeps its data, and its web address."""
 
     event: str = Field(default="Tournament", min_length=1, max_length=120)
@@ -36,14 +33,14 @@ class HallSection(_Section):
     port: Annotated[int, Field(ge=0, le=65535)] = 8090
 
 
-class DirectorSection(_Section):
+class DirectorSection(Section):
     """The director's console credentials (HTTP Basic); no password: the console is closed."""
 
     username: str = Field(default="director", min_length=1, max_length=64)
     password: str = ""
 
 
-class BrokerSection(_Section):
+class BrokerSection(Section):
     """The broker: started and supervised by the hall (``manage``) or an existing one."""
 
     manage: bool = True
@@ -57,27 +54,27 @@ class BrokerSection(_Section):
     ca_file: str = ""  # the CA the hall trusts for the broker's certificate
 
 
-class EventSection(_Section):
+class EventSection(Section):
     """How a match is played: an even number of games, colours alternating (R-TRN-2)."""
 
     games_per_match: Annotated[int, Field(ge=2, le=40, multiple_of=2)] = 2
 
 
-class AlertSection(_Section):
+class AlertSection(Section):
     """When the director is warned about a table."""
 
     out_of_sync_seconds: Annotated[float, Field(ge=1, le=3600)] = 20.0
     no_move_minutes: Annotated[float, Field(gt=0, le=600)] = 10.0
 
 
-class BroadcastSection(_Section):
+class BroadcastSection(Section):
     """The live PDN feed: also written to ``folder`` when set, ``delay_seconds`` behind."""
 
     folder: str = ""
     delay_seconds: Annotated[float, Field(ge=0, le=7200)] = 0.0
 
 
-class TableEntry(_Section):
+class TableEntry(Section):
     """One table of the hall: its name (its broker user) and its broker password."""
 
     name: str
@@ -89,7 +86,7 @@ class TableEntry(_Section):
         return check_table_name(name)
 
 
-class HallConfig(_Section):
+class HallConfig(Section):
     """The whole ``HALL.toml``."""
 
     hall: HallSection = HallSection()

@@ -192,7 +192,9 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
     # The table's own request guard: no cross-site changes from a director's logged-in browser,
     # loopback names only on loopback, bounded bodies, no framing (docs/service.md).
     app.add_middleware(RequestGuard, loopback_only=is_loopback(config.hall.host))
-    director_config = RefereeConfig(config.director.username, config.director.password)
+    director_config = RefereeConfig(
+        username=config.director.username, password=config.director.password
+    )
     director = Annotated[
         str,
         Depends(

@@ -5,7 +5,8 @@ head (it waits forever for a client that sends a byte now and then, or nothing a
 ``limit_concurrency`` answers 503 to requests yet keeps every idle socket open: a few hundred
 silent connections would use up the service's file descriptors. :func:`guarded_protocol` adds
 what is missing to uvicorn's h11 protocol: a cap on connections, in all and per client address,
-closed as soon as they are accepted, a deadline for each request head, and TCP_NODELAY.
+closed as soon as they are accepted, a deadline for each request head, and TCP_NODELAY. It
+relies on that protocol's internals, so pyproject.toml pins uvicorn to the release tested.
 :class:`LogRateLimit` keeps a flood from writing a line per refused connection.
 """
 

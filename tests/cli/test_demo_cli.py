@@ -159,17 +159,23 @@ def test_demo_against_the_computer_answers_a_move_on_the_virtual_board(tmp_path:
             )
             urllib.request.urlopen(request, timeout=5).close()
 
+        def state_now() -> dict:
+            with urllib.request.urlopen(f"{url}/api/state", timeout=5) as response:
+                return json.load(response)
+
         start = set(range(1, 13)) | set(range(21, 33))
         post_board(start)
-        time.sleep(0.5)
+        deadline = time.monotonic() + 20
+        while state_now()["clock"]["running"] != "black":  # the position stands: play starts
+            assert time.monotonic() < deadline, "the game did not start"
+            time.sleep(0.05)
         post_board(start - {11})
         post_board(start - {11} | {15})
         deadline = time.monotonic() + 20
         state: dict = {}
         while time.monotonic() < deadline:
             time.sleep(0.2)
-            with urllib.request.urlopen(f"{url}/api/state", timeout=5) as response:
-                state = json.load(response)
+            state = state_now()
             if state["opponent"]["status"] == "execute":
                 break
         assert state["moves"] == ["11-15"]

@@ -11,9 +11,9 @@ from engine.game import Game
 from engine.search import Limits, Root, Searcher, mate_in
 
 
-@pytest.fixture(scope="module")
-def table() -> KingsEnding:
-    return KingsEnding()  # some seconds: built once for the module
+@pytest.fixture
+def table(kings_ending: KingsEnding) -> KingsEnding:
+    return kings_ending  # some seconds to build: once per run (tests/conftest.py)
 
 
 def play_out(game: Game, table: KingsEnding, plies: int = 40) -> None:

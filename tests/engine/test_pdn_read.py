@@ -223,6 +223,7 @@ def test_errors_name_file_line_column_and_what_was_expected(text: str, message: 
     )
 
 
+@pytest.mark.system  # 30 MB of input
 def test_error_messages_quote_a_short_excerpt_of_a_huge_token() -> None:
     for text in ("x" * 10_000_000, '[Event "' + "x" * 10_000_000, "1. 11-15 " + "y" * 10_000_000):
         with pytest.raises(PdnError) as error:

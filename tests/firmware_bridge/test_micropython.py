@@ -92,7 +92,6 @@ def test_a_host_holding_the_port_unread_does_not_stall_the_scan(
     time.sleep(1.0)
     link.emulator.command("lever black")  # pressed while nothing is read
     link.emulator.command("place 30")
-    time.sleep(1.2)
     assert link.until(lambda e: isinstance(e, LeverPress)).side is Color.BLACK
     assert [e.occupied for e in link.events if isinstance(e, Snapshot)][-1] == {30}
     assert link.emulator.board.resets == []

@@ -76,8 +76,9 @@ def execute_wrongly_then_right(board: TableProcess, text: str) -> None:
     wrong = next(m for m in position.generate_legal_moves() if position.notation(m) != text)
     before = set(position.occupied_squares())
     board.show(((before - {wrong.from_square}) | {wrong.to_square}) - set(wrong.captures))
-    time.sleep(0.5)
-    seen = state(board)
+    seen = wait_for(
+        lambda: (now := state(board))["state"]["name"] == "restore" and now, "the board cued back"
+    )
     assert len(seen["moves"]) == recorded, "a move other than the cued one is not recorded"
     assert seen["state"]["name"] == "restore" and f"then play {text}" in seen["state"]["detail"]
     assert {"restore-fill", "restore-clear"} <= set(seen["cues"].values()), "cued back"
@@ -154,10 +155,15 @@ def test_a_remote_game_survives_killing_the_broker_and_each_service(tmp_path, br
         assert '[Black "Ann"]' in host_tags and host_moves.startswith(f"1. {script[0]}")
         # The clock: the guest follows the host's; the side not running agrees to the ms.
         wait_for(lambda: state(guest)["opponent"]["acknowledged"] == PLIES, "the last ack")
-        time.sleep(0.3)
+
+        def clocks_agree() -> bool:
+            host_clock, guest_clock = state(host)["clock"], state(guest)["clock"]
+            return host_clock["running"] == guest_clock["running"] == "black" and (
+                abs(host_clock["white"] - guest_clock["white"]) < 0.01
+            )
+
+        wait_for(clocks_agree, "the guest's clock agreeing with the host's")
         host_clock, guest_clock = state(host)["clock"], state(guest)["clock"]
-        assert host_clock["running"] == guest_clock["running"] == "black"
-        assert abs(host_clock["white"] - guest_clock["white"]) < 0.01
         assert abs(host_clock["black"] - guest_clock["black"]) < 1.0
         assert state(host)["opponent"]["connected"] and state(guest)["opponent"]["connected"]
         # The times recorded with each move agree too, but where the host (the clock) charged

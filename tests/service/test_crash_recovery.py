@@ -16,7 +16,6 @@ import sys
 import time
 from collections.abc import Callable
 from contextlib import closing
-from dataclasses import replace
 from pathlib import Path
 
 from engine.board import Board, Move
@@ -121,7 +120,8 @@ def projection(database: Path) -> tuple[list[tuple[object, ...]], ...]:
 def apply(config: Path, folder: Path, action: Callable[[Session], None]) -> None:
     """Run ``action`` on a session of the config's over the store in ``folder``."""
     settings = load_config(str(config))
-    settings = replace(settings, storage=replace(settings.storage, path=str(folder)))
+    storage = settings.storage.model_copy(update={"path": str(folder)})
+    settings = settings.model_copy(update={"storage": storage})
     session = Session(settings, SimulatedBoard())
     action(session)
     session.close()

@@ -3,7 +3,6 @@
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 
@@ -24,14 +23,18 @@ def test_monitor_prints_snapshots_and_lever_presses(tmp_path: Path, emulator) ->
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(1.5)
+    seen = []  # until the board as it stands is reported: the monitor is reading
+    while not seen or seen[-1].get("occupied") != [1, 2, 3]:
+        line = monitor.stdout.readline()
+        assert line, monitor.stderr.read()
+        seen.append(json.loads(line))
     emulator.set(frozenset({1, 2, 3, 17}))
     emulator.process.stdin.write("lever white\n")
     emulator.process.stdin.flush()
     emulator.process.stdout.readline()
     out, err = monitor.communicate(timeout=30)
     assert monitor.returncode == 0, err
-    lines = [json.loads(line) for line in out.splitlines()]
+    lines = seen + [json.loads(line) for line in out.splitlines()]
     snapshots = [line["occupied"] for line in lines if "occupied" in line]
     assert [1, 2, 3] in snapshots and snapshots[-1] == [1, 2, 3, 17]
     assert {"lever": "white"}.items() <= next(x for x in lines if "lever" in x).items()

@@ -12,6 +12,7 @@ import pytest
 from engine.board import Board
 from engine.color import Color
 from engine.cues import CueKind, Cues
+from engine.endgame import KingsEnding
 from engine.game import Game
 from engine.levels import LEVELS
 from poolboard.config import (
@@ -24,7 +25,7 @@ from poolboard.config import (
     load_config,
 )
 from poolboard.opponents import Answer, Opponent, Position, computer
-from poolboard.opponents.computer import ENDINGS, ComputerOpponent
+from poolboard.opponents.computer import ComputerOpponent
 from poolboard.session import RefereeError, Session
 from poolboard.simulated_board import SimulatedBoard
 from poolboard.simulator import HumanSimulator
@@ -204,19 +205,17 @@ def test_the_computer_s_clock_runs_while_it_thinks_and_a_takeback_cancels_it(
     session.close()
 
 
-def test_the_unerring_levels_play_kings_endings_from_the_solved_table(tmp_path: Path) -> None:
+def test_the_unerring_levels_play_kings_endings_from_the_solved_table(
+    tmp_path: Path, solved_endings: KingsEnding
+) -> None:
     # Three kings v one, a win in 11 moves within the 13 count (R-DRW-2) that search alone
     # misses: level 7 plays the table's move once the process has built it.
-    deadline = time.monotonic() + 120
-    while (endings := ENDINGS.get()) is None:  # built on a thread of its own, once
-        assert time.monotonic() < deadline, "the kings endings took over 2 minutes to build"
-        time.sleep(0.2)
     table = against_computer(tmp_path, level=7, rules=RulesConfig(profile="apca"))
     session = table.session
     session.set_position("referee", "W:WK22,K29,K30:BK2")
     table.set_up()
     wait_for(lambda: status(table) == "execute")
-    known = endings.winning_move(Board("W:WK22,K29,K30:BK2"))
+    known = solved_endings.winning_move(Board("W:WK22,K29,K30:BK2"))
     assert known is not None and session.tracker.expected == known[0]
     session.close()
 
@@ -268,9 +267,12 @@ def test_a_new_position_cancels_the_thinking_and_the_computer_opens_as_black(
     session.close()
 
 
-def test_the_computer_as_the_weaker_side_invokes_the_stronger_side_count(tmp_path: Path) -> None:
+def test_the_computer_as_the_weaker_side_invokes_the_stronger_side_count(
+    tmp_path: Path, unsolved_endings: None
+) -> None:
     # R-DRW-4: a lone king against two kings: the computer (White) cannot ask the referee, so
     # the session claims the count for it, once, recorded like the referee's (R-DRW-6 strength).
+    # (Its search needs no kings-endings table: none is built for it.)
     table = against_computer(tmp_path, level=1, rules=RulesConfig(profile="apca"))
     session = table.session
     table.set_up()

@@ -1,7 +1,6 @@
 """The service's own sensor logs replay into the games it recorded (issue #14 item 5), even when
 a referee acts between a reading being sensed and being handled."""
 
-import dataclasses
 import time
 from pathlib import Path
 
@@ -107,8 +106,9 @@ def test_a_log_rotated_mid_game_and_a_restart_in_the_same_second_replay_as_one_s
         time, "strftime", lambda f, *a: fixed if f.startswith("sensor") else real(f, *a)
     )
     table = make_table()
-    small = StorageConfig(path=str(tmp_path), sensor_log_max_bytes=400)
-    table.config = dataclasses.replace(table.config, storage=small)
+    # Below the 10,000 bytes a config file may ask for, so that the log rotates mid-game.
+    small = StorageConfig.model_construct(path=str(tmp_path), sensor_log_max_bytes=400)
+    table.config = table.config.model_copy(update={"storage": small})
     table.reopen()  # the same second: goes on after the first process's part
     table.set_up()
     for start, end in [(11, 15), (23, 19), (8, 11), (22, 17)]:

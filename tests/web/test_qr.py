@@ -1,5 +1,7 @@
 """The big screen's QR code, read back by a decoder we did not write (OpenCV's)."""
 
+import re
+
 import cv2
 import numpy as np
 import pytest
@@ -32,3 +34,15 @@ def test_too_long_an_address_is_one_clear_error() -> None:
 def test_the_svg_has_its_quiet_zone() -> None:
     svg = qr_svg("http://192.168.1.23:8080/", module=4)
     assert svg.startswith("<svg") and 'viewBox="0 0 132 132"' in svg  # (25 + 8) * 4
+
+
+def test_opencv_reads_back_the_svg_the_page_shows() -> None:
+    text = "http://192.168.1.23:8080/"
+    svg = qr_svg(text, module=4)
+    side = int(re.search(r'viewBox="0 0 (\d+) \d+"', svg).group(1))
+    image = np.full((side, side), 255, np.uint8)
+    for x, y in re.findall(r"M(\d+),(\d+)h4v4h-4z", svg):
+        image[int(y) : int(y) + 4, int(x) : int(x) + 4] = 0
+    image = cv2.resize(image, None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST)
+    decoded, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
+    assert decoded == text
