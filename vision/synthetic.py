@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 import cv2
@@ -116,14 +117,19 @@ def _top_down(style: Style, markers: bool, markers_off: float) -> np.ndarray:
     return scene
 
 
+@lru_cache(maxsize=64)
+def _lens_maps(k1: float, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
+    """Where each pixel of a picture through a lens of distortion ``k1`` comes from."""
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    source = undistort(np.stack([xs, ys], axis=-1), k1, (width, height)).astype(np.float32)
+    return np.ascontiguousarray(source[..., 0]), np.ascontiguousarray(source[..., 1])
+
+
 def _distort(image: np.ndarray, k1: float) -> np.ndarray:
     """The picture through a lens of radial distortion ``k1`` (``vision.camera.distort``)."""
     height, width = image.shape[:2]
-    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
-    source = undistort(np.stack([xs, ys], axis=-1), k1, (width, height)).astype(np.float32)
-    return cv2.remap(
-        image, source[..., 0], source[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
+    maps = _lens_maps(k1, width, height)
+    return cv2.remap(image, *maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def _emblem(centre: np.ndarray, radius: float, shape: str) -> np.ndarray:
