@@ -1,12 +1,16 @@
-"""Measure the reader on labelled real photos, calibrating only on pictures other than the one read.
+"""Measure the reader on labelled real photos, board by board, as boards it has never seen.
 
 Labels follow ``/work/shared/photos/labels.json``: per photo the playing area's corners
-(``corners_a1_h1_h8_a8``) and each square ``empty|b|B|w|W|unknown``. Protocol (cross-validation):
-each photo is read with calibrations learnt from every *other* photo of the same board and set
-(same source repository, same board colours); a photo alone of its board is read in two halves,
-each with a calibration learnt from the other half of its squares only. Nothing is ever learnt
-from the square being read. A calibration picture that cannot be learnt from makes no reads;
-the report says how many, and the total were they counted wrong.
+(``corners_a1_h1_h8_a8``) and each square ``empty|b|B|w|W|unknown``. Protocol: the photos are
+grouped by board and set; each board is calibrated as a user would, on one of its photos with
+the position it shows, and its other photos are read, every photo serving as the calibration in
+turn; a photo alone of its board is read in two halves, each with a calibration learnt from the
+other half of its squares only. Nothing is learnt from the square being read. The learnt reader
+(:mod:`vision.squares`) brings nothing learnt from any photo; the colour reader's rules were
+tuned on the development photos, so its figures on them overstate what it does on a board it has
+never seen. A calibration picture that cannot be learnt from makes
+no reads; the report says how many, and the total were they counted wrong. Figures come per
+photo, per board and in total.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from vision.corners import BOARD_LIKE, CornerError, board_likeness, check_quad, 
 from vision.layout import LAYOUT
 from vision.outline import UNSEEN_SIDE
 from vision.sources import SourceError, read_picture
+from vision.squares import LearntCalibration
 
 VALUES = ("empty", "b", "B", "w", "W")
 _SAME_BOARD = 0.85  # cosine of board colours above which two photos show one board and set
@@ -60,6 +65,7 @@ class Trial:
     truth: dict[int, str]
     reading: dict[int, str]
     refused: str = ""
+    board: str = ""  # the board the photo shows (its first photo's name, and how many more)
 
     def compared(self) -> list[tuple[int, str, str]]:
         """(square, truth, reading) for every labelled square; none if the calibration was
@@ -188,15 +194,23 @@ def _colours_of(photo: Photo) -> np.ndarray:
 def _same_board(one: np.ndarray, two: np.ndarray) -> bool:
     """Whether two photos of one repository, whose :func:`board_colours` these are, show one
     board and set: alike colours (their directions, not their sizes: a washed-out picture of
-    a board has the same hues, weaker)."""
+    a board has the same hues, weaker), compared on the classes both show."""
+    shown = ((one.reshape(3, 3) != 0).any(axis=1) & (two.reshape(3, 3) != 0).any(axis=1)).repeat(3)
+    one, two = one[shown], two[shown]
     cosine = float(one @ two / max(float(np.linalg.norm(one) * np.linalg.norm(two)), 1e-9))
     return cosine > _SAME_BOARD
 
 
-def _calibrated(photo: Photo, truth: dict[int, str]) -> Calibration:
-    """Colours learnt from what ``truth`` shows of the photo, one side only if that is all;
-    a line says on how many squares the photo read against its labels (pieces between
-    squares, a slip in the labels: with many, it is learnt from the squares that agree)."""
+def _calibrated(
+    photo: Photo, truth: dict[int, str], reader: str = "colour"
+) -> Calibration | LearntCalibration:
+    """What ``reader`` ("colour": the camera sensor's colour reader; "learnt": the network
+    adapted to the board, :mod:`vision.squares`) learns from what ``truth`` shows of the photo.
+    The colour reader learns colours, one side only if that is all; a line says on how many
+    squares the photo read against its labels (pieces between squares, a slip in the labels:
+    with many, it is learnt from the squares that agree)."""
+    if reader == "learnt":
+        return LearntCalibration.learn(photo.image, photo.corners, truth)
     calibration = calibrate(photo.image, photo.corners, truth, labelled=True)
     if calibration.odd:
         squares = ", ".join(map(str, calibration.odd))
@@ -221,13 +235,17 @@ Shown = Callable[["Trial", Calibration, np.ndarray], None]
 def _read(
     photo: Photo,
     learnt_from: str,
-    calibration: Calibration,
+    calibration: Calibration | LearntCalibration,
     truth: dict[int, str],
     shown: Shown | None,
 ) -> Trial:
     """``photo`` read with ``calibration`` placed at its labelled corners. The label says the
     board lies there, so it is read even where the checker-pattern test that guards `vision
     read` and the camera sensor against a moved camera doubts it; that is said in a line."""
+    if isinstance(calibration, LearntCalibration):
+        return Trial(
+            photo.name, learnt_from, truth, calibration.reading(photo.image, photo.corners)
+        )
     placed = calibration.seen_at(photo.corners, photo.image)
     canvas = placed.canvas(photo.image)
     if (likeness := board_likeness(canvas)) < BOARD_LIKE:
@@ -242,71 +260,104 @@ def _read(
     return trial
 
 
+def boards(photos: list[Photo]) -> list[list[Photo]]:
+    """The photos grouped by the board and set they show: one source repository and alike
+    colours (:func:`board_colours`), in the order the photos come. A photo with no empty
+    square shows nothing of its board alone: it joins its repository's first board."""
+    colours = [_colours_of(p) for p in photos]
+    groups: list[list[int]] = []
+    for index, photo in enumerate(photos):
+        bare = not colours[index][:3].any()
+        for group in groups:
+            first = group[0]
+            if photos[first].repository == photo.repository and (
+                bare or _same_board(colours[first], colours[index])
+            ):
+                group.append(index)
+                break
+        else:
+            groups.append([index])
+    return [[photos[i] for i in group] for group in groups]
+
+
 def trials(
     photos: list[Photo],
     self_only: bool = False,
     read_as: Change = unchanged,
     learn_as: Change = unchanged,
     shown: Shown | None = None,
+    reader: str = "colour",
 ) -> list[Trial]:
-    """Every photo read under the cross-validation protocol (or learnt from itself).
+    """Every photo read under the board-by-board protocol (or learnt from itself), by
+    ``reader`` (as :func:`_calibrated` takes it).
 
+    Each board (:func:`boards`) is read as a user meets it, having never been seen before:
+    calibrated on one of its photos with the position that photo shows, its other photos are
+    read; each of its photos serves as the calibration in turn. A board
+    with one photo is read in two halves, each calibrated on the other half of its squares.
     ``read_as`` changes each photo before it is read and ``learn_as`` each calibration picture
-    (``bench/vision_real.py`` sweeps them); which photos show one board is decided unchanged.
-    A photo learnt from itself (``self_only``) is read unchanged. Each photo is learnt from
-    once, however many photos it calibrates the reader for. A calibration picture that cannot
-    be learnt from gives a refused trial, as ``calibrate`` would tell its user to take another;
-    a photo whose every partner is refused is read in halves, as a photo alone of its board.
+    (``bench/vision_real.py`` sweeps them). A calibration picture that cannot be learnt from
+    gives a refused trial, as ``calibrate`` would tell its user to take another.
     """
+    done: list[Trial] = []
+    groups = [[p] for p in photos] if self_only else boards(photos)
+    for board in groups:
+        start = len(done)
+        learnt_from: dict[int, Calibration | LearntCalibration | CalibrationError] = {}
+        for photo in board:
+            read = photo if self_only else read_as(photo)
+            if len(board) == 1:
+                done += _read_in_halves(photo, read, self_only, learn_as, shown, reader)
+                continue
+            for partner in board:
+                if partner is photo:
+                    continue
+                if id(partner) not in learnt_from:
+                    try:
+                        learnt = learn_as(partner)
+                        learnt_from[id(partner)] = _calibrated(learnt, learnt.truth, reader)
+                    except CalibrationError as error:
+                        print(f"  {partner.name}: refused as a calibration: {error}")
+                        learnt_from[id(partner)] = error
+                calibration = learnt_from[id(partner)]
+                if isinstance(calibration, CalibrationError):
+                    done.append(_refused(photo.name, partner.name, photo.truth, calibration))
+                    continue
+                done.append(_read(read, partner.name, calibration, photo.truth, shown))
+        name = board[0].name + (f" +{len(board) - 1}" if len(board) > 1 else "")
+        for trial in done[start:]:
+            trial.board = name
+    return done
+
+
+def _read_in_halves(
+    photo: Photo,
+    read: Photo,
+    self_only: bool,
+    learn_as: Change,
+    shown: Shown | None,
+    reader: str,
+) -> list[Trial]:
+    """A photo alone of its board: calibrated on itself (``self_only``), or read in halves,
+    each half calibrated on the other's squares only."""
+    if self_only:
+        try:
+            calibration = _calibrated(photo, photo.truth, reader)
+        except CalibrationError as error:
+            print(f"  {photo.name}: calibration refused: {error}")
+            return [_refused(photo.name, "itself", photo.truth, error)]
+        return [_read(photo, "itself", calibration, photo.truth, shown)]
     done = []
-    colours = {id(p): _colours_of(p) for p in photos} if not self_only else {}
-    learnt_from: dict[int, Calibration | CalibrationError] = {}
-    for photo in photos:
-        partners = [
-            p
-            for p in photos
-            if not self_only
-            and p is not photo
-            and p.repository == photo.repository
-            and _same_board(colours[id(p)], colours[id(photo)])
-        ]
-        read = photo if self_only else read_as(photo)
-        with_partners: list[Trial] = []
-        for partner in partners:
-            if id(partner) not in learnt_from:
-                try:
-                    learnt = learn_as(partner)
-                    learnt_from[id(partner)] = _calibrated(learnt, learnt.truth)
-                except CalibrationError as error:
-                    print(f"  {partner.name}: refused as a calibration: {error}")
-                    learnt_from[id(partner)] = error
-            calibration = learnt_from[id(partner)]
-            if isinstance(calibration, CalibrationError):
-                with_partners.append(_refused(photo.name, partner.name, photo.truth, calibration))
-                continue
-            with_partners.append(_read(read, partner.name, calibration, photo.truth, shown))
-        done += with_partners
-        if any(not trial.refused for trial in with_partners):
+    for half in (0, 1):
+        learn = {s: v if (s % 2) != half else "unknown" for s, v in photo.truth.items()}
+        test = {s: v for s, v in photo.truth.items() if learn[s] == "unknown"}
+        try:
+            calibration = _calibrated(learn_as(photo), learn, reader)
+        except CalibrationError as error:
+            print(f"  {photo.name}: calibration on half of its squares refused: {error}")
+            done.append(_refused(photo.name, "other half", test, error))
             continue
-        if self_only:
-            try:
-                calibration = _calibrated(photo, photo.truth)
-            except CalibrationError as error:
-                print(f"  {photo.name}: calibration refused: {error}")
-                done.append(_refused(photo.name, "itself", photo.truth, error))
-                continue
-            done.append(_read(photo, "itself", calibration, photo.truth, shown))
-            continue
-        for half in (0, 1):
-            learn = {s: v if (s % 2) != half else "unknown" for s, v in photo.truth.items()}
-            test = {s: v for s, v in photo.truth.items() if learn[s] == "unknown"}
-            try:
-                calibration = _calibrated(learn_as(photo), learn)
-            except CalibrationError as error:
-                print(f"  {photo.name}: calibration on half of its squares refused: {error}")
-                done.append(_refused(photo.name, "other half", test, error))
-                continue
-            done.append(_read(read, "other half", calibration, test, shown))
+        done.append(_read(read, "other half", calibration, test, shown))
     return done
 
 
@@ -373,6 +424,7 @@ def report(done: list[Trial]) -> list[str]:
         lines.append(f"{name:28} {learnt:>22} {_figures(counts)}")
     lines.append(f"{'total':28} {'':>22} {_figures(confusion)}")
     lines += _refusals(done, confusion)
+    lines += _by_board(done)
     lines.append("")
     lines.append("confusion (rows: label, columns: read)")
     read = {g for _, g in confusion}
@@ -385,6 +437,29 @@ def report(done: list[Trial]) -> list[str]:
         lines.append("worst squares (photo square: label -> read, times)")
         for (name, square, truth, got), count in misses.most_common(12):
             lines.append(f"  {name} {square}: {truth} -> {got} x{count}")
+    return lines
+
+
+def _by_board(done: list[Trial]) -> list[str]:
+    """Lines: each board's squares right, and the worst board's share in occupancy and colour
+    (the figure a reader is judged on for boards it has never seen)."""
+    by_board: dict[str, Counter[tuple[str, str]]] = {}
+    for trial in done:
+        counts = by_board.setdefault(trial.board, Counter())
+        for _, truth, got in trial.compared():
+            counts[truth, got] += 1
+    if len(by_board) < 2:
+        return []
+    lines = [
+        "",
+        f"{'board (first photo +more)':51} {'right':>9} {'%':>7}  colour+occupancy  occupancy",
+    ]
+    worst = 100.0
+    for name, counts in by_board.items():
+        lines.append(f"{name:51} {_figures(counts)}")
+        _, colour, _ = _right(counts)
+        worst = min(worst, 100 * colour / max(sum(counts.values()), 1))
+    lines.append(f"worst board: {worst:.2f} % in occupancy and colour")
     return lines
 
 

@@ -69,14 +69,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     evaluate = actions.add_parser(
         "evaluate",
         help="read labelled photos and say how many squares came out right",
-        description="Read every photo a labels file names (corners and true squares), each with "
-        "calibrations learnt from other photos of the same board (or from the other half of its "
-        "own squares), and print squares right per photo, the confusion and the worst squares.",
+        description="Read every photo a labels file names (corners and true squares), board by "
+        "board: each board calibrated on one of its photos and its other photos read (a photo "
+        "alone of its board in halves), and print squares right per photo, per board and in "
+        "total, the confusion and the worst squares.",
     )
     evaluate.add_argument("labels", metavar="LABELS.json")
     evaluate.add_argument("--images", metavar="DIR", help="folder of the photos (default: LABELS')")
     evaluate.add_argument(
         "--self", action="store_true", help="learn each photo from itself (an optimistic bound)"
+    )
+    evaluate.add_argument(
+        "--reader",
+        choices=("colour", "learnt"),
+        default="colour",
+        help="colour: the camera sensor's reader (default); learnt: the network learnt from "
+        "renders, adapted to each board at calibration",
     )
     evaluate.add_argument(
         "--show",
@@ -267,6 +275,8 @@ def run_read(args: argparse.Namespace) -> int:
         return _fail(str(error))
     if args.show and (problem := _folder_problem(args.show)):
         return _fail(f"--show {problem}")
+    if args.show and args.reader != "colour":
+        return _fail("--show draws the colour reader's readings: leave out --reader")
     status = 0
     for path in args.images:
         try:
@@ -332,6 +342,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
     if args.show and (problem := _folder_problem(args.show)):
         return _fail(f"--show {problem}")
+    if args.show and args.reader != "colour":
+        return _fail("--show draws the colour reader's readings: leave out --reader")
     unwritten: list[str] = []
     names: Counter[str] = Counter()
 
@@ -355,7 +367,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
         print(f"poolboard vision: {reason}: photo skipped", file=sys.stderr)
     if not photos:
         return _fail(f"no photo in {args.labels!r} could be read")
-    done = trials(photos, self_only=args.self, shown=show_misses if args.show else None)
+    shown = show_misses if args.show else None
+    done = trials(photos, self_only=args.self, shown=shown, reader=args.reader)
     for line in report(done):
         print(line)
     if skipped:

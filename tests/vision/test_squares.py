@@ -1,0 +1,94 @@
+"""The learnt square reader: windows cut where the squares are, the network shipped and
+described, a board's look learnt at calibration and kept in a file, and renders read."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from vision import synthetic
+from vision.patches import BEHIND, BEYOND, PATCH_PX, lean_directions
+from vision.renders import KIND_OF, boards, windows_of
+from vision.squares import MODEL, BoardLook, LearntCalibration, colours, network
+
+STYLE = synthetic.STYLES["red-white on green"]
+
+
+def test_windows_hold_their_square_and_lean_as_the_camera_sees_it() -> None:
+    """A window's middle is its own square: a red man's window is red in the middle, an empty
+    square's is the dark square's green; a man's top leans away from the camera's foot."""
+    view = synthetic.View()
+    frame = synthetic.render(synthetic.START, STYLE, view, markers=False)
+    patches = windows_of(frame, view).patches(frame.image)
+    row = round(BEYOND / (BEYOND + BEHIND) * PATCH_PX)  # the square's centre
+    column = PATCH_PX // 2
+    middle = patches[:, row - 3 : row + 3, column - 3 : column + 3]
+    _, green, red = middle.mean(axis=(1, 2)).T
+    assert (red[:12] > 1.5 * green[:12]).all()  # Black's red men on 1-12
+    assert (green[12:20] > red[12:20]).all()  # empty dark squares 13-20
+    assert (np.abs(red[20:] - green[20:]) < 0.25).all()  # White's near-white men
+
+
+def test_lean_points_away_from_the_camera() -> None:
+    """Seen from beyond White's side, every piece's top leans towards Black's side (up)."""
+    from vision.camera import CameraPose
+
+    directions = lean_directions(CameraPose(foot=(4.0, 14.0), height=10.0))
+    assert (directions[:, 1] < -0.7).all()
+    assert np.allclose(np.linalg.norm(directions, axis=1), 1.0)
+
+
+def test_the_shipped_network_says_what_it_was_trained_on() -> None:
+    """The model file is small and its description names renders, never photographs."""
+    assert MODEL.stat().st_size < 3_000_000
+    described = json.loads(MODEL.with_suffix(".json").read_text())
+    assert "rendered" in described["trained_on"] and "no photographs" in described["trained_on"]
+    assert described["outputs"]["kinds"] == ["empty", "man", "king"]
+    probabilities, embedding = network()(np.ones((5, PATCH_PX, PATCH_PX, 3), np.float32))
+    assert probabilities.shape == (5, 3) and np.allclose(probabilities.sum(axis=1), 1.0)
+    assert embedding.shape[0] == 5
+
+
+def test_a_board_look_survives_its_file_and_refuses_a_broken_one() -> None:
+    board = next(boards(3, 1))
+    look = BoardLook.learn(board.patches, board.position)
+    again = BoardLook.from_json(json.loads(json.dumps(look.to_json())))
+    assert again.read(board.patches) == look.read(board.patches)
+    broken = look.to_json() | {"centres": [[1.0, 2.0]]}
+    with pytest.raises(ValueError, match="wrong shape"):
+        BoardLook.from_json(broken)
+    with pytest.raises(ValueError, match="not finite"):
+        BoardLook.from_json(look.to_json() | {"side_colours": [[float("nan")] * 3] * 2})
+
+
+def test_a_rendered_board_calibrated_on_the_start_reads_another_position() -> None:
+    """Calibrated on the start position, the reader finds every piece of a later position of
+    the same set under the same camera (renders it never learnt from)."""
+    rng = np.random.default_rng(7)
+    view = synthetic.random_view(rng)
+    start = synthetic.render(synthetic.START, STYLE, view, markers=False)
+    calibration = LearntCalibration.learn(start.image, start.corners, dict(synthetic.START))
+    later = synthetic.random_position(rng)
+    frame = synthetic.render(later, STYLE, view, markers=False)
+    reading = calibration.reading(frame.image, frame.corners)
+    occupied_right = sum((reading[s] == "empty") == (later[s] == "empty") for s in range(1, 33))
+    sides_right = sum(reading[s].lower() == later[s] for s in range(1, 33))
+    assert occupied_right == 32
+    assert sides_right >= 31
+
+
+def test_colours_tell_the_two_sets_apart_and_ignore_a_crown_mark() -> None:
+    """Each set's pieces lie together in colour, far apart from the other set's; a king whose
+    top carries a dark star is still its side's colour."""
+    style = synthetic.sticker_style("black-and-white", 0.38)
+    position = {**synthetic.START, 1: "B", 32: "W"}
+    view = synthetic.View()
+    frame = synthetic.render(position, style, view, markers=False)
+    found = colours(windows_of(frame, view).patches(frame.image))
+    sides = np.array([KIND_OF[position.get(s, "empty")] for s in range(1, 33)])
+    black, white = found[:12], found[20:]
+    apart = np.linalg.norm(black.mean(axis=0) - white.mean(axis=0))
+    assert apart > 4 * max(black.std(axis=0).max(), white.std(axis=0).max())
+    assert sides[0] == sides[31] == 2  # the two kings are among those measured

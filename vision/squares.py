@@ -1,0 +1,213 @@
+"""What each dark square holds: a network that knows pieces, adapted to one board at calibration.
+
+The network (``vision/models/squares.onnx``, trained on rendered boards only by
+:mod:`vision.train_squares`) looks at one square's window (:mod:`vision.patches`) and says
+whether it is empty or holds a man or a king, whatever the set's colours: a piece is a raised
+disc with an outline, a rim, shading and a shadow. Its embedding (last hidden layer) of each
+square of the calibration picture, whose position is known, teaches it this board: what its
+empty squares, Black's pieces and White's pieces look like (:class:`BoardLook`). A square is then
+read by both: the network's kinds, moved by how near the square's embedding lies to each of the
+board's own classes; the side by the piece's colour against this board's two sets.
+
+Runs on OpenCV's ``dnn`` module (numpy and OpenCV only); about 2 MFLOPs a square.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .camera import camera_pose, undistort
+from .corners import lens_distortion
+from .patches import BEHIND, BEYOND, PATCH_PX, Windows
+
+MODEL = Path(__file__).with_name("models") / "squares.onnx"
+EMPTY, MAN, KING = 0, 1, 2
+
+
+def _ring() -> np.ndarray:
+    """The window pixels a piece's colour is taken from: a ring 0.17-0.3 square round a point
+    0.1 square beyond the square's centre (where a piece's top leans), missing the middle,
+    where a king's mark is printed."""
+    per_square = PATCH_PX / (BEYOND + BEHIND)
+    rows, columns = np.mgrid[0:PATCH_PX, 0:PATCH_PX] + 0.5
+    centre_row = (BEYOND - 0.1) * per_square
+    radius = np.hypot(rows - centre_row, columns - PATCH_PX / 2) / per_square
+    return (radius >= 0.17) & (radius <= 0.3)
+
+
+_RING = _ring()
+#: How much the board's own looks weigh against the network's kinds (chosen on renders).
+ADAPTATION = 0.5
+#: A piece whose colour is further than this (in its sets' spreads) from both sets is read as
+#: a piece whose side the camera cannot tell.
+_NEITHER_SIDE = 6.0
+UNSEEN_SIDE = "?"
+
+
+class SquareNet:
+    """The trained network on OpenCV's dnn: windows -> kinds' probabilities and embeddings."""
+
+    def __init__(self, path: Path = MODEL) -> None:
+        self._net = cv2.dnn.readNetFromONNX(str(path))
+        self._outputs = list(self._net.getUnconnectedOutLayersNames())
+
+    def __call__(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Probabilities (n, 3) of empty/man/king and embeddings (n, E) of windows (n, P, P, 3)."""
+        blob = np.ascontiguousarray(patches.transpose(0, 3, 1, 2), dtype=np.float32)
+        self._net.setInput(blob)
+        first, second = self._net.forward(self._outputs)
+        logits, embedding = (first, second) if first.shape[1] == 3 else (second, first)
+        shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
+        return shifted / shifted.sum(axis=1, keepdims=True), embedding
+
+
+@cache
+def network() -> SquareNet:
+    """The shipped network, loaded once."""
+    return SquareNet()
+
+
+def colours(patches: np.ndarray) -> np.ndarray:
+    """Each window's piece colour (n, 3): log brightness and two log chromaticities."""
+    middle = np.median(patches[:, _RING], axis=1)
+    middle = np.maximum(middle, 1e-3)
+    blue, green, red = middle[:, 0], middle[:, 1], middle[:, 2]
+    return np.stack([np.log(middle.mean(axis=1)), np.log(blue / green), np.log(red / green)], 1)
+
+
+@dataclass
+class BoardLook:
+    """What one board's empty squares and two sets look like, learnt from a known position."""
+
+    centres: np.ndarray  # (3, E): mean embedding of empty squares, Black's and White's pieces
+    spread: float  # mean squared distance of an embedding from its class's centre
+    side_colours: np.ndarray  # (2, 3): Black's and White's mean piece colour
+    side_spread: np.ndarray  # (3,): the colour's spread within a set
+    present: np.ndarray  # (3,) bool: which classes the position showed
+
+    @classmethod
+    def learn(cls, patches: np.ndarray, position: dict[int, str]) -> BoardLook:
+        """The look of the board in ``patches`` (32 windows), which shows ``position``."""
+        _, embedding = network()(patches)
+        return cls.from_embeddings(embedding, colours(patches), position)
+
+    @classmethod
+    def from_embeddings(
+        cls, embedding: np.ndarray, colour: np.ndarray, position: dict[int, str]
+    ) -> BoardLook:
+        """The look from the squares' embeddings and colours and the position they show."""
+        groups = [
+            [s - 1 for s in range(1, 33) if position.get(s, "empty") in kinds]
+            for kinds in (("empty",), ("b", "B"), ("w", "W"))
+        ]
+        present = np.array([bool(g) for g in groups])
+        centres = np.array(
+            [embedding[g].mean(axis=0) if g else np.zeros(embedding.shape[1]) for g in groups]
+        )
+        deviations = np.concatenate([embedding[g] - centres[k] for k, g in enumerate(groups) if g])
+        spread = float(max((deviations**2).sum(axis=1).mean(), 1e-6))
+        side_colours = np.array([colour[g].mean(axis=0) if g else np.zeros(3) for g in groups[1:]])
+        side_devs = [colour[g] - side_colours[k] for k, g in enumerate(groups[1:]) if g]
+        side_spread = (
+            np.maximum(np.concatenate(side_devs).std(axis=0), 0.03) if side_devs else np.ones(3)
+        )
+        return cls(centres, spread, side_colours, side_spread, present)
+
+    def to_json(self) -> dict[str, object]:
+        """The look as plain numbers (a calibration file holds it)."""
+        return {
+            "centres": self.centres.round(5).tolist(),
+            "spread": round(self.spread, 6),
+            "side_colours": self.side_colours.round(5).tolist(),
+            "side_spread": self.side_spread.round(5).tolist(),
+            "present": self.present.tolist(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> BoardLook:
+        """Inverse of :meth:`to_json` (``ValueError`` or ``KeyError`` if malformed)."""
+        centres = np.asarray(data["centres"], dtype=float)
+        side_colours = np.asarray(data["side_colours"], dtype=float)
+        side_spread = np.asarray(data["side_spread"], dtype=float)
+        present = np.asarray(data["present"], dtype=bool)
+        spread = float(data["spread"])  # type: ignore[arg-type]
+        if centres.ndim != 2 or centres.shape[0] != 3 or side_colours.shape != (2, 3):
+            raise ValueError("the board's look has the wrong shape")
+        if side_spread.shape != (3,) or present.shape != (3,) or not spread > 0:
+            raise ValueError("the board's look has the wrong shape")
+        if not (np.isfinite(centres).all() and np.isfinite(side_colours).all()):
+            raise ValueError("the board's look holds numbers that are not finite")
+        return cls(centres, spread, side_colours, side_spread, present)
+
+    def read(self, patches: np.ndarray, adaptation: float = ADAPTATION) -> list[str]:
+        """Each window's reading: "empty", "b", "w", "B", "W" or "?" (a piece, side unseen)."""
+        probabilities, embedding = network()(patches)
+        return self.decide(probabilities, embedding, colours(patches), adaptation)
+
+    def decide(
+        self,
+        probabilities: np.ndarray,
+        embedding: np.ndarray,
+        colour: np.ndarray,
+        adaptation: float = ADAPTATION,
+    ) -> list[str]:
+        """The readings from the network's outputs and the windows' colours."""
+        log_p = np.log(np.maximum(probabilities, 1e-9))
+        piece_odds = np.logaddexp(log_p[:, MAN], log_p[:, KING]) - log_p[:, EMPTY]
+        distances = ((embedding[:, None, :] - self.centres[None]) ** 2).sum(axis=2) / self.spread
+        distances = np.where(self.present[None], distances, np.inf)
+        nearest_piece = distances[:, 1:].min(axis=1)
+        if self.present[EMPTY] and np.isfinite(nearest_piece).any():
+            piece_odds = piece_odds + adaptation * (distances[:, 0] - nearest_piece) / 2
+        king = probabilities[:, KING] > probabilities[:, MAN]
+        side_gap = ((colour[:, None, :] - self.side_colours[None]) / self.side_spread) ** 2
+        side_gap = side_gap.sum(axis=2)
+        known = self.present[1:]
+        side_gap = np.where(known[None], side_gap, np.inf)
+        readings = []
+        for index in range(len(probabilities)):
+            if piece_odds[index] <= 0:
+                readings.append("empty")
+                continue
+            side = int(np.argmin(side_gap[index]))
+            if not np.isfinite(side_gap[index, side]) or side_gap[index, side] > _NEITHER_SIDE**2:
+                readings.append(UNSEEN_SIDE)
+                continue
+            letter = "b" if side == 0 else "w"
+            readings.append(letter.upper() if king[index] else letter)
+        return readings
+
+
+@dataclass
+class LearntCalibration:
+    """A board learnt by the network's reader: its lens and its look, from one picture of a
+    known position whose playing-area corners are given."""
+
+    k1: float
+    look: BoardLook
+
+    @staticmethod
+    def windows(corners: np.ndarray, k1: float, image: np.ndarray) -> Windows:
+        """The squares' windows of a picture whose corners are ``corners``."""
+        height, width = image.shape[:2]
+        size = (width, height)
+        return Windows.build(corners, k1, size, camera_pose(undistort(corners, k1, size), size))
+
+    @classmethod
+    def learn(
+        cls, image: np.ndarray, corners: np.ndarray, position: dict[int, str]
+    ) -> LearntCalibration:
+        """The board in ``image`` (showing ``position``; "unknown" squares are not learnt)."""
+        k1 = lens_distortion(image, corners)
+        patches = cls.windows(corners, k1, image).patches(image)
+        return cls(k1, BoardLook.learn(patches, position))
+
+    def reading(self, image: np.ndarray, corners: np.ndarray) -> dict[int, str]:
+        """Each square of another picture of the board, whose corners are ``corners``."""
+        patches = self.windows(corners, self.k1, image).patches(image)
+        return dict(zip(range(1, 33), self.look.read(patches), strict=True))
