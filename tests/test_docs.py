@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from firmware_bridge.board_file import read_layout
 from hardware.config import MatrixPins, ScanSettings
 from hardware.spi_leds import LedLayout
 from poolboard.config import Config, config_from_mapping
@@ -104,11 +105,15 @@ TOML_BLOCKS = [(page, code) for page, code in blocks("toml") if _tables(code) is
 
 
 @pytest.mark.parametrize(("page", "code"), TOML_BLOCKS, ids=ids(TOML_BLOCKS))
-def test_config_examples_are_valid(page: str, code: str) -> None:
+def test_config_examples_are_valid(page: str, code: str, tmp_path: Path) -> None:
     tables = _tables(code)
     assert tables is not None
     if "tables" in tables or "director" in tables:  # a HALL.toml
         hall_config_from_mapping(tables, page)
+    elif "matrix" in tables and "rows" not in tables["matrix"]:  # a Pico's board file
+        board_file = tmp_path / "pico.toml"
+        board_file.write_text(code)
+        read_layout(board_file)
     elif "matrix" in tables:  # a board file for the Pi's GPIO
         MatrixPins.from_mapping(tables["matrix"])
         ScanSettings.from_mapping(tables.get("scan", {}))
