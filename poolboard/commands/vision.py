@@ -59,6 +59,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     read.add_argument("--calibration", required=True, metavar="CAL.json")
     read.add_argument("--json", action="store_true", help="one JSON object per picture")
     read.add_argument(
+        "--corners",
+        metavar="x,y,x,y,x,y,x,y",
+        help="where the playing area's corners are in these pictures (a1, h1, h8, a8): the camera "
+        "was moved since calibrating; the calibration's colours read them there",
+    )
+    read.add_argument(
         "--show",
         metavar="DIR",
         help="also write each picture with the grid and what was read drawn on it, as "
@@ -266,17 +272,17 @@ def run_calibrate(args: argparse.Namespace) -> int:
 
 def run_read(args: argparse.Namespace) -> int:
     from vision.calibration import Calibration, CalibrationError, load_image, read_placed
+    from vision.corners import CornerError, parse_corners
     from vision.outline import UNSEEN_SIDE
     from vision.overlay import draw_reading
 
     try:
         calibration = Calibration.load(args.calibration)
-    except CalibrationError as error:
+        corners = None if args.corners is None else parse_corners(args.corners)
+    except (CalibrationError, CornerError) as error:
         return _fail(str(error))
     if args.show and (problem := _folder_problem(args.show)):
         return _fail(f"--show {problem}")
-    if args.show and args.reader != "colour":
-        return _fail("--show draws the colour reader's readings: leave out --reader")
     status = 0
     for path in args.images:
         try:
@@ -285,7 +291,10 @@ def run_read(args: argparse.Namespace) -> int:
             status = _fail(str(error))
             continue
         try:
-            placed = calibration.placed_in(image)  # markers looked for once, read and drawn
+            if corners is None:  # markers looked for once, read and drawn
+                placed = calibration.placed_in(image)
+            else:
+                placed = calibration.seen_at(corners, image)
             squares = read_placed(placed, image)
         except CalibrationError as error:
             status = _fail(f"{path}: {error}")

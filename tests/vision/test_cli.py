@@ -357,3 +357,36 @@ def test_read_names_the_squares_holding_a_piece_whose_side_is_not_seen(tmp_path)
     assert done.stdout.rstrip().endswith(
         "White 21,22,23,24,25,26,27,28,29,30,31,32  side not seen 13,17"
     )
+
+
+def test_read_with_corners_reads_a_camera_moved_since_calibrating(tmp_path) -> None:
+    """#31 item 4: a picture from another pose of the same board, no markers in view, is read
+    with the calibration's colours where --corners puts the board; drawn with --show."""
+    first = View(corners=((175, 395), (465, 395), (450, 90), (190, 90)))
+    moved = View(corners=((150, 420), (470, 380), (430, 70), (160, 110)), seed=4)
+    start = render(START, Style(), first, markers=False)
+    after = render(AFTER, Style(), moved, markers=False)
+    cv2.imwrite(str(tmp_path / "start.png"), start.image)
+    cv2.imwrite(str(tmp_path / "after.png"), after.image)
+    cal = tmp_path / "cal.json"
+    corners = ",".join(f"{v:.0f}" for v in start.corners.ravel())
+    done = poolboard(
+        "vision", "calibrate", str(tmp_path / "start.png"), "--out", str(cal), "--corners", corners
+    )
+    assert done.returncode == 0, done.stderr
+    moved_corners = ",".join(f"{v:.0f}" for v in after.corners.ravel())
+    shown = tmp_path / "shown"
+    shown.mkdir()
+    done = poolboard(
+        "vision", "read", str(tmp_path / "after.png"), "--calibration", str(cal),
+        "--corners", moved_corners, "--json", "--show", str(shown),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["squares"] == {
+        str(s): AFTER.get(s, "empty") for s in range(1, 33)
+    }
+    assert (shown / "after-read.png").exists()
+    done = poolboard("vision", "read", str(tmp_path / "after.png"), "--calibration", str(cal),
+                     "--corners", "1,2,3")  # fmt: skip
+    assert done.returncode != 0
+    assert "expected eight numbers" in done.stderr
