@@ -224,30 +224,35 @@ _DARK = np.kron(np.indices((8, 8)).sum(axis=0) % 2, np.ones((_Q, _Q))).astype(bo
 
 
 def _textured(scene: np.ndarray, style: Style) -> np.ndarray:
-    """The flat scene with the board's shades, texture and engraving."""
+    """The flat scene with the board's shades, texture and engraving (the table beyond the
+    board's frame keeps its plain colour)."""
     rng = np.random.default_rng([style.seed, 1])
-    colours = scene.astype(np.float32)
-    inside = slice(_PAD, _PAD + 8 * _Q)
-    colours[inside, inside] = np.kron(_square_shades(style, rng), np.ones((_Q, _Q, 1)))
-    wood = np.zeros((_SIZE, _SIZE), dtype=np.float32)
+    edge = _Q // 3  # the frame's width
+    size = 8 * _Q + 2 * edge
+    board = slice(_PAD - edge, _PAD + 8 * _Q + edge)
+    inside = slice(edge, edge + 8 * _Q)
+    colours = scene[board, board].astype(np.float32)
+    shades = _square_shades(style, rng)
+    colours[inside, inside] = cv2.resize(shades, (8 * _Q, 8 * _Q), interpolation=cv2.INTER_NEAREST)
+    wood = np.zeros((size, size), dtype=np.float32)
     if style.texture == "wood" or style.engraved:
-        wood = _wood(rng, _SIZE)
+        wood = _wood(rng, size)
         if rng.random() < 0.5:  # squares inlaid crosswise
             wood[inside, inside][_DARK] = wood.T[inside, inside][_DARK]
     if style.texture == "paper":
-        field = _paper(rng, _SIZE)
+        field = _paper(rng, size)
     elif style.texture == "wood":
         field = wood
     else:
         field = np.zeros_like(wood)
-    edge = _Q // 3  # the frame's width: the table beyond it keeps its plain colour
-    board = slice(_PAD - edge, _PAD + 8 * _Q + edge)
-    colours[board, board] *= (1 - 0.22 * style.grain * field[board, board])[..., None]
+    colours *= (1 - 0.22 * style.grain * field)[..., None]
     if style.engraved:  # burnt deeper where the grain is hard
         squares = colours[inside, inside]
         cut = np.clip(wood[inside, inside], -1, 1)[_DARK] * 0.5 + 0.5
         squares[_DARK] *= (1 - 0.55 * style.engraved * cut)[:, None]
-    return np.clip(colours, 0, 255).astype(np.uint8)
+    textured = scene.copy()
+    textured[board, board] = np.clip(colours, 0, 255).astype(np.uint8)
+    return textured
 
 
 def _draw_labels(scene: np.ndarray, style: Style) -> None:
@@ -334,16 +339,14 @@ def _lens_map(k1: float, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]
     xs = np.arange(width, dtype=np.float32) - np.float32(width / 2)
     ys = np.arange(height, dtype=np.float32)[:, None] - np.float32(height / 2)
     radius = np.sqrt(xs**2 + ys**2)
-    steps = 4096
+    steps = 1024
     table = np.linspace(0, float(radius.max()) * 1.001, steps)
     points = np.stack([table, np.zeros_like(table)], axis=1) + [width / 2, height / 2]
     shrink = (undistort(points, k1, size)[:, 0] - width / 2) / np.maximum(table, 1e-9)
     shrink[0] = 1.0  # the centre stays put
     place = radius * np.float32((steps - 1) / table[-1])
-    index = place.astype(np.int32)
-    weight = place - index.astype(np.float32)
-    low = shrink.astype(np.float32)
-    factor = low[index] + weight * (low[index + 1] - low[index])
+    row = shrink.astype(np.float32)[None, :]  # looked up by remap: linear, and fast
+    factor = cv2.remap(row, place, np.zeros_like(place), cv2.INTER_LINEAR)
     return xs * factor + np.float32(width / 2), ys * factor + np.float32(height / 2)
 
 
@@ -463,16 +466,17 @@ def _draw_sides(
     factor = (1 - style.shading) * 0.7 + style.shading * lit
     if style.profile == "ridged":
         factor = factor * np.where(np.arange(len(factor)) % 2, 0.82, 1.0)
-    levels = np.round(factor * 20)
+    levels = np.round(factor * 20).astype(int)
     quads = np.round(np.stack([bottom[:-1], bottom[1:], top[1:], top[:-1]], axis=1) * 16)
     quads = quads.astype(np.int32)
-    for level in np.unique(levels[facing]):
+    for level in set(levels[facing].tolist()):
         chosen = list(quads[facing & (levels == level)])
-        cv2.fillPoly(image, chosen, _shade(colour, float(level) / 20), cv2.LINE_AA, 4)
+        cv2.fillPoly(image, chosen, _shade(colour, level / 20), cv2.LINE_AA, 4)
 
 
 def _draw_top(
     image: np.ndarray,
+    face: np.ndarray,
     base: np.ndarray,
     unit: np.ndarray,
     radius: float,
@@ -482,10 +486,10 @@ def _draw_top(
     lamp: np.ndarray,
     project: _Projector,
 ) -> float:
-    """A solid's top face: a rim and the face within, shaded, grooved or domed as the set's
-    profile says. The face's light factor is returned (marks on it take the same light)."""
+    """A solid's top face (``face``: its outline in the picture): a rim and the face within,
+    shaded, grooved or domed as the set's profile says. The face's light factor is returned
+    (marks on it take the same light)."""
     lit = (1 - style.shading) + style.shading * (0.45 + 0.75 * lamp[2]) / 1.05
-    face = project(base + radius * unit, height)
     cv2.fillPoly(image, _poly(face), _shade(colour, 0.8 * lit), cv2.LINE_AA, 4)
     inner = project(base + 0.88 * radius * unit, height)
     cv2.fillPoly(image, _poly(inner), _shade(colour, lit), cv2.LINE_AA, 4)
@@ -611,7 +615,7 @@ def _draw_pieces(
             last = index + 1 == len(layers)
             if last or layers[index + 1][0] < scale:
                 lit = _draw_top(
-                    image, base, unit, radius * scale, high, colour, style, lamp, project
+                    image, top, base, unit, radius * scale, high, colour, style, lamp, project
                 )
         if kind in "BW" and style.kings in ("emblem", "stack-emblem", "insert"):
             scale, _, high = layers[-1]
@@ -708,13 +712,30 @@ def _streaks(view: View, light: np.ndarray) -> np.ndarray:
     return _soft(glow, widest * 0.4) * light
 
 
+@lru_cache(maxsize=1)
+def _grain_bank() -> np.ndarray:
+    """Standard normal grain drawn once: each frame's grain is a window of it at a random place
+    and way round (drawing 300 000 normals a frame would cost more than the rest of the noise)."""
+    return np.random.default_rng(0).standard_normal((1536, 1536), dtype=np.float32)
+
+
 def _noise(view: View, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
     """A camera's noise: grain per pixel, plus colour blotches a few pixels across."""
     height, width = shape[:2]
-    grain = rng.standard_normal((height, width), dtype=np.float32) * np.float32(view.noise)
+    bank = _grain_bank()
+    if height <= bank.shape[0] and width <= bank.shape[1]:
+        top = int(rng.integers(bank.shape[0] - height + 1))
+        left = int(rng.integers(bank.shape[1] - width + 1))
+        flip = 1 if rng.random() < 0.5 else -1
+        window = bank[top : top + height, left : left + width][::flip, ::-flip]
+    else:
+        window = rng.standard_normal((height, width), dtype=np.float32)
     coarse = rng.standard_normal((height // 4 + 1, width // 4 + 1, 3), dtype=np.float32)
-    blotches = cv2.resize(coarse * np.float32(0.6 * view.noise), (width, height))
-    return grain[..., None] + blotches
+    blotches = np.asarray(
+        cv2.resize(coarse * np.float32(0.6 * view.noise), (width, height)), np.float32
+    )
+    blotches += _three(window * np.float32(view.noise))
+    return blotches
 
 
 def _motion(image: np.ndarray, length: float, angle: float) -> np.ndarray:
@@ -791,23 +812,38 @@ def _lit(
     if view.arm > 0 and view.hand:
         cover, colour, shadow = _hand(view, extra)
         light = light * (1 - shadow)
-        colour = colour * tint  # the hand is in the same white balance as the board
-    image = image * light[..., None] * tint
+        colour = _channels(colour, tint)  # the hand is in the same white balance as the board
+    image *= _three(light)
+    image = _channels(image, tint)
     if view.arm > 0:
         if not view.hand:
             mask, skin = _arm(view, rng)
             cover = mask.astype(np.float32) / 255
             colour = np.array(skin, dtype=np.float32)
-        alpha = cover[..., None]
-        image = image * (1 - alpha) + colour * light[..., None] * alpha
+        alpha = _three(cover)
+        shade = _three(light) * colour if view.hand else _channels(_three(light), colour)
+        image = image * (1 - alpha) + shade * alpha
     if view.glare is not None:
         x, y, strength = view.glare
         spot = np.exp(-((xs - x) ** 2 + (ys - y) ** 2) / (2 * view.glare_size**2))
         spot = strength * spot * light
-        image += spot[..., None]  # a reflection of the lamp: as bright as the lamp is
+        image += _three(spot)  # a reflection of the lamp: as bright as the lamp is
     if view.streaks:
-        image += _streaks(view, light)[..., None]
+        image += _three(_streaks(view, light))
     return image
+
+
+def _three(field: np.ndarray) -> np.ndarray:
+    """A one-channel float32 field repeated in three channels (numpy's broadcasting over a
+    last axis of three is several times slower than this)."""
+    return np.asarray(cv2.cvtColor(np.ascontiguousarray(field, np.float32), cv2.COLOR_GRAY2BGR))
+
+
+def _channels(image: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """A three-channel image times one value per channel, quickly."""
+    height, width = image.shape[:2]
+    rows = image.reshape(height, width * 3) * np.tile(values.astype(np.float32), width)
+    return rows.reshape(height, width, 3)
 
 
 def _spoiled(
