@@ -367,7 +367,7 @@ def _emblem(centre: np.ndarray, radius: float, shape: str) -> np.ndarray:
         outline = [[-1, 0.6], [-1, -0.5], [-0.5, 0.0], [0, -0.8], [0.5, 0.0], [1, -0.5], [1, 0.6]]
         return centre + np.array(outline) * radius * 0.9
     if shape in ("ring", "dot"):
-        return centre + _unit_circle() * radius
+        return centre + _CIRCLE * radius
     return _star(centre, radius)
 
 
@@ -377,9 +377,12 @@ def _star(centre: np.ndarray, radius: float) -> np.ndarray:
     return centre + np.stack([np.cos(angles), np.sin(angles)], axis=1) * radii[:, None]
 
 
-def _unit_circle(points: int = _SEGMENTS) -> np.ndarray:
-    angles = np.linspace(0, 2 * np.pi, points)
-    return np.stack([np.cos(angles), np.sin(angles)], axis=1)
+#: A circle of radius 1 round the origin (``_SEGMENTS`` points, the last the first).
+_CIRCLE = np.stack(
+    [np.cos(np.linspace(0, 2 * np.pi, _SEGMENTS)), np.sin(np.linspace(0, 2 * np.pi, _SEGMENTS))],
+    axis=1,
+)
+_CIRCLE.flags.writeable = False
 
 
 def _outline(style: Style, king: bool, rng: np.random.Generator) -> np.ndarray:
@@ -392,7 +395,7 @@ def _outline(style: Style, king: bool, rng: np.random.Generator) -> np.ndarray:
         reach = np.cos(np.pi / corners) / np.cos((angles - np.pi / corners) % step - step / 2)
         unit = np.stack([np.cos(angles), np.sin(angles)], axis=1) * reach[:, None]
     else:
-        unit = _unit_circle()
+        unit = _CIRCLE
     if king and style.kings == "shape":
         unit = unit * style.king_scale
     if style.wobble:
@@ -422,7 +425,7 @@ def _lamp(view: View) -> np.ndarray:
 
 
 def _shade(colour: np.ndarray, factor: float) -> tuple[float, ...]:
-    return tuple(min(255.0, float(v) * factor) for v in colour)
+    return tuple([min(255.0, v * factor) for v in colour.tolist()])
 
 
 def _poly(points: np.ndarray) -> list[np.ndarray]:
@@ -529,7 +532,7 @@ def _draw_crown(
 ) -> None:
     """A king's mark or insert on its top face."""
     if style.kings == "insert":
-        inset = project(base + style.emblem_size * radius * _unit_circle(), height)
+        inset = project(base + style.emblem_size * radius * _CIRCLE, height)
         insert = np.array(style.insert, dtype=np.float64)
         cv2.fillPoly(image, _poly(inset), _shade(insert, lit), cv2.LINE_AA, 4)
         cv2.polylines(image, _poly(inset), True, _shade(insert, 0.5 * lit), 1, cv2.LINE_AA, 4)
@@ -551,7 +554,7 @@ def _draw_crown(
     points = np.round(mark_outline * 16).astype(np.int32)
     cv2.fillPoly(image, [points], mark, cv2.LINE_AA, 4)
     if style.emblem == "ring":
-        hole = project(base + 0.6 * style.emblem_size * radius * _unit_circle(), height)
+        hole = project(base + 0.6 * style.emblem_size * radius * _CIRCLE, height)
         cv2.fillPoly(image, _poly(hole), _shade(colour, lit), cv2.LINE_AA, 4)
 
 
@@ -571,7 +574,7 @@ def _cast_shadows(
         shadow = np.vstack([ring, ring + away * top * 1.2]).astype(np.float32)
         hull = cv2.convexHull(cv2.perspectiveTransform(shadow[None], project.to_image)[0])
         cv2.fillPoly(mask, _poly(hull.reshape(-1, 2)), 255, cv2.LINE_AA, 4)
-    soft = cv2.GaussianBlur(mask, (0, 0), max(0.8, 0.12 * project.square_px))
+    soft = _soft(mask, max(0.8, 0.12 * project.square_px))
     keep = cv2.cvtColor(255 - (soft * style.shadow).astype(np.uint8), cv2.COLOR_GRAY2BGR)
     image[:] = cv2.multiply(image, keep, scale=1 / 255)
 
