@@ -645,10 +645,14 @@ def _arm(view: View, rng: np.random.Generator) -> tuple[np.ndarray, BGR]:
     return cv2.GaussianBlur(mask, (0, 0), 4), skin
 
 
-def _hand(view: View, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+#: A box of a picture: its rows and columns.
+Box = tuple[slice, slice]
+
+
+def _hand(view: View, rng: np.random.Generator) -> tuple[Box, np.ndarray, np.ndarray, np.ndarray]:
     """A forearm (maybe sleeved) ending in a hand with fingers, reaching ``arm`` of the way
-    from ``arm_from`` to the board's middle: its cover (0-1), its shaded colour (BGR float)
-    and its shadow on the board (0-1)."""
+    from ``arm_from`` to the board's middle: the box of the picture it and its shadow lie in,
+    and there its cover (0-1), its shaded colour (BGR float) and its shadow (0-1)."""
     width, height = view.size
     corners = np.array(view.corners, dtype=np.float64)
     middle = corners.mean(axis=0) + rng.uniform(-0.15, 0.15, 2) * np.ptp(corners, axis=0)
@@ -691,16 +695,22 @@ def _hand(view: View, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray,
     tip = thumb + (along * 0.6 + across * side * 0.5) * thick * 0.6
     cv2.line(cover, (int(thumb[0]), int(thumb[1])), (int(tip[0]), int(tip[1])), 255,
              max(2, int(thick * 0.2)), cv2.LINE_AA)  # fmt: skip
-    alpha = cv2.GaussianBlur(cover, (0, 0), 1.2).astype(np.float32) / 255
-    rounded = _soft(alpha, thick * 0.18)
-    lit = 0.55 + 0.6 * np.clip(rounded, 0, 1)
-    sleeved = cv2.GaussianBlur(cloth, (0, 0), 1.0).astype(np.float32)[..., None] / 255
-    colour = (skin * (1 - sleeved) + sleeve * sleeved) * lit[..., None]
     lamp = _lamp(view)
     offset = -lamp[:2] / max(lamp[2], 0.3) * thick * 0.5
-    moved = cv2.warpAffine(alpha, np.array([[1, 0, offset[0]], [0, 1, offset[1]]]), (width, height))
-    shadow = _soft(moved, thick * 0.3) * 0.55
-    return alpha, colour.astype(np.float32), shadow
+    left, top, wide, high = cv2.boundingRect(cover)
+    margin = int(np.abs(offset).max() + thick) + 4  # room for the shadow and the blurs
+    box = (
+        slice(max(0, top - margin), min(height, top + high + margin)),
+        slice(max(0, left - margin), min(width, left + wide + margin)),
+    )
+    alpha = cv2.GaussianBlur(cover[box], (0, 0), 1.2).astype(np.float32) / 255
+    lit = 0.55 + 0.6 * np.clip(_soft(alpha, thick * 0.18), 0, 1)  # rounder in the middle
+    sleeved = cv2.GaussianBlur(cloth[box], (0, 0), 1.0).astype(np.float32) / 255
+    colour = _channels(_three(lit * (1 - sleeved)), skin)
+    colour += _channels(_three(lit * sleeved), sleeve)
+    shift = np.array([[1, 0, offset[0]], [0, 1, offset[1]]])
+    moved = cv2.warpAffine(alpha, shift, (alpha.shape[1], alpha.shape[0]))
+    return box, alpha, colour, _soft(moved, thick * 0.3) * 0.55
 
 
 def _streaks(view: View, light: np.ndarray) -> np.ndarray:
@@ -812,19 +822,20 @@ def _lit(
             1 - view.vignette * ((xs - width / 2) ** 2 + (ys - height / 2) ** 2) / corner
         )
     tint = np.array(view.tint, dtype=np.float32)
-    if view.arm > 0 and view.hand:
-        cover, colour, shadow = _hand(view, extra)
-        light = light * (1 - shadow)
-        colour = _channels(colour, tint)  # the hand is in the same white balance as the board
+    hand = _hand(view, extra) if view.arm > 0 and view.hand else None
+    if hand is not None:
+        box, cover, colour, shadow = hand
+        light[box] *= 1 - shadow  # light is a picture-sized field of its own
     image *= _three(light)
     image = _channels(image, tint)
-    if view.arm > 0:
-        if not view.hand:
-            mask, skin = _arm(view, rng)
-            cover = mask.astype(np.float32) / 255
-            colour = np.array(skin, dtype=np.float32)
+    if hand is not None:  # the hand is in the same white balance as the board
         alpha = _three(cover)
-        shade = _three(light) * colour if view.hand else _channels(_three(light), colour)
+        shade = _channels(_three(light[box]) * colour, tint)
+        image[box] = image[box] * (1 - alpha) + shade * alpha
+    elif view.arm > 0:
+        mask, skin = _arm(view, rng)
+        alpha = _three(mask.astype(np.float32) / 255)
+        shade = _channels(_three(light), np.array(skin, dtype=np.float32))
         image = image * (1 - alpha) + shade * alpha
     if view.glare is not None:
         x, y, strength = view.glare
