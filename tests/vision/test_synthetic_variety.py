@@ -176,6 +176,8 @@ VIEW_CHANGES: dict[str, dict[str, Any]] = {
     "a hand": {"arm": 0.8, "hand": True},
     "the lamp's direction": {"lamp": 300.0},
     "the lamp's height": {"lamp_height": 30.0},
+    "bloom": {"bloom": 1.0},
+    "saturation": {"saturation": 0.6},
 }
 
 
