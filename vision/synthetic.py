@@ -38,9 +38,10 @@ balance), ``brightness`` (exposure), ``gamma``, ``saturation``, ``vignette``, ``
 patches), ``lamp`` and ``lamp_height`` (where the light comes from, for the pieces' shading and
 shadows); ``glare`` (a spot of ``glare_size``), ``streaks`` (long reflections on a glossy
 board), ``bloom`` (light past white bleeding over its surroundings); an ``arm`` reaching from
-``arm_from`` (``hand``: with fingers, shading and a shadow); piece ``jitter``; ``blur`` (focus)
-and ``motion`` blur (``motion_angle``); ``noise`` (``noise_kind`` "pixel", or "camera": grain
-with coarser colour blotches); ``jpeg`` quality (0: none).
+``arm_from`` (``hand``: with fingers, shading and a shadow); piece ``jitter``; ``spares``
+(pieces lying off the board); ``blur`` (focus) and ``motion`` blur (``motion_angle``);
+``noise`` (``noise_kind`` "pixel", or "camera": grain with coarser colour blotches); ``jpeg``
+quality (0: none).
 
 A varied frame (640x480, a new board each time) takes about 45-65 ms of one core here.
 """
@@ -104,9 +105,7 @@ class Style:
     #: on either side, as printed sticker sets do; gold only on a piece too dark to show it),
     #: "gold", or "engraved" (cut into the piece: its own colour in shadow, a lit edge).
     emblem_ink: str = "contrast"
-    king_shape: str = (
-        "octagon"  # a "shape" king's outline: "octagon", "hexagon", "square", "circle"
-    )
+    king_shape: str = "octagon"  # a "shape" king's: "octagon", "hexagon", "square", "circle"
     king_scale: float = 1.0  # a "shape" king's size against a man's
     insert: BGR = (40, 170, 215)  # an "insert" king's inlay
     texture: str = "flat"  # the board's surface: "flat", "wood" or "paper"
@@ -169,6 +168,9 @@ class View:
     noise_kind: str = "pixel"  # "pixel" (independent per pixel) or "camera"
     jpeg: int = 0  # JPEG quality the frame is saved at (0: not compressed)
     bloom: float = 0.0  # how far light past white bleeds into its surroundings (0 none)
+    #: Pieces off the board (captured, or waiting): (x, y, kind) in board squares, (0, 0) the
+    #: a8 corner, kind "b", "w", "B" or "W".
+    spares: tuple[tuple[float, float, str], ...] = ()
     saturation: float = 1.0  # the camera's colour: 0 grey, 1 as lit, above 1 more vivid
 
 
@@ -215,16 +217,13 @@ def _paper(rng: np.random.Generator, size: int) -> np.ndarray:
 
 
 def _square_shades(style: Style, rng: np.random.Generator) -> np.ndarray:
-    """Each square's colour (8, 8, 3): dark squares lightened by up to ``dark_spread``."""
+    """Each square's colour (8, 8, 3): dark squares lightened by up to ``dark_spread`` (most
+    only a little, a few nearly to the light squares' shade)."""
     light = np.array(style.light, dtype=np.float32)
     dark = np.array(style.dark, dtype=np.float32)
-    shades = np.empty((8, 8, 3), dtype=np.float32)
-    lift = rng.uniform(0, 1, (8, 8)) ** 1.5 * style.dark_spread * 0.85
-    for row in range(8):
-        for col in range(8):
-            odd = (row + col) % 2
-            shades[row, col] = dark + (light - dark) * lift[row, col] if odd else light
-    return shades
+    lift = rng.uniform(0, 1, (8, 8, 1)).astype(np.float32) ** 1.5 * style.dark_spread * 0.85
+    odd = (np.indices((8, 8)).sum(axis=0) % 2 == 1)[..., None]
+    return np.where(odd, dark + (light - dark) * lift, light)
 
 
 #: The top-down playing area's dark squares (8 squares of ``_Q`` pixels a side).
@@ -506,7 +505,9 @@ def _draw_top(
     cv2.fillPoly(image, _poly(inner), _shade(colour, lit), cv2.LINE_AA, 4)
     if style.shading:  # the rim's edge catches the lamp on its side
         towards = unit[:-1] @ lamp[:2] / max(float(np.linalg.norm(lamp[:2])), 1e-9)
-        arc = face[:-1][towards > 0.35]
+        darkest = int(np.argmin(towards))  # start there, so that the lit arc is in one piece
+        lit_side = np.roll(towards, -darkest) > 0.35
+        arc = np.roll(face[:-1], -darkest, axis=0)[lit_side]
         bright = _shade(colour, 1 + 0.45 * style.shading)
         if len(arc) > 1:
             cv2.polylines(image, _poly(arc), False, bright, 1, cv2.LINE_AA, 4)
@@ -605,6 +606,10 @@ def _draw_pieces(
         row, col = row_col(square)
         base = np.array([col + 0.5, row + 0.5]) + rng.uniform(-view.jitter, view.jitter, 2)
         king = kind in "BW"
+        pieces.append((base, kind, _outline(style, king, shapes), _layers(style, king)))
+    for x, y, kind in view.spares:
+        king = kind in "BW"
+        base = np.array([x, y])
         pieces.append((base, kind, _outline(style, king, shapes), _layers(style, king)))
     pieces.sort(key=lambda p: -float(np.linalg.norm(p[0] - np.array(project.pose.foot))))
     if style.shadow:
@@ -1197,6 +1202,17 @@ def _fitted(corners: tuple[tuple[float, float], ...], size: tuple[int, int],
     return tuple((float(x), float(y)) for x, y in points + rng.uniform(-slack, slack))
 
 
+def _spares(rng: np.random.Generator) -> tuple[tuple[float, float, str], ...]:
+    """One to eight captured pieces lying in a row or a heap beside the board."""
+    side = rng.integers(4)
+    spares = []
+    for _ in range(int(rng.integers(1, 9))):
+        along, out = float(rng.uniform(0, 8)), float(rng.uniform(0.6, 1.6))
+        x, y = [(-out, along), (8 + out, along), (along, -out), (along, 8 + out)][side]
+        spares.append((x, y, str(rng.choice(["b", "w", "B", "W"], p=[0.4, 0.4, 0.1, 0.1]))))
+    return tuple(spares)
+
+
 def varied_view(rng: np.random.Generator, size: tuple[int, int] = (640, 480)) -> View:
     """A random view: from straight overhead to 50 degrees off the vertical, from any of the
     four sides, any lens, exposure, white balance, blur, noise, JPEG, glare and arm."""
@@ -1248,6 +1264,7 @@ def varied_view(rng: np.random.Generator, size: tuple[int, int] = (640, 480)) ->
         motion_angle=float(rng.uniform(0, 180)),
         jpeg=int(rng.integers(25, 96)) if rng.random() < 0.7 else 0,
         bloom=float(rng.uniform(0.3, 1.0)) if rng.random() < 0.25 else 0.0,
+        spares=_spares(rng) if rng.random() < 0.3 else (),
         saturation=float(rng.uniform(0.55, 1.3)),
         seed=int(rng.integers(1 << 30)),
     )  # fmt: skip

@@ -177,6 +177,7 @@ VIEW_CHANGES: dict[str, dict[str, Any]] = {
     "the lamp's direction": {"lamp": 300.0},
     "the lamp's height": {"lamp_height": 30.0},
     "bloom": {"bloom": 1.0},
+    "spare pieces": {"spares": ((-0.8, 3.0, "b"), (8.9, 5.0, "W"))},
     "saturation": {"saturation": 0.6},
 }
 
