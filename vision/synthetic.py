@@ -578,11 +578,11 @@ def _cast_shadows(
     mask = np.zeros(image.shape[:2], dtype=np.uint8)
     away = -lamp[:2] / max(lamp[2], 0.3)
     for base, _, unit, layers in pieces:
-        ring = base + style.piece_radius * unit
-        top = max(high for _, _, high in layers)
-        shadow = np.vstack([ring, ring + away * top * 1.2]).astype(np.float32)
-        hull = cv2.convexHull(cv2.perspectiveTransform(shadow[None], project.to_image)[0])
-        cv2.fillPoly(mask, _poly(hull.reshape(-1, 2)), 255, cv2.LINE_AA, 4)
+        for scale, _, high in layers:  # each solid's shadow, from its foot to its top's
+            ring = base + style.piece_radius * scale * unit
+            shadow = np.vstack([ring, ring + away * high * 1.2]).astype(np.float32)
+            hull = cv2.convexHull(cv2.perspectiveTransform(shadow[None], project.to_image)[0])
+            cv2.fillPoly(mask, _poly(hull.reshape(-1, 2)), 255, cv2.LINE_AA, 4)
     soft = _soft(mask, max(0.8, 0.12 * project.square_px))
     keep = cv2.cvtColor(255 - (soft * style.shadow).astype(np.uint8), cv2.COLOR_GRAY2BGR)
     image[:] = cv2.multiply(image, keep, scale=1 / 255)
