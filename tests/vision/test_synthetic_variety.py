@@ -235,7 +235,7 @@ def test_varied_positions_are_positions_games_have() -> None:
         position = varied_position(rng)
         assert sorted(position) == list(range(1, 33))
         assert set(position.values()) <= {"empty", "b", "w", "B", "W"}
-        assert all(position[s] != "b" for s in range(29, 33))  # a man there is crowned
+        assert all(position[s] != "b" for s in range(29, 33))  # a man there is crowned (R-PRO-1)
         assert all(position[s] != "w" for s in range(1, 5))
         for side in "bw":
             assert sum(v.lower() == side for v in position.values()) <= 12
