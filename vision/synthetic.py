@@ -599,18 +599,18 @@ def _draw_pieces(
     project = _Projector(view)
     lamp = _lamp(view)
     shapes = np.random.default_rng([style.seed, view.seed, 2])  # uneven outlines
-    pieces = []
+    placed = []
     for square, kind in sorted(position.items()):
         if kind == "empty":
             continue
         row, col = row_col(square)
         base = np.array([col + 0.5, row + 0.5]) + rng.uniform(-view.jitter, view.jitter, 2)
-        king = kind in "BW"
-        pieces.append((base, kind, _outline(style, king, shapes), _layers(style, king)))
-    for x, y, kind in view.spares:
-        king = kind in "BW"
-        base = np.array([x, y])
-        pieces.append((base, kind, _outline(style, king, shapes), _layers(style, king)))
+        placed.append((base, kind))
+    placed += [(np.array([x, y]), kind) for x, y, kind in view.spares]
+    pieces = [
+        (base, kind, _outline(style, kind in "BW", shapes), _layers(style, kind in "BW"))
+        for base, kind in placed
+    ]
     pieces.sort(key=lambda p: -float(np.linalg.norm(p[0] - np.array(project.pose.foot))))
     if style.shadow:
         _cast_shadows(image, pieces, style, lamp, project)
