@@ -72,6 +72,12 @@ _SIZE = 8 * _Q + 2 * _PAD
 _SEGMENTS = 48  # points round a piece's outline
 
 
+#: The dark squares by row and column (row 0 the far row), and the top-down playing area's dark
+#: pixels.
+_DARK_SQUARES = np.indices((8, 8)).sum(axis=0) % 2 == 1
+_DARK = np.kron(_DARK_SQUARES, np.ones((_Q, _Q))).astype(bool)
+
+
 @dataclass(frozen=True)
 class Tag:
     """Something flat lying on the board: a fiducial tag or a plain sticker, in board squares
@@ -222,12 +228,7 @@ def _square_shades(style: Style, rng: np.random.Generator) -> np.ndarray:
     light = np.array(style.light, dtype=np.float32)
     dark = np.array(style.dark, dtype=np.float32)
     lift = rng.uniform(0, 1, (8, 8, 1)).astype(np.float32) ** 1.5 * style.dark_spread * 0.85
-    odd = (np.indices((8, 8)).sum(axis=0) % 2 == 1)[..., None]
-    return np.where(odd, dark + (light - dark) * lift, light)
-
-
-#: The top-down playing area's dark squares (8 squares of ``_Q`` pixels a side).
-_DARK = np.kron(np.indices((8, 8)).sum(axis=0) % 2, np.ones((_Q, _Q))).astype(bool)
+    return np.where(_DARK_SQUARES[..., None], dark + (light - dark) * lift, light)
 
 
 def _textured(scene: np.ndarray, style: Style) -> np.ndarray:
@@ -313,11 +314,10 @@ def _top_down(style: Style, markers: bool, markers_off: float) -> np.ndarray:
         scene, (_PAD - border, _PAD - border), (_PAD + 8 * _Q + border, _PAD + 8 * _Q + border),
         style.frame, -1,
     )  # fmt: skip
-    for row in range(8):
-        for col in range(8):
-            colour = style.dark if (row + col) % 2 else style.light
-            top, left = _PAD + row * _Q, _PAD + col * _Q
-            scene[top : top + _Q, left : left + _Q] = colour
+    dark = _DARK_SQUARES[..., None]
+    squares = np.where(dark, np.array(style.dark), np.array(style.light)).astype(np.uint8)
+    inside = slice(_PAD, _PAD + 8 * _Q)
+    scene[inside, inside] = cv2.resize(squares, (8 * _Q, 8 * _Q), interpolation=cv2.INTER_NEAREST)
     if style.texture != "flat" or style.dark_spread or style.engraved:
         scene = _textured(scene, style)
     if style.labels:
