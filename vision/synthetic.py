@@ -43,7 +43,8 @@ board), ``bloom`` (light past white bleeding over its surroundings); an ``arm`` 
 ``noise`` (``noise_kind`` "pixel", or "camera": grain with coarser colour blotches); ``jpeg``
 quality (0: none).
 
-A varied frame (640x480, a new board each time) takes about 45-65 ms of one core here.
+A varied 640x480 frame on a new board takes about 50 ms of one core here (65-75 ms of CPU time
+while other work shares the machine); ``bench/vision_renders.py`` measures it.
 """
 
 from __future__ import annotations
@@ -1214,8 +1215,10 @@ def _spares(rng: np.random.Generator) -> tuple[tuple[float, float, str], ...]:
 
 
 def varied_view(rng: np.random.Generator, size: tuple[int, int] = (640, 480)) -> View:
-    """A random view: from straight overhead to 50 degrees off the vertical, from any of the
-    four sides, any lens, exposure, white balance, blur, noise, JPEG, glare and arm."""
+    """A random view of a ``size`` picture: from straight overhead to 50 degrees off the
+    vertical, from any of the four sides, the board filling half the picture or most of it;
+    any lens, lamp, exposure, white balance, colour, blur, noise and JPEG; sometimes glare,
+    streaks, bloom, an arm and hand, pieces lying beside the board."""
     tilt = float(rng.uniform(0, 12) if rng.random() < 0.4 else rng.uniform(12, 50))
     azimuth = float(rng.integers(4) * 90 + rng.uniform(-25, 25))
     corners = camera_corners(tilt, azimuth, float(rng.uniform(-12, 12)), size,
