@@ -18,8 +18,8 @@ Board: ``light``, ``dark``, ``frame``, ``table``; ``texture`` "flat", "wood" (gr
 inlaid crosswise on some boards) or "paper" (fibres and blotches), ``grain`` its strength;
 ``dark_spread`` how far single dark squares lighten towards the light squares (0 all alike, 1
 from the set shade to barely darker than the light ones); ``engraved`` grain burnt into the dark
-squares; ``labels`` a-h and 1-8 printed on the frame; ``tags`` (:class:`Tag`) fiducials and
-stickers lying over squares.
+squares; ``labels`` a-h and 1-8 printed on the frame; ``tags`` (:class:`Tag`) fiducials (ArUco or
+AprilTag) and stickers lying over squares.
 
 Set: ``black``, ``white``, ``piece_radius``, ``piece_height``; ``profile`` "flat" (a disc with
 a rim), "ridged" (grooved top, fluted side), "domed" or "peg" (a tall peg with a knob on a
@@ -79,6 +79,9 @@ _DARK_SQUARES = np.indices((8, 8)).sum(axis=0) % 2 == 1
 _DARK = np.kron(_DARK_SQUARES, np.ones((_Q, _Q))).astype(bool)
 
 
+_APRILTAGS = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_APRILTAG_36h11)
+
+
 @dataclass(frozen=True)
 class Tag:
     """Something flat lying on the board: a fiducial tag or a plain sticker, in board squares
@@ -88,9 +91,9 @@ class Tag:
     y: float
     size: float = 0.6  # its side
     angle: float = 0.0  # degrees
-    kind: str = "fiducial"  # "fiducial" (a black-and-white ArUco tag) or "sticker"
+    kind: str = "fiducial"  # "fiducial" (an ArUco tag), "apriltag" (36h11) or "sticker"
     colour: BGR = (230, 232, 235)  # a sticker's colour
-    code: int = 7  # a fiducial's ArUco id (4x4_50; never 0-3, the corner markers')
+    code: int = 7  # a fiducial's id (ArUco 4x4_50 ids 0-3 are the corner markers': not those)
 
 
 @dataclass(frozen=True)
@@ -284,6 +287,12 @@ def _draw_tag(scene: np.ndarray, tag: Tag) -> None:
     side = max(4, round(tag.size * _Q))
     if tag.kind == "fiducial":
         patch = cv2.cvtColor(marker_image(tag.code, side), cv2.COLOR_GRAY2BGR)
+    elif tag.kind == "apriltag":  # on a white margin a sixth of its side
+        inner = max(8, round(side * 0.75))
+        code = cv2.aruco.generateImageMarker(_APRILTAGS, tag.code, inner)
+        patch = np.full((side, side, 3), 255, dtype=np.uint8)
+        offset = (side - inner) // 2
+        patch[offset : offset + inner, offset : offset + inner] = code[..., None]
     else:
         patch = np.empty((side, side, 3), dtype=np.uint8)
         patch[:] = tag.colour
@@ -1140,7 +1149,7 @@ def _tags(rng: np.random.Generator) -> tuple[Tag, ...]:
         place = corner + rng.uniform(-0.4, 1.2, 2) * np.sign(4 - corner)
         if rng.random() < 0.3:
             place = rng.uniform(0, 8, 2)
-        kind = "fiducial" if rng.random() < 0.6 else "sticker"
+        kind = str(rng.choice(["fiducial", "apriltag", "sticker"], p=[0.35, 0.3, 0.35]))
         tags.append(Tag(
             x=float(place[0]), y=float(place[1]), size=float(rng.uniform(0.35, 1.1)),
             angle=float(rng.uniform(0, 360)), kind=kind, code=int(rng.integers(4, 50)),

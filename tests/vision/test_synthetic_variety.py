@@ -110,6 +110,7 @@ STYLE_CHANGES: dict[str, dict[str, Any]] = {
     "engraved dark squares": {"engraved": 0.8},
     "labels": {"labels": True},
     "a fiducial tag": {"tags": (Tag(2.9, 3.1, size=0.6),)},
+    "an AprilTag": {"tags": (Tag(7.9, 0.2, size=0.8, angle=20, kind="apriltag", code=3),)},
     "a sticker": {"tags": (Tag(5.0, 4.1, size=0.5, kind="sticker", colour=(60, 200, 240)),)},
     "ridged pieces": {"profile": "ridged"},
     "domed pieces": {"profile": "domed"},
