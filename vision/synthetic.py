@@ -19,7 +19,8 @@ inlaid crosswise on some boards) or "paper" (fibres and blotches), ``grain`` its
 ``dark_spread`` how far single dark squares lighten towards the light squares (0 all alike, 1
 from the set shade to barely darker than the light ones); ``engraved`` grain burnt into the dark
 squares; ``labels`` a-h and 1-8 printed on the frame; ``tags`` (:class:`Tag`) fiducials (ArUco or
-AprilTag) and stickers lying over squares.
+AprilTag) and stickers lying over squares; a ``sheet`` of paper (``sheet_colour``) under the
+board; ``clutter`` on the table round it.
 
 Set: ``black``, ``white``, ``piece_radius``, ``piece_height``; ``profile`` "flat" (a disc with
 a rim), "ridged" (grooved top, fluted side), "domed" or "peg" (a tall peg with a knob on a
@@ -128,6 +129,9 @@ class Style:
     shading: float = 0.0  # how much the lamp models the pieces (0 flat fills)
     shadow: float = 0.0  # depth of each piece's soft shadow (0 none)
     wobble: float = 0.0  # how uneven a piece's outline is, of its radius
+    sheet: float = 0.0  # a sheet of paper under the board, reaching this far beyond its frame
+    sheet_colour: BGR = (235, 238, 240)
+    clutter: int = 0  # how many things (papers, cups, pens) lie on the table round the board
     seed: int = 0  # the board's own grain, shades and outlines
 
 
@@ -315,11 +319,41 @@ def _draw_tag(scene: np.ndarray, tag: Tag) -> None:
     scene[top:bottom, left:right] = (under * (1 - cover) + placed * cover).astype(np.uint8)
 
 
+def _draw_clutter(scene: np.ndarray, style: Style) -> None:
+    """Things lying on the table seen from above: papers, cups and pens of any colour, clear
+    of the scene's edge (which the camera's view of the table beyond repeats)."""
+    rng = np.random.default_rng([style.seed, 4])
+    for _ in range(style.clutter):
+        centre = rng.uniform(1.5 * _Q, _SIZE - 1.5 * _Q, 2)
+        colour = tuple(float(v) for v in rng.uniform(0, 255, 3))
+        kind = rng.integers(3)
+        middle = (int(centre[0]), int(centre[1]))
+        if kind == 0:  # a sheet, a book, a phone
+            size = rng.uniform(0.5, 2.0, 2) * _Q
+            box = cv2.boxPoints((middle, (float(size[0]), float(size[1])), rng.uniform(0, 180)))
+            cv2.fillPoly(scene, _poly(box), colour, cv2.LINE_AA, 4)
+        elif kind == 1:  # a cup or a jar from above: a rim round a darker inside
+            radius = rng.uniform(0.3, 0.9) * _Q
+            cv2.circle(scene, middle, int(radius), colour, -1, cv2.LINE_AA)
+            cv2.circle(scene, middle, int(radius * 0.8), [v * 0.5 for v in colour], -1, cv2.LINE_AA)
+        else:  # a pen or a cable
+            turn = rng.uniform(0, np.pi)
+            half = rng.uniform(0.5, 1.4) * _Q * np.array([np.cos(turn), np.sin(turn)])
+            ends = [tuple(int(v) for v in centre + sign * half) for sign in (-1, 1)]
+            cv2.line(scene, ends[0], ends[1], colour, int(rng.integers(2, 7)), cv2.LINE_AA)
+
+
 @lru_cache(maxsize=16)
 def _top_down(style: Style, markers: bool, markers_off: float) -> np.ndarray:
     """The board seen straight down (read-only: shared by every frame of one board)."""
     scene = np.full((_SIZE, _SIZE, 3), style.table, dtype=np.uint8)
     border = _Q // 3
+    if style.clutter:
+        _draw_clutter(scene, style)
+    if style.sheet:
+        reach = border + round(style.sheet * _Q)
+        low, high = _PAD - reach, _PAD + 8 * _Q + reach
+        cv2.rectangle(scene, (low, low), (high, high), style.sheet_colour, -1)
     cv2.rectangle(
         scene, (_PAD - border, _PAD - border), (_PAD + 8 * _Q + border, _PAD + 8 * _Q + border),
         style.frame, -1,
@@ -1194,6 +1228,9 @@ def varied_style(rng: np.random.Generator) -> Style:
         shading=float(rng.uniform(0.3, 1.0)) if rng.random() < 0.85 else 0.0,
         shadow=float(rng.uniform(0.15, 0.6)) if rng.random() < 0.8 else 0.0,
         wobble=float(rng.uniform(0.02, 0.07)) if rng.random() < 0.1 else 0.0,
+        sheet=float(rng.uniform(0.2, 1.6)) if rng.random() < 0.3 else 0.0,
+        sheet_colour=_colour(rng, rng.uniform(0, 180), rng.uniform(0, 30), rng.uniform(200, 250)),
+        clutter=int(rng.integers(1, 9)) if rng.random() < 0.4 else 0,
         seed=int(rng.integers(1 << 30)),
     )  # fmt: skip
 

@@ -183,6 +183,20 @@ VIEW_CHANGES: dict[str, dict[str, Any]] = {
 }
 
 
+@pytest.mark.parametrize("change", [{"clutter": 12, "seed": 4}, {"sheet": 0.5}], ids=str)
+def test_a_sheet_and_clutter_lie_round_the_board_not_on_it(change: dict[str, Any]) -> None:
+    view = replace(CLEAN, corners=camera_corners(0, 0, 0, fill=0.5))
+    before = render(START, Style(), view).image
+    after = render(START, Style(**change), view).image
+    changed = np.abs(before.astype(int) - after).max(axis=2) > 12
+    frame = cv2.convexHull(np.array(view.corners, np.float32)).reshape(-1, 2)
+    inside = np.zeros(changed.shape, np.uint8)
+    cv2.fillConvexPoly(inside, np.round(frame).astype(np.int32), 1)
+    inside = cv2.dilate(inside, np.ones((9, 9), np.uint8)).astype(bool)  # the frame's width
+    assert changed[~inside].sum() > 200
+    assert not changed[inside].any()
+
+
 @pytest.mark.parametrize("change", VIEW_CHANGES.values(), ids=VIEW_CHANGES.keys())
 def test_every_view_option_changes_the_picture(change: dict[str, Any]) -> None:
     style = Style(shading=0.8, shadow=0.5)
