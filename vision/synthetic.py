@@ -26,7 +26,7 @@ Set: ``black``, ``white``, ``piece_radius``, ``piece_height``; ``profile`` "flat
 a rim), "ridged" (grooved top, fluted side), "domed" or "peg" (a tall peg with a knob on a
 disc, as 3-D printed and travel sets have); ``shading`` how much the lamp models them (0 flat
 fills; 1 lit and shaded sides, shaded top, rim highlight); ``shadow`` the depth of each piece's
-soft shadow; ``wobble`` an uneven outline (moulded clay).
+soft shadow; ``wobble`` an uneven outline (moulded clay; each frame draws the outlines anew).
 
 Kings (``kings``): "stack" (two men), "emblem" (a mark on top: ``emblem`` "star", "square",
 "crown", "ring" or "dot" reaching ``emblem_size`` of the radius, in ``emblem_ink`` "contrast",
