@@ -521,12 +521,14 @@ class GameStore:
             (game_id, _now(), kind, json.dumps(data)),
         )
 
-    def audit(self, game_id: int | None, actor: str, action: str, data: dict[str, Any]) -> None:
-        """Log a referee action."""
+    def audit(self, game_id: int | None, actor: str, action: str, data: dict[str, Any]) -> str:
+        """Log a referee action; the time it is logged at (as :meth:`audit_log` gives it)."""
+        recorded = _now()
         self._write(
             "INSERT INTO audit (game_id, recorded, actor, action, data) VALUES (?, ?, ?, ?, ?)",
-            (game_id, _now(), actor, action, json.dumps(data)),
+            (game_id, recorded, actor, action, json.dumps(data)),
         )
+        return recorded
 
     # -- reading -------------------------------------------------------------------------------
 
