@@ -38,7 +38,7 @@ from poolboard.session.events import (
     ResultReached,
     ViolationShown,
 )
-from poolboard.session.state import BoardState, Json
+from poolboard.session.state import Json
 from poolboard.web.models import (
     ClockAdjustment,
     MoveCorrection,
@@ -135,8 +135,8 @@ class TablePublisher:
         self.boot = secrets.token_hex(6)  # a restarted table starts its seq again: a new boot
         self.seq = 0
         self._events: deque[tuple[int, str, Json]] = deque()  # (game_id, kind, data) to send
-        self._newest: BoardState | None = None
-        self._published: BoardState | None = None
+        self._newest: Json | None = None  # the state (session.state.BoardState) to send
+        self._published: Json | None = None
         self._wake = threading.Condition()
         self._resend_state = False
         self._stopping = False
@@ -193,7 +193,7 @@ class TablePublisher:
         with self.session.lock:  # no change between the first state and the first event
             self._unsubscribe = [events.subscribe(kind, self._on_event) for kind in HALL_EVENTS]
             self._unsubscribe.append(events.subscribe(BoardChanged, self._on_board))
-            self._on_board(BoardChanged(self.session.state()))
+            self._on_board(BoardChanged(self.session.board_state()))
         self.client.connect_async(self.link.broker, self.link.port, keepalive=self.link.keepalive)
         self.client.loop_start()
         log.info("hall: table %s publishing to %s:%d", self.table, self.link.broker, self.link.port)
@@ -257,7 +257,7 @@ class TablePublisher:
     def _on_board(self, changed: BoardChanged) -> None:
         """Session thread: keep the newest state and wake the worker; never waits."""
         with self._wake:
-            self._newest = changed.state
+            self._newest = changed.json
             self._wake.notify()
 
     def _work(self) -> None:
@@ -292,7 +292,7 @@ class TablePublisher:
             )
 
     def _publish(
-        self, events: list[tuple[int, str, Json]], state: BoardState | None, resend: bool
+        self, events: list[tuple[int, str, Json]], state: Json | None, resend: bool
     ) -> None:
         now = time.time()
         for game_id, kind, data in events:

@@ -21,10 +21,9 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import TypeVar
 
-from engine.board import Board
-from engine.clock import Clock, ClockEvent, ClockState, FlagFell, MoveTimeForfeit, event_to_dict
+from engine.clock import Clock, ClockState
 from engine.color import Color
 from engine.events import (
     StateChanged,
@@ -45,75 +44,18 @@ from poolboard.session.events import (
     DomainEvent,
     EventBus,
     FaultShown,
-    MovePlayed,
-    RecordRewritten,
     ResultReached,
 )
 from poolboard.session.inputs import Input
 from poolboard.session.opponent import follow_up
+from poolboard.session.queue import CoreLock, Slot
 from poolboard.session.referee import RefereeDesk
 from poolboard.session.sensing import Sensed
-from poolboard.session.state import BoardState, Json, board_state
+from poolboard.session.state import BoardState, Json, board_state, to_json
 from poolboard.storage import DataFolderLock, GameStore, StorageError
 
 log = logging.getLogger("poolboard.session")
 T = TypeVar("T")
-
-
-@dataclass
-class _Slot(Generic[T]):
-    """An input on the queue, and (once handled) its answer or the error it raised."""
-
-    item: Input[T]
-    waited: bool
-    done: bool = False
-    value: T | None = None
-    error: Exception | None = None
-
-
-class CoreLock:
-    """The core's lock (reentrant): whoever releases it last first handles the inputs queued
-    while it was held, so an input posted by another thread never waits for the next one."""
-
-    def __init__(self, drain: Callable[[], None], queue: deque[_Slot[object]]) -> None:
-        self._lock = threading.RLock()
-        self._depth = 0
-        self._owner: int | None = None
-        self._drain = drain
-        self._queue = queue
-
-    def acquire(self, blocking: bool = True) -> bool:
-        """Take the lock (``blocking=False``: only if it is free); whether it was taken."""
-        if not self._lock.acquire(blocking):
-            return False
-        self._depth += 1
-        self._owner = threading.get_ident()
-        return True
-
-    def release(self) -> None:
-        """Give the lock back; the last release handles what was queued meanwhile."""
-        if self._depth == 1:
-            try:
-                self._drain()
-            finally:
-                self._depth, self._owner = 0, None
-                self._lock.release()
-            if self._queue and self.acquire(blocking=False):
-                self.release()  # posted after the drain: handled now, not at the next input
-            return
-        self._depth -= 1
-        self._lock.release()
-
-    def held_here(self) -> bool:
-        """Whether this thread holds the lock."""
-        return self._owner == threading.get_ident()
-
-    def __enter__(self) -> CoreLock:
-        self.acquire()
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.release()
 
 
 @dataclass(frozen=True)
@@ -165,7 +107,7 @@ class Session(RefereeDesk):
             config.storage.sensor_log_max_bytes,
             config.storage.sensor_logs_kept,
         )
-        self._queue: deque[_Slot[object]] = deque()
+        self._queue: deque[Slot[object]] = deque()
         self._handling = False
         self.lock = CoreLock(self._drain, self._queue)
         self.events = EventBus()
@@ -235,7 +177,7 @@ class Session(RefereeDesk):
         with self.lock:
             if self._handling:
                 return item.handle(self)
-            slot: _Slot[T] = _Slot(item, waited=True)
+            slot: Slot[T] = Slot(item, waited=True)
             self._queue.append(slot)  # type: ignore[arg-type]  # the queue holds every kind
             self._drain()
         if slot.error is not None:
@@ -245,7 +187,7 @@ class Session(RefereeDesk):
     def post(self, item: Input[object]) -> None:
         """Queue ``item`` and return at once (any thread): handled now if the core is idle,
         else by whoever holds the core's lock, when it lets go. Errors are logged."""
-        self._queue.append(_Slot(item, waited=False))
+        self._queue.append(Slot(item, waited=False))
         if not self.lock.held_here() and self.lock.acquire(blocking=False):
             self.lock.release()
 
@@ -377,12 +319,13 @@ class Session(RefereeDesk):
         if told != self._result_told and outcome is not None:
             self.emit(ResultReached(self.game_id, outcome.result, outcome.reason))
         self._result_told = told
-        self.emit(BoardChanged(self.state()))
+        self.emit(BoardChanged(board_state(self)))
         self._flush()
 
-    def subscribe(self, listener: Callable[[BoardState], object]) -> Callable[[], None]:
-        """Call ``listener`` with the whole state after every change; returns an unsubscribe."""
-        return self.events.subscribe(BoardChanged, lambda changed: listener(changed.state))
+    def subscribe(self, listener: Callable[[Json], object]) -> Callable[[], None]:
+        """Call ``listener`` with the whole state (:meth:`state`) after every change; returns
+        an unsubscribe."""
+        return self.events.subscribe(BoardChanged, lambda changed: listener(changed.json))
 
     # -- what a change does to the game --------------------------------------------------------
 
@@ -394,18 +337,6 @@ class Session(RefereeDesk):
         """Apply every event of a tracker call in turn."""
         for event in events:
             self.on_tracker_event(event)
-
-    def on_clock_event(self, event: ClockEvent) -> None:
-        """Show and store what the clock said; a fallen flag or a move-time forfeit ends it."""
-        data: Json = dict(event_to_dict(event))
-        self.clock_events.append(data)
-        self.store.add_event(self.game_id, "clock", data)
-        from poolboard.session.events import ClockNoted
-
-        self.emit(ClockNoted(self.game_id, data))
-        if isinstance(event, FlagFell | MoveTimeForfeit) and not self.game.is_over():
-            ending = records.on_time(event.side, event.rule, isinstance(event, MoveTimeForfeit))
-            self.end(ending)
 
     def show_fault(self, fault: Json) -> None:
         """Show a fault (a sensor's, the link's, the store's) on the pages and to the hall."""
@@ -433,37 +364,16 @@ class Session(RefereeDesk):
         games.score_match(self)
         log.info("game %d: %s (%s)", self.game_id, outcome.result, outcome.reason)
 
-    def notations(self) -> list[str]:
-        """The game's moves in PDN."""
-        replay = Board(self.game.start_fen)
-        moves = []
-        for move in self.game.board.move_stack:
-            moves.append(replay.notation(move))
-            replay.push(move)
-        return moves
-
-    def record_rewritten(self, before: Sequence[str]) -> None:
-        """Tell of the record's change from ``before`` (its moves in PDN) to what it is now."""
-        after = self.notations()
-        common = 0
-        while common < min(len(before), len(after)) and before[common] == after[common]:
-            common += 1
-        fen = self.game.board.fen()
-        if common < len(before):
-            self.emit(RecordRewritten(self.game_id, common + 1, tuple(after[common:]), fen))
-            return
-        black, white = self.clock.remaining(Color.BLACK), self.clock.remaining(Color.WHITE)
-        for ply in range(common + 1, len(after) + 1):
-            self.emit(
-                MovePlayed(self.game_id, ply, after[ply - 1], fen, round(black, 3), round(white, 3))
-            )
-
     # -- what spectators see -------------------------------------------------------------------
 
-    def state(self) -> BoardState:
-        """Everything a screen shows (GET /api/state); any thread."""
+    def board_state(self) -> BoardState:
+        """Everything a screen shows (GET /api/state), typed; any thread."""
         with self.lock:
             return board_state(self)
+
+    def state(self) -> Json:
+        """:meth:`board_state` as the JSON object the API, the pages and the hall send."""
+        return to_json(self.board_state())
 
     def close(self) -> None:
         """Stop the opponent; release the sensor, the displays, the log, the store and the data

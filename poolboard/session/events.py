@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TypeVar
 
 from engine.cues import Cues
 from poolboard.listeners import Listeners
-from poolboard.session.state import BoardState, Json
+from poolboard.session.state import BoardState, Json, to_json
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,11 @@ class BoardChanged:
     """Something changed: the whole state after it (what the pages and the hall show)."""
 
     state: BoardState
+
+    @cached_property
+    def json(self) -> Json:
+        """The state as the JSON object sent (made once for every subscriber)."""
+        return to_json(self.state)
 
 
 DomainEvent = (

@@ -166,7 +166,7 @@ class CorrectMove(_Command):
             if game.is_over() or move not in game.board.generate_legal_moves():
                 break
             kept.append(game.push(move))
-        before = core.notations()
+        before = tracking.notations(core)
         games.store_record_from(core, ply, game.board.move_stack)
         dropped = len(moves) - (ply - 1) - len(kept)
         core.game = games.replay(core, core.game.start_fen, game.board.move_stack)
@@ -174,7 +174,7 @@ class CorrectMove(_Command):
         core.finish_if_over()
         tracking.clock_follows_the_record(core)
         core.save_clock()
-        core.record_rewritten(before)
+        tracking.record_rewritten(core, before)
         core.audited(self.actor, "correct", {"ply": ply, "move": self.text, "dropped": dropped})
 
 
@@ -303,7 +303,7 @@ class VoidMoves(_Command):
             raise RefereeError(f"the game is over ({outcome.reason}): its result stands")
         first = len(moves) - self.count + 1
         voided = [m.notation for m in core.store.game(core.game_id).moves if m.ply >= first]
-        before = core.notations()
+        before = tracking.notations(core)
         core.store.delete_moves_from(core.game_id, first)
         core.game = games.replay(core, core.game.start_fen, moves[: first - 1])
         if outcome is not None:
@@ -321,7 +321,7 @@ class VoidMoves(_Command):
         core.save_clock()
         games.replace_tracker(core)
         games.score_match(core)
-        core.record_rewritten(before)
+        tracking.record_rewritten(core, before)
         core.audited(self.actor, "void", {"ply": first, "moves": voided})
 
 

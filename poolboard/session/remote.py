@@ -129,12 +129,12 @@ class RemoteRewind(Input[bool]):
         try:
             with referee_action(core):
                 if new != old:
-                    notations = core.notations()
+                    notations = tracking.notations(core)
                     games.store_record_from(core, ply, new)
                     core.game = games.replay(core, core.game.start_fen, new)
                     games.replace_tracker(core)  # it cues the board back to the record
                     core.finish_if_over()
-                    core.record_rewritten(notations)
+                    tracking.record_rewritten(core, notations)
                 elif withdrawn is not None:
                     core.feed(core.tracker.expect(None, core.now()))
                 if withdrawn is not None:  # not cued again after a restart

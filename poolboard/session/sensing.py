@@ -70,7 +70,7 @@ class Sensed(Input[None]):
             changed |= bool(tracker_events)
             core.feed(tracker_events)
         for clock_event in core.clock.poll():
-            core.on_clock_event(clock_event)
+            tracking.clock_said(core, clock_event)
             changed = True
         if core.clock.running is not None and core.now() >= core.clock_saved + CLOCK_SAVE_SECONDS:
             core.clock_saved = core.now()  # on a full disk, tried again in as long

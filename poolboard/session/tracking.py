@@ -5,9 +5,18 @@ and told as a domain event (:mod:`poolboard.session.events`)."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from engine.clock import ClockError, ClockState
+from engine.board import Board
+from engine.clock import (
+    ClockError,
+    ClockEvent,
+    ClockState,
+    FlagFell,
+    MoveTimeForfeit,
+    event_to_dict,
+)
 from engine.color import Color
 from engine.events import (
     CuesChanged,
@@ -22,10 +31,18 @@ from engine.events import (
     Violation,
 )
 from engine.sensing import PositionLearner
-from poolboard.session.events import CuesShown, MovePlayed, ViolationShown
+from poolboard import records
+from poolboard.session.events import (
+    ClockNoted,
+    CuesShown,
+    MovePlayed,
+    RecordRewritten,
+    ViolationShown,
+)
 
 if TYPE_CHECKING:
     from poolboard.session.core import Session
+    from poolboard.session.state import Json
 
 log = logging.getLogger("poolboard.session")
 
@@ -49,7 +66,7 @@ def apply(core: Session, event: TrackerEvent) -> None:
                 core.clock.start(game.board.turn, one_capture=only_capture(core))
                 core.save_clock()
                 for clock_event in core.clock.poll():  # a match clock already run out
-                    core.on_clock_event(clock_event)
+                    clock_said(core, clock_event)
         case MoveRecorded(move=move, notation=notation, side=side, ply=ply):
             core.violation = None
             game.push(move)
@@ -64,24 +81,24 @@ def apply(core: Session, event: TrackerEvent) -> None:
             core.finish_if_over()
         case MoveCorrected(move=move, notation=notation, ply=ply):
             core.violation = None
-            before = core.notations()
+            before = notations(core)
             game.pop()
             game.push(move)
             clocks = clock_pair(core)
             core.store.add_move(core.game_id, ply, move, notation, clocks, core.clock.to_dict())
             core.store.add_event(core.game_id, "correction", event.to_json())
             log.info("game %d: move %d corrected to %s", core.game_id, ply, notation)
-            core.record_rewritten(before)
+            record_rewritten(core, before)
             teach_sensor(core)
             core.finish_if_over()
         case MoveTakenBack(ply=ply):
             core.violation = None
-            before = core.notations()
+            before = notations(core)
             game.pop()
             core.store.delete_moves_from(core.game_id, ply)
             clock_follows_the_record(core)  # the turn goes back to the side that moved
             core.save_clock()
-            core.record_rewritten(before)
+            record_rewritten(core, before)
         case Violation():
             shown = {**event.to_json(), "ply": len(game.board.move_stack)}
             core.violations.append(shown)
@@ -158,3 +175,40 @@ def teach_sensor(core: Session) -> None:
             if (piece := board.piece_at(square)) is not None
         }
         core.sensor.confirm(position)
+
+
+def clock_said(core: Session, event: ClockEvent) -> None:
+    """Show and store what the clock said; a fallen flag or a move-time forfeit ends the game."""
+    data: Json = dict(event_to_dict(event))
+    core.clock_events.append(data)
+    core.store.add_event(core.game_id, "clock", data)
+    core.emit(ClockNoted(core.game_id, data))
+    if isinstance(event, FlagFell | MoveTimeForfeit) and not core.game.is_over():
+        ending = records.on_time(event.side, event.rule, isinstance(event, MoveTimeForfeit))
+        core.end(ending)
+
+
+def notations(core: Session) -> list[str]:
+    """The game's moves in PDN."""
+    replay = Board(core.game.start_fen)
+    moves = []
+    for move in core.game.board.move_stack:
+        moves.append(replay.notation(move))
+        replay.push(move)
+    return moves
+
+
+def record_rewritten(core: Session, before: Sequence[str]) -> None:
+    """Tell of the record's change from ``before`` (its moves in PDN) to what it is now: a
+    correction or a takeback from the first move that differs, or moves added."""
+    after = notations(core)
+    common = 0
+    while common < min(len(before), len(after)) and before[common] == after[common]:
+        common += 1
+    fen = core.game.board.fen()
+    if common < len(before):
+        core.emit(RecordRewritten(core.game_id, common + 1, tuple(after[common:]), fen))
+        return
+    black, white = (round(seconds, 3) for seconds in clock_pair(core))
+    for ply in range(common + 1, len(after) + 1):
+        core.emit(MovePlayed(core.game_id, ply, after[ply - 1], fen, black, white))
