@@ -20,7 +20,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
 
 from engine.board import Move
 from engine.color import Color
@@ -66,7 +66,7 @@ class Position:
     side: Color
     to_move: bool
     chosen: Move | None
-    clock: dict[str, Any]
+    clock: dict[str, object]
 
     @property
     def over(self) -> bool:
@@ -121,7 +121,7 @@ class Opponent(ABC):
         """Take the game as it now stands; if ``position.to_move``, choose a move and call
         ``answer(position.serial, move)`` later, from any thread. Returns at once."""
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """What the pages show about this opponent (JSON-ready): its kind, side, name, more."""
         return {"kind": self.kind, "side": self.side.value, "name": self.player_name()}
 

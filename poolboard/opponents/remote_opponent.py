@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from engine.board import Board
 from engine.clock import Clock, ClockError
@@ -261,7 +261,7 @@ class RemoteOpponent(Opponent):
         same tags (docs/remote.md)."""
         return "?"
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """The kind and side, and the link: this board's role, the game, the other board."""
         link = self.link
         return {

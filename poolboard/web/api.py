@@ -112,7 +112,7 @@ def api_router(session: Session, board_login: Callable[..., str] | None = None) 
         return session.board_state()
 
     @router.get("/info")
-    def info() -> dict[str, Any]:
+    def info() -> dict[str, object]:
         """What this server offers: the sensor kind, whether the virtual board and the referee
         console are open."""
         return {
