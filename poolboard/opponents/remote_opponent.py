@@ -176,7 +176,7 @@ class RemoteOpponent(Opponent):
         """Answer the newest position that asks for a move once the far move for it is in, and
         give the session the host's newest clock reading until it fits (a reading can arrive
         before the far move it follows is taken) and the far board's result. On this thread:
-        the session takes its lock."""
+        it waits for the core to handle each input it puts on the queue."""
         while True:
             with self._wake:
                 while (

@@ -20,15 +20,12 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TypeVar
 
 from engine.clock import Clock, ClockState
 from engine.color import Color
-from engine.events import (
-    StateChanged,
-    TrackerEvent,
-)
+from engine.events import StateChanged, TrackerEvent
 from engine.game import Game
 from engine.sensing import CueDisplay, LinkHealth, Sensor, SensorEvent
 from engine.tracker import Tracker
@@ -44,6 +41,7 @@ from poolboard.session.events import (
     DomainEvent,
     EventBus,
     FaultShown,
+    RefereeActed,
     ResultReached,
 )
 from poolboard.session.inputs import Input
@@ -71,7 +69,7 @@ class _Before:
     tracker: Tracker
     clock: dict[str, object]
     shown: tuple[tuple[list[Json], int], ...]
-    outbox: int = field(default=0)
+    outbox: int
 
 
 def _shown_on(display: CueDisplay) -> Callable[[CuesShown], None]:
@@ -299,8 +297,6 @@ class Session(RefereeDesk):
 
     def audited(self, actor: str, action: str, data: Json) -> None:
         """Write an action to the audit log (in the change's transaction) and tell of it."""
-        from poolboard.session.events import RefereeActed
-
         at = self.store.audit(self.game_id, actor, action, data)
         self.emit(RefereeActed(self.game_id, at, actor, action, data))
 

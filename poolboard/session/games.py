@@ -22,6 +22,7 @@ from engine.tracker import Tracker, TrackerConfig
 from poolboard import match, records
 from poolboard.sensor_log import GameMarker
 from poolboard.session.events import GameOpened
+from poolboard.session.opponent import expect_stored_move
 from poolboard.storage import DamagedGame, StoredGame
 
 if TYPE_CHECKING:
@@ -114,8 +115,6 @@ def new_game(core: Session, fen: str, clock: Clock | None = None) -> None:
 
 def _resume(core: Session, stored: StoredGame) -> None:
     """Rebuild an unfinished game from the store; the tracker asks for its position."""
-    from poolboard.session.opponent import expect_stored_move
-
     core.game_id = stored.id
     core.headers = stored.headers
     _details_from_headers(core, stored)

@@ -24,6 +24,7 @@ from poolboard.session import games, tracking
 from poolboard.session.games import DETAIL_FIELDS
 from poolboard.session.hints import HintRequest
 from poolboard.session.inputs import Input, RefereeError
+from poolboard.session.opponent import follow_up
 from poolboard.storage import StorageError
 
 if TYPE_CHECKING:
@@ -43,8 +44,6 @@ ENDINGS = ("resign", "agree-draw", "referee-win", "referee-draw")
 def referee_action(core: Session) -> Iterator[None]:
     """One action: applied and stored in one transaction, then announced and followed up; if
     the store refuses it nothing of it remains and the referee is told why."""
-    from poolboard.session.opponent import follow_up
-
     try:
         with core.stored_together():
             yield

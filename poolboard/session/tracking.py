@@ -39,6 +39,7 @@ from poolboard.session.events import (
     RecordRewritten,
     ViolationShown,
 )
+from poolboard.session.inputs import RefereeError
 
 if TYPE_CHECKING:
     from poolboard.session.core import Session
@@ -152,8 +153,6 @@ def clock_follows_the_record(core: Session) -> None:
     time used since is charged to whoever had it, with no bonus and no move counted (so a
     computer whose answer was dropped thinks again on its own time, not the player's). The
     caller saves the clock."""
-    from poolboard.session.inputs import RefereeError
-
     turn = core.game.board.turn
     if core.game.is_over() or core.clock.to_move in (None, turn):
         return
