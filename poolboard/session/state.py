@@ -22,7 +22,9 @@ Side = Literal["black", "white"]
 
 
 class _View(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    # A hall reads the states of tables that may run a newer poolboard: keys it does not know
+    # are left out, not refused.
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
 
 
 class MoveView(_View):
