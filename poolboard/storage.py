@@ -16,7 +16,7 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -495,9 +495,9 @@ class GameStore:
         """Remove move ``ply`` and every later one (a takeback or a referee's correction)."""
         self._write("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
 
-    def save_clock(self, game_id: int, state: dict[str, Any]) -> None:
+    def save_clock(self, game_id: int, state: Mapping[str, object]) -> None:
         """Keep the clock's state, so a restart resumes it."""
-        self._write("UPDATE games SET clock = ? WHERE id = ?", (json.dumps(state), game_id))
+        self._write("UPDATE games SET clock = ? WHERE id = ?", (json.dumps(dict(state)), game_id))
 
     def set_result(self, game_id: int, result: str, reason: str) -> None:
         """Close a game with its PDN result and the reason (with the rule ID)."""
@@ -514,19 +514,23 @@ class GameStore:
         """Take a game's result away (its last moves were voided): it goes on."""
         self._write("UPDATE games SET result = NULL, result_reason = NULL WHERE id = ?", (game_id,))
 
-    def add_event(self, game_id: int | None, kind: str, data: dict[str, Any]) -> None:
+    def add_event(self, game_id: int | None, kind: str, data: Mapping[str, object]) -> None:
         """Keep a game event (violation, correction, fault) for the record."""
         self._write(
             "INSERT INTO events (game_id, recorded, kind, data) VALUES (?, ?, ?, ?)",
-            (game_id, _now(), kind, json.dumps(data)),
+            (game_id, _now(), kind, json.dumps(dict(data))),
         )
 
-    def audit(self, game_id: int | None, actor: str, action: str, data: dict[str, Any]) -> None:
-        """Log a referee action."""
+    def audit(
+        self, game_id: int | None, actor: str, action: str, data: Mapping[str, object]
+    ) -> str:
+        """Log a referee action; the time it is logged at (as :meth:`audit_log` gives it)."""
+        recorded = _now()
         self._write(
             "INSERT INTO audit (game_id, recorded, actor, action, data) VALUES (?, ?, ?, ?, ?)",
-            (game_id, _now(), actor, action, json.dumps(data)),
+            (game_id, recorded, actor, action, json.dumps(dict(data))),
         )
+        return recorded
 
     # -- reading -------------------------------------------------------------------------------
 

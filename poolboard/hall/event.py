@@ -22,6 +22,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from engine.color import Color
+from poolboard import match
+from poolboard.match import RESULTS
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
     id INTEGER PRIMARY KEY,
@@ -60,9 +64,6 @@ CREATE TABLE IF NOT EXISTS audit (
     data TEXT NOT NULL
 );
 """
-
-POINTS = {"win": 4, "draw": 2, "loss": 0}  # R-TRN-3
-RESULTS = ("1-0", "0-1", "1/2-1/2")
 
 
 class EventError(ValueError):
@@ -469,18 +470,17 @@ class EventStore:
             if game.confirmed_by is None or pairing is None:
                 continue
             black, white = pairing.colours(game.number)
-            outcome = {  # checkers order: the first score is Black's (docs/rules.md, PDN)
-                "1-0": {black: "win", white: "loss"},
-                "0-1": {white: "win", black: "loss"},
-                "1/2-1/2": {black: "draw", white: "draw"},
-            }[game.result]
-            for name, how in outcome.items():
+            scored = match.points(game.result)
+            if scored is None:
+                continue
+            won = match.winner(game.result)
+            for name, side in ((black, Color.BLACK), (white, Color.WHITE)):
                 line = lines[name]
-                line.points += POINTS[how]
+                line.points += scored[side]
                 line.games += 1
-                line.wins += how == "win"
-                line.draws += how == "draw"
-                line.losses += how == "loss"
+                line.wins += won is side
+                line.draws += won is None
+                line.losses += won is side.opponent
             opponents[black].append(white)
             opponents[white].append(black)
         for name, line in lines.items():

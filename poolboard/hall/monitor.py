@@ -20,12 +20,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from pydantic import ValidationError
 
 from poolboard.broker_client import new_client
 from poolboard.hall import topics
 from poolboard.hall.event import EventStore
 from poolboard.hall.settings import HallConfig
 from poolboard.listeners import Listeners
+from poolboard.session.state import BoardState, to_json
 
 log = logging.getLogger("poolboard.hall")
 
@@ -282,31 +284,34 @@ class HallMonitor:
         state = data["state"]
         if not isinstance(state, dict) or any(key not in state for key in STATE_KEYS):
             raise topics.ProtocolError(f"{view.name}/state: expected the keys {STATE_KEYS}")
+        try:  # the table's own model (docs/api.md): what it sends is what it documents
+            table = BoardState.model_validate(state)
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(part) for part in first["loc"])
+            raise topics.ProtocolError(f"{view.name}/state: {where}: {first['msg']}") from None
         if data["boot"] != view.boot:
             view.boot, view.seq = data["boot"], int(data["seq"])
         else:
             view.seq = max(view.seq, int(data["seq"]))
         previous = view.state
-        if previous is None or previous.get("moves") != state["moves"]:
+        if previous is None or previous.get("moves") != table.moves:
             view.last_move_at = self.now()
-        view.state = state
-        link = state.get("link")
+        view.state = to_json(table)
+        link = table.link
         self._condition(
             view.name,
             "link",
-            None
-            if link is None or link.get("connected")
-            else f"sensor link down: {link.get('detail', '')}",
+            None if link is None or link.connected else f"sensor link down: {link.detail}",
         )
-        tracker = state.get("state") or {}
-        if tracker.get("name") == "restore" and state["result"] is None:
+        if table.state is not None and table.state.name == "restore" and table.result is None:
             if view.out_of_sync_since is None:
                 view.out_of_sync_since = self.now()
         else:
             view.out_of_sync_since = None
             self._condition(view.name, "sync", None)
-        if state["result"] is not None:
-            self._report(view, int(state["game_id"]), state["result"], state["result_reason"])
+        if table.result is not None:
+            self._report(view, table.game_id, table.result, table.result_reason or "")
 
     def _on_event(self, view: TableView, data: dict[str, Any]) -> None:
         seq, kind, payload = int(data["seq"]), data["kind"], data["data"]

@@ -1,10 +1,12 @@
 """The table's side of the hall: publish the session to the broker, take referee actions from it.
 
 Runs beside the web server inside ``poolboard run`` when the config has a ``[hall]`` broker. The
-session is never made to wait: its listener only drops the newest state in a slot, and a worker
-thread turns states into MQTT messages (docs/hall.md). The broker being down costs only the live
-view: paho keeps reconnecting, queues the events (bounded), and on every (re)connect the table
-says "online" and re-publishes its whole state. The SQLite record stays the truth.
+session is never made to wait: the publisher subscribes to the session's typed events (a move
+recorded, a correction, a result...: poolboard/session/events.py) and to its whole state, only
+queues them, and a worker thread turns them into MQTT messages (docs/hall.md). The broker being
+down costs only the live view: paho keeps reconnecting, queues the events (bounded), and on every
+(re)connect the table says "online" and re-publishes its whole state. The SQLite record stays
+the truth.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import logging
 import secrets
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from typing import Any
 
@@ -24,6 +26,19 @@ from poolboard.broker_client import new_client
 from poolboard.hall import topics
 from poolboard.hall.link import HallLinkConfig
 from poolboard.session import RefereeError, Session
+from poolboard.session.events import (
+    BoardChanged,
+    ClockNoted,
+    DomainEvent,
+    FaultShown,
+    GameOpened,
+    MovePlayed,
+    RecordRewritten,
+    RefereeActed,
+    ResultReached,
+    ViolationShown,
+)
+from poolboard.session.state import Json
 from poolboard.web.models import (
     ClockAdjustment,
     MoveCorrection,
@@ -71,49 +86,43 @@ ACTIONS: dict[str, _Action] = {
 }
 
 
-def _appended(old: list[Any], new: list[Any]) -> list[Any]:
-    """The items at the end of ``new`` that ``old`` did not have, where both are the last few
-    items of one growing list (the session keeps the last 10 violations, 5 faults...)."""
-    for overlap in range(min(len(old), len(new)), 0, -1):
-        if old[-overlap:] == new[:overlap]:
-            return new[overlap:]
-    return list(new)
-
-
-def state_changes(old: dict[str, Any] | None, new: dict[str, Any]) -> list[tuple[str, Any]]:
-    """What happened between two session states, as ``(kind, data)`` events (docs/hall.md):
+def hall_event(event: DomainEvent) -> tuple[str, Json] | None:
+    """A session event as the hall's ``events`` message has it, ``(kind, data)`` (docs/hall.md):
     ``game``, ``move``, ``correction``, ``takeback``, ``violation``, ``fault``, ``clock``,
-    ``result``. The first state announces nothing (the retained state carries it)."""
-    if old is None:
-        return []
-    events: list[tuple[str, Any]] = []
-    if new["game_id"] != old["game_id"]:
-        events.append(("game", {"start_fen": new["start_fen"], "headers": new["headers"]}))
-        old = {**old, "moves": [], "violations": [], "faults": [], "result": None}
-        old["clock"] = {**old["clock"], "events": []}
-    before, after = old["moves"], new["moves"]
-    common = 0
-    while common < min(len(before), len(after)) and before[common] == after[common]:
-        common += 1
-    if common < len(before):
-        kind = "takeback" if common == len(after) else "correction"
-        events.append((kind, {"ply": common + 1, "moves": after[common:], "fen": new["fen"]}))
-    else:
-        clock = new["clock"]
-        for ply in range(common + 1, len(after) + 1):
-            move: dict[str, Any] = {"ply": ply, "move": after[ply - 1]}
-            if ply == len(after):
-                move.update(fen=new["fen"], black=clock["black"], white=clock["white"])
-            events.append(("move", move))
-    for kind, old_list, new_list in (
-        ("violation", old["violations"], new["violations"]),
-        ("fault", old["faults"], new["faults"]),
-        ("clock", old["clock"]["events"], new["clock"]["events"]),
-    ):
-        events += [(kind, item) for item in _appended(old_list, new_list)]
-    if new["result"] is not None and new["result"] != old["result"]:
-        events.append(("result", {"result": new["result"], "reason": new["result_reason"]}))
-    return events
+    ``result``, ``referee``; ``None`` for what the hall does not hear of (the cues)."""
+    match event:
+        case GameOpened():
+            return "game", {"start_fen": event.start_fen, "headers": event.headers}
+        case MovePlayed():
+            move: Json = {"ply": event.ply, "move": event.notation, "fen": event.fen}
+            return "move", {**move, "black": event.black, "white": event.white}
+        case RecordRewritten():
+            return event.kind, {"ply": event.ply, "moves": list(event.moves), "fen": event.fen}
+        case ViolationShown():
+            return "violation", event.data
+        case FaultShown():
+            return "fault", event.data
+        case ClockNoted():
+            return "clock", event.data
+        case ResultReached():
+            return "result", {"result": event.result, "reason": event.reason}
+        case RefereeActed():
+            data: Json = {"time": event.time, "actor": event.actor, "action": event.action}
+            return "referee", {**data, "data": event.data}
+    return None
+
+
+#: The session events the hall hears of, as :func:`hall_event` names them.
+HALL_EVENTS = (
+    GameOpened,
+    MovePlayed,
+    RecordRewritten,
+    ViolationShown,
+    FaultShown,
+    ClockNoted,
+    ResultReached,
+    RefereeActed,
+)
 
 
 class TablePublisher:
@@ -125,14 +134,14 @@ class TablePublisher:
         self.table = link.table
         self.boot = secrets.token_hex(6)  # a restarted table starts its seq again: a new boot
         self.seq = 0
-        self._newest: dict[str, Any] | None = None
-        self._published: dict[str, Any] | None = None
+        self._events: deque[tuple[int, str, Json]] = deque()  # (game_id, kind, data) to send
+        self._newest: Json | None = None  # the state (session.state.BoardState) to send
+        self._published: Json | None = None
         self._wake = threading.Condition()
         self._resend_state = False
         self._stopping = False
         self._unreachable_said = False
-        self._audited = len(session.store.audit_log())  # earlier actions are not news
-        self._unsubscribe: Callable[[], None] | None = None
+        self._unsubscribe: list[Callable[[], None]] = []
         self._worker: threading.Thread | None = None
         self._answered: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.client = self._client()
@@ -180,16 +189,19 @@ class TablePublisher:
         """Connect in the background (retrying while the broker is away) and start publishing."""
         self._worker = threading.Thread(target=self._work, name="hall-publisher", daemon=True)
         self._worker.start()
-        self._unsubscribe = self.session.subscribe(self._on_state)
-        self._on_state(self.session.state())
+        events = self.session.events
+        with self.session.lock:  # no change between the first state and the first event
+            self._unsubscribe = [events.subscribe(kind, self._on_event) for kind in HALL_EVENTS]
+            self._unsubscribe.append(events.subscribe(BoardChanged, self._on_board))
+            self._on_board(BoardChanged(self.session.board_state()))
         self.client.connect_async(self.link.broker, self.link.port, keepalive=self.link.keepalive)
         self.client.loop_start()
         log.info("hall: table %s publishing to %s:%d", self.table, self.link.broker, self.link.port)
 
     def stop(self) -> None:
         """Say "offline" (a clean goodbye: the broker sends no last will) and disconnect."""
-        if self._unsubscribe is not None:
-            self._unsubscribe()
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
         with self._wake:
             self._stopping = True
             self._wake.notify()
@@ -234,10 +246,18 @@ class TablePublisher:
 
     # -- publishing ----------------------------------------------------------------------------
 
-    def _on_state(self, state: dict[str, Any]) -> None:
+    def _on_event(self, event: DomainEvent) -> None:
+        """Session thread: queue the event for the worker; never waits."""
+        told = hall_event(event)
+        if told is not None:
+            game_id = getattr(event, "game_id", 0)
+            with self._wake:
+                self._events.append((game_id, *told))
+
+    def _on_board(self, changed: BoardChanged) -> None:
         """Session thread: keep the newest state and wake the worker; never waits."""
         with self._wake:
-            self._newest = state
+            self._newest = changed.json
             self._wake.notify()
 
     def _work(self) -> None:
@@ -252,8 +272,10 @@ class TablePublisher:
                     return
                 state, self._newest = self._newest, None
                 resend, self._resend_state = self._resend_state, False
+                events = list(self._events)
+                self._events.clear()
             try:
-                self._publish(state, resend)
+                self._publish(events, state, resend)
                 if time.monotonic() >= next_beat:
                     next_beat = time.monotonic() + beat
                     self._heartbeat()
@@ -269,33 +291,24 @@ class TablePublisher:
                 self._topic(topics.STATUS), self._status("online", "alive"), topics.QOS, True
             )
 
-    def _referee_actions(self) -> list[tuple[str, Any]]:
-        """``referee`` events for the audit log's new rows (the table's console or the hall):
-        how cautions and penalties given at the table reach the director."""
-        log_rows = self.session.store.audit_log()
-        new, self._audited = log_rows[self._audited :], len(log_rows)
-        return [
-            ("referee", {"time": at, "actor": actor, "action": action, "data": data})
-            for at, actor, action, data in new
-        ]
-
-    def _publish(self, state: dict[str, Any] | None, resend: bool) -> None:
+    def _publish(
+        self, events: list[tuple[int, str, Json]], state: Json | None, resend: bool
+    ) -> None:
+        now = time.time()
+        for game_id, kind, data in events:
+            self.seq += 1
+            event = {
+                "v": topics.PROTOCOL_VERSION,
+                "table": self.table,
+                "boot": self.boot,
+                "seq": self.seq,
+                "sent": now,
+                "game_id": game_id,
+                "kind": kind,
+                "data": data,
+            }
+            self.client.publish(self._topic(topics.EVENTS), topics.encode(event), topics.QOS)
         if state is not None:
-            now = time.time()
-            changes = state_changes(self._published, state) + self._referee_actions()
-            for kind, data in changes:
-                self.seq += 1
-                event = {
-                    "v": topics.PROTOCOL_VERSION,
-                    "table": self.table,
-                    "boot": self.boot,
-                    "seq": self.seq,
-                    "sent": now,
-                    "game_id": state["game_id"],
-                    "kind": kind,
-                    "data": data,
-                }
-                self.client.publish(self._topic(topics.EVENTS), topics.encode(event), topics.QOS)
             self._published = state
         wanted = self._published is not None and (state is not None or resend)
         if wanted and self.client.is_connected():

@@ -5,11 +5,14 @@ The session owns the game; an :class:`Opponent` only chooses moves for its side.
 recorded, corrected or taken back, moves voided, a new game or position, a result, a resumed game)
 and once at start; each update has a new ``serial`` and supersedes every earlier one. When
 ``position.to_move`` is true the opponent must choose a move for ``position.game`` and answer,
-from any thread and at any later time, with ``answer(position.serial, move)``:
-:meth:`poolboard.session.Session.opponent_moved`. The session takes its lock, drops the answer
-if its serial is no longer current (the position changed meanwhile: thinking was cancelled),
-checks that the move is legal, stores it, stops the opponent's clock and cues the move on the
-board (docs/opponents.md); the tracker records it once the board shows exactly that move.
+from any thread and at any later time, with ``answer(position.serial, move)``: that puts the move
+on the session core's queue (:class:`poolboard.session.opponent.OpponentMove`) and returns whether
+it was taken. The core drops the answer if its serial is no longer current (the position changed
+meanwhile: thinking was cancelled), checks that the move is legal, stores it, stops the
+opponent's clock and cues the move on the board (docs/opponents.md); the tracker records it once
+the board shows exactly that move. An opponent with news of its own (a remote board's clock, its
+result) puts inputs on the queue it is given by :meth:`Opponent.attach`; it never calls into the
+session otherwise.
 """
 
 from __future__ import annotations
@@ -17,14 +20,31 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
 
 from engine.board import Move
 from engine.color import Color
 from engine.game import Game
 
+if TYPE_CHECKING:
+    from poolboard.session.inputs import Input
+
+T = TypeVar("T")
+
 #: How an opponent answers: ``answer(serial, move)``; returns whether the session took the move.
 Answer = Callable[[int, Move], bool]
+
+
+class Inbox(Protocol):
+    """The session core's queue, as an opponent sees it."""
+
+    def submit(self, item: Input[T]) -> T:
+        """Handle ``item`` on the core's turn (waiting for it) and return its answer."""
+        ...
+
+    def post(self, item: Input[object]) -> None:
+        """Queue ``item`` and return at once."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -46,7 +66,7 @@ class Position:
     side: Color
     to_move: bool
     chosen: Move | None
-    clock: dict[str, Any]
+    clock: dict[str, object]
 
     @property
     def over(self) -> bool:
@@ -89,13 +109,19 @@ class Opponent(ABC):
 
     def __init__(self, side: Color) -> None:
         self.side = side
+        self.inbox: Inbox | None = None
+
+    def attach(self, inbox: Inbox) -> None:
+        """Called once by the session before the first update: the queue for this opponent's
+        own news (a remote board's clock, result or rewind)."""
+        self.inbox = inbox
 
     @abstractmethod
     def update(self, position: Position, answer: Answer) -> None:
         """Take the game as it now stands; if ``position.to_move``, choose a move and call
         ``answer(position.serial, move)`` later, from any thread. Returns at once."""
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """What the pages show about this opponent (JSON-ready): its kind, side, name, more."""
         return {"kind": self.kind, "side": self.side.value, "name": self.player_name()}
 

@@ -13,7 +13,7 @@ import random
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from engine.board import Board, Move
 from engine.color import Color
@@ -236,7 +236,7 @@ class ComputerOpponent(Opponent):
         """``poolboard level N``: the engine and its level, as the PDN tag."""
         return f"poolboard level {self.level}"
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """Kind, side and level, for the pages."""
         return {**super().describe(), "level": self.level}
 

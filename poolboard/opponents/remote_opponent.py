@@ -2,10 +2,11 @@
 
 The session tells this opponent the game after every change; it mirrors this board's record to
 the other board through :class:`~poolboard.opponents.remote.RemoteLink` and answers with the far
-player's move, which the session cues here for this board's player to execute. The host (the
-inviting board) publishes its clock; the guest follows it through ``follow_clock``. The other
-board's takeback or correction is followed through ``follow_rewind`` (``casual``), and the rewind
-the record follows is kept in the session's store (``keep_history``) for a restart.
+player's move, which the session cues here for this board's player to execute. Everything else
+the far board says goes on the session core's queue as an input (poolboard/session/remote.py):
+the host's clock, which a guest follows (the host, the inviting board, publishes it); the far
+board's result; its takeback or correction (``casual``); the rewind the record follows, kept in
+the session's store for a restart; and news for the pages (the link up or down, a problem).
 """
 
 from __future__ import annotations
@@ -13,8 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from engine.board import Board
 from engine.clock import Clock, ClockError
@@ -30,6 +30,14 @@ from poolboard.opponents.remote import (
 )
 from poolboard.remote_protocol import ProtocolError
 from poolboard.remote_settings import RemoteLinkConfig
+from poolboard.session.remote import (
+    HostClock,
+    KeepRewind,
+    KeptRewind,
+    OpponentNews,
+    RemoteResult,
+    RemoteRewind,
+)
 
 log = logging.getLogger("poolboard.remote")
 
@@ -62,19 +70,7 @@ class RemoteOpponent(Opponent):
         super().__init__(side)
         self.settings = link
         self.link: RemoteLink | None = None  # made at the first update, from the game's terms
-        #: The guest follows the host's clock with this (the session's ``follow_host_clock``).
-        self.follow_clock: Callable[[ClockReading], bool] | None = None
-        #: A result the far board reached first is taken with this (``follow_remote_result``).
-        self.follow_result: Callable[[str, str], bool] | None = None
-        #: The far board's rewind is followed with this (``follow_remote_rewind``): its whole
-        #: record, or ``None`` to withdraw only the far move cued here; and the words for it.
-        self.follow_rewind: Callable[[list[str] | None, str], bool] | None = None
-        #: The rewind this board's record follows, kept in the store and read back at start.
-        self.keep_history: Callable[[dict[str, Any]], None] | None = None
-        self.kept_history: Callable[[], dict[str, Any] | None] | None = None
-        #: Called when what :meth:`describe` says has changed (the link, a problem): the pages.
-        self.show_changed: Callable[[], None] | None = None
-        self._shown_due = False
+        self._shown_due = False  # what describe says changed (the link, a problem): the pages
         self._latest: tuple[Position, Answer] | None = None
         #: What the players must know about the link (the boards disagree), for the pages.
         self.problem: str | None = None
@@ -131,7 +127,7 @@ class RemoteOpponent(Opponent):
 
     def _kept(self) -> Rewind | None:
         """The rewind this game's record followed when it was last kept (a resumed game)."""
-        kept = None if self.kept_history is None else self.kept_history()
+        kept = None if self.inbox is None else self.inbox.submit(KeptRewind())
         if kept is None:
             return None
         try:
@@ -141,8 +137,8 @@ class RemoteOpponent(Opponent):
             return None
 
     def _on_history(self, rewind: Rewind) -> None:
-        if self.keep_history is not None:
-            self.keep_history(rewind.fields())
+        if self.inbox is not None:
+            self.inbox.post(KeepRewind(rewind.fields()))
 
     def _on_rewind(self, moves: list[str] | None, words: str) -> None:
         # Taken on the worker: this may run inside update, with the session's lock held.
@@ -180,7 +176,7 @@ class RemoteOpponent(Opponent):
         """Answer the newest position that asks for a move once the far move for it is in, and
         give the session the host's newest clock reading until it fits (a reading can arrive
         before the far move it follows is taken) and the far board's result. On this thread:
-        the session takes its lock."""
+        it waits for the core to handle each input it puts on the queue."""
         while True:
             with self._wake:
                 while (
@@ -199,27 +195,27 @@ class RemoteOpponent(Opponent):
                 taken = None if rewind is not None else self._take()
             if rewind is not None:
                 self._follow_rewind(*rewind)
-            if shown and self.show_changed is not None:
-                self.show_changed()
+            inbox = self.inbox
+            if shown and inbox is not None:
+                inbox.post(OpponentNews())
             if taken is None:
                 continue  # the link has not started yet: nothing else can be due
             position, answer, far, reading, result = taken
-            if result is not None and self.follow_result is not None:
-                self.follow_result(*result)
+            if result is not None and inbox is not None:
+                inbox.submit(RemoteResult(*result))
             if far is not None and not answer(position.serial, far.move):
                 log.warning("remote: the session did not take ply %d %s", far.ply, far.notation)
-            if reading is not None and self.follow_clock is not None and self.follow_clock(reading):
+            if reading is not None and inbox is not None and inbox.submit(HostClock(reading)):
                 with self._wake:
                     if self._reading is reading:
                         self._reading = None
 
     def _follow_rewind(self, moves: list[str] | None, words: str) -> None:
         """The far board's rewind, followed by the session (its record or its cue)."""
-        if self.follow_rewind is None or self.follow_rewind(moves, words):
+        if self.inbox is None or self.inbox.submit(RemoteRewind(moves, words)):
             return
         self.problem = f"{words}; not followed here (see the log)"
-        if self.show_changed is not None:
-            self.show_changed()
+        self.inbox.post(OpponentNews())
 
     def _take(
         self,
@@ -265,7 +261,7 @@ class RemoteOpponent(Opponent):
         same tags (docs/remote.md)."""
         return "?"
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         """The kind and side, and the link: this board's role, the game, the other board."""
         link = self.link
         return {

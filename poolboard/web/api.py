@@ -14,6 +14,7 @@ from starlette.convertors import Convertor, register_url_convertor
 from engine.cues import CUE_STYLES, CueKind
 from engine.pdn.writer import write_game
 from poolboard.session import RefereeError, Session
+from poolboard.session.state import BoardState
 from poolboard.simulated_board import SimulatedBoard
 from poolboard.storage import DamagedGame, StorageError, StoredGame
 from poolboard.web.models import BoardSnapshot, SideBody
@@ -105,13 +106,13 @@ def api_router(session: Session, board_login: Callable[..., str] | None = None) 
             )
         return session.sensor
 
-    @router.get("/state")
-    def state() -> dict[str, Any]:
+    @router.get("/state", response_model=BoardState, response_model_by_alias=True)
+    def state() -> BoardState:
         """Everything a screen shows: position, moves, clock, cues, result, counts, headers."""
-        return session.state()
+        return session.board_state()
 
     @router.get("/info")
-    def info() -> dict[str, Any]:
+    def info() -> dict[str, object]:
         """What this server offers: the sensor kind, whether the virtual board and the referee
         console are open."""
         return {

@@ -1,6 +1,7 @@
 """Fan the session's state out to WebSocket spectators.
 
-The session calls its listeners from its own thread; the hub encodes each state once and hands it
+The hub subscribes to the session's :class:`~poolboard.session.events.BoardChanged` events, which
+the session publishes from its own thread; the hub encodes each state once and hands it
 to the event loop, where every client keeps only the newest state not yet sent. Each message is
 the whole state, so a slow client that skips an intermediate one still shows the right picture,
 and no client can make the session or another client wait.
@@ -17,6 +18,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from poolboard.session import Session
+from poolboard.session.events import BoardChanged
 
 
 class _Client:
@@ -61,7 +63,7 @@ class Hub:
     def start(self) -> None:
         """Subscribe to the session; call from the running event loop."""
         self._loop = asyncio.get_running_loop()
-        self._unsubscribe = self.session.subscribe(self._on_state)
+        self._unsubscribe = self.session.events.subscribe(BoardChanged, self._on_change)
 
     def stop(self) -> None:
         """Unsubscribe and tell every client's sender to close."""
@@ -71,12 +73,12 @@ class Hub:
         for client in self._clients:
             client.close()
 
-    def _on_state(self, state: dict[str, Any]) -> None:
+    def _on_change(self, changed: BoardChanged) -> None:
         """Session thread: encode once, publish on the loop."""
         loop = self._loop
         if loop is None or loop.is_closed():
             return
-        text = json.dumps(state, separators=(",", ":"))
+        text = json.dumps(changed.json, separators=(",", ":"))
         with contextlib.suppress(RuntimeError):  # the loop closed since the check
             loop.call_soon_threadsafe(self._publish, text)
 

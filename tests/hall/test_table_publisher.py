@@ -4,7 +4,16 @@ import json
 import time
 import uuid
 
-from poolboard.hall.table import state_changes
+from engine.cues import Cues
+from poolboard.hall.table import hall_event
+from poolboard.session.events import (
+    CuesShown,
+    GameOpened,
+    MovePlayed,
+    RecordRewritten,
+    ResultReached,
+    ViolationShown,
+)
 from tests.hall.conftest import HALL_PASSWORD, Listener, needs_mosquitto
 
 pytestmark = needs_mosquitto
@@ -106,32 +115,18 @@ def test_broker_down_costs_nothing(broker, tables) -> None:
         hall.close()
 
 
-def test_state_changes_names_what_happened() -> None:
-    base = {
-        "game_id": 1,
-        "start_fen": "x",
-        "headers": {},
-        "fen": "f",
-        "moves": ["11-15"],
-        "violations": [],
-        "faults": [],
-        "result": None,
-        "result_reason": None,
-        "clock": {"black": 10.0, "white": 9.0, "events": []},
-    }
-    moved = {**base, "moves": ["11-15", "23-19", "8-11"]}
-    assert [k for k, _ in state_changes(base, moved)] == ["move", "move"]
-    corrected = {**moved, "moves": ["11-15", "22-17"]}
-    assert state_changes(moved, corrected) == [
-        ("correction", {"ply": 2, "moves": ["22-17"], "fen": "f"})
-    ]
-    taken = {**moved, "moves": ["11-15", "23-19"]}
-    assert state_changes(moved, taken)[0][0] == "takeback"
-    full = {**base, "violations": [{"n": i} for i in range(10)]}
-    more = {**base, "violations": [{"n": i} for i in range(2, 12)]}
-    assert state_changes(full, more) == [("violation", {"n": 10}), ("violation", {"n": 11})]
-    over = {**base, "result": "0-1", "result_reason": "flag"}
-    assert state_changes(base, over) == [("result", {"result": "0-1", "reason": "flag"})]
-    new_game = {**base, "game_id": 2, "moves": []}
-    assert state_changes(base, new_game)[0][0] == "game"
-    assert state_changes(None, base) == []
+def test_hall_events_name_what_happened() -> None:
+    moved = MovePlayed(1, 2, "23-19", "f", 10.0, 9.0)
+    assert hall_event(moved) == (
+        "move",
+        {"ply": 2, "move": "23-19", "fen": "f", "black": 10.0, "white": 9.0},
+    )
+    corrected = RecordRewritten(1, 2, ("22-17",), "f")
+    assert hall_event(corrected) == ("correction", {"ply": 2, "moves": ["22-17"], "fen": "f"})
+    taken = RecordRewritten(1, 3, (), "f")
+    assert hall_event(taken)[0] == "takeback"
+    assert hall_event(ViolationShown(1, {"n": 10})) == ("violation", {"n": 10})
+    over = ResultReached(1, "0-1", "flag")
+    assert hall_event(over) == ("result", {"result": "0-1", "reason": "flag"})
+    assert hall_event(GameOpened(2, "x", {}))[0] == "game"
+    assert hall_event(CuesShown(Cues.none())) is None

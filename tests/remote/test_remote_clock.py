@@ -10,6 +10,7 @@ from poolboard.opponents.remote import ClockReading
 from poolboard.opponents.remote_opponent import RemoteOpponent
 from poolboard.remote_protocol import Invite
 from poolboard.remote_settings import RemoteLinkConfig
+from poolboard.session.remote import HostClock
 from tests.service.test_opponent import OpponentTable, ScriptedOpponent
 
 
@@ -28,7 +29,7 @@ def test_a_guest_pauses_and_resumes_with_the_host(tmp_path: Path) -> None:
     assert session.clock.running is Color.BLACK  # Black to move: its time runs here
 
     paused = ClockReading(ply=0, black_ms=590_000, white_ms=600_000, running=None, state="paused")
-    assert session.follow_host_clock(paused)
+    assert session.submit(HostClock(paused))
     assert session.clock.state is ClockState.PAUSED
     table.time.now += 30  # the host's pause lasts: nobody's time runs here either
     assert session.clock.remaining(Color.BLACK) == 590.0
@@ -36,7 +37,7 @@ def test_a_guest_pauses_and_resumes_with_the_host(tmp_path: Path) -> None:
     resumed = ClockReading(
         ply=0, black_ms=589_000, white_ms=600_000, running="black", state="running"
     )
-    assert session.follow_host_clock(resumed)
+    assert session.submit(HostClock(resumed))
     assert session.clock.running is Color.BLACK
     assert session.clock.remaining(Color.BLACK) == 589.0
 
@@ -44,11 +45,11 @@ def test_a_guest_pauses_and_resumes_with_the_host(tmp_path: Path) -> None:
     other = ClockReading(
         ply=0, black_ms=500_000, white_ms=600_000, running="white", state="running"
     )
-    assert not session.follow_host_clock(other)
+    assert not session.submit(HostClock(other))
     later = ClockReading(
         ply=1, black_ms=500_000, white_ms=600_000, running="white", state="running"
     )
-    assert not session.follow_host_clock(later)
+    assert not session.submit(HostClock(later))
     assert session.clock.running is Color.BLACK and session.clock.remaining(Color.BLACK) == 589.0
     session.close()
 

@@ -331,7 +331,8 @@ def test_a_hint_on_request_and_on_a_double_press_of_the_lever(tmp_path: Path) ->
     table.time.now += 0.3
     table.board.press_lever(Color.BLACK)
     session.process(table.board.read(0))
-    wait_for(lambda: session.tracker.hint is not None)
+    wait_for(lambda: (session.state()["hint"] or {}).get("status") == "shown")  # its change done
+    assert session.tracker.hint is not None
     assert table.leds.squares(CueKind.HINT_FROM)
     hints = [e for _, kind, e in session.store.events(session.game_id) if kind == "hint"]
     assert [h["ply"] for h in hints] == [1, 3]

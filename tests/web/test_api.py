@@ -16,6 +16,7 @@ from engine.cues import CUE_STYLES, CueKind
 from firmware_bridge.host import sensor_from_spec
 from poolboard.config import Config, StorageConfig, WebConfig
 from poolboard.session import Session
+from poolboard.session.state import BoardState
 from poolboard.simulated_board import SimulatedBoard
 from poolboard.web.app import WebServer, serve_web
 from tests.web.conftest import START, Live, post
@@ -216,6 +217,16 @@ def test_pages_and_their_files_are_served_locally(live: Live) -> None:
         "virtual_board": True,
         "referee_console": True,
     }
+
+
+def test_openapi_documents_the_state_the_api_sends(live: Live) -> None:
+    schema = httpx.get(f"{live.url}/openapi.json").json()
+    answer = schema["paths"]["/api/state"]["get"]["responses"]["200"]["content"]
+    assert answer["application/json"]["schema"] == {"$ref": "#/components/schemas/BoardState"}
+    documented = schema["components"]["schemas"]["BoardState"]
+    state = httpx.get(f"{live.url}/api/state").json()
+    assert set(documented["required"]) == set(state)  # every key documented, none left out
+    assert BoardState.model_validate(state).moves == state["moves"] == []
 
 
 def test_a_real_sensor_has_no_virtual_board(tmp_path: Path) -> None:

@@ -1,0 +1,32 @@
+"""What goes into the session core: every input is one of these, handled one at a time.
+
+Each kind of input is a small frozen dataclass with its own :meth:`Input.handle`, the one
+handler for that kind (the sensor's readings in :mod:`.sensing`, the referee's commands in
+:mod:`.referee`, the opponent's move in :mod:`.opponent`, a remote board's news in
+:mod:`.remote`, hints in :mod:`.hints`). The core queues inputs from every thread and runs their
+handlers in arrival order under its lock (:meth:`poolboard.session.Session.submit`), so a handler
+never races another and sees the game exactly as the inputs before it left it.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from poolboard.session.core import Session
+
+R = TypeVar("R", covariant=True)
+
+
+class RefereeError(ValueError):
+    """An action (the referee's, a hint, a remote board's) that cannot be done; the message
+    says why."""
+
+
+class Input(ABC, Generic[R]):
+    """One input to the core; :meth:`handle` applies it (on the core's turn) and answers."""
+
+    @abstractmethod
+    def handle(self, core: Session) -> R:
+        """Apply this input to ``core`` (its lock held, nothing else running in it)."""

@@ -1,0 +1,250 @@
+"""The board's state as every screen shows it: one typed model (pydantic) for GET /api/state (its
+``response_model``, so /openapi.json documents it), the pages' WebSocket messages and the hall's
+retained MQTT ``state`` message. :func:`board_state` builds it from the core; :func:`to_json`
+gives the JSON object all three send."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.board import Board
+from engine.color import Color
+from poolboard import records
+
+if TYPE_CHECKING:
+    from poolboard.session.core import Session
+
+#: A JSON object as the pages and the hall show it (a clock event, an opponent's details...).
+Json = dict[str, object]
+Side = Literal["black", "white"]
+
+
+class _View(BaseModel):
+    # A hall reads the states of tables that may run a newer poolboard: keys it does not know
+    # are left out, not refused.
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+
+
+class MoveView(_View):
+    """A move's squares: where it starts and, for a jump, every square it lands on."""
+
+    from_: int = Field(alias="from", description="the square the piece starts on (1-32)")
+    path: list[int] = Field(description="the start and every square landed on")
+
+
+class LastMove(MoveView):
+    """The last recorded move."""
+
+    to: int = Field(description="the square the piece ends on")
+
+
+class ClockView(_View):
+    """Both sides' time left (seconds), whose time runs, the clock's state and control."""
+
+    black: float
+    white: float
+    running: Side | None
+    state: str = Field(description="ready, running, paused or stopped")
+    control: str = Field(description="the time control, as board.toml writes it")
+    game: int = Field(description="the game of the match the clock is in")
+    events: list[Json] = Field(description="the last five clock events (warnings, flags)")
+
+
+class ViolationView(_View):
+    """A breach of a rule (RULES.md ID) seen on the board, at ``ply``."""
+
+    event: str
+    t: float
+    rule: str
+    side: Side
+    squares: list[int]
+    message: str
+    severity: str
+    referee: bool
+    ply: int
+
+
+class FaultView(_View):
+    """A sensor fault, the sensor link going down or up, or a change not stored."""
+
+    event: str
+    t: float
+    squares: list[int]
+    message: str
+
+
+class TrackerView(_View):
+    """What the board waits for (the tracker's state) and that in a sentence."""
+
+    name: str
+    detail: str
+
+
+class Score(_View):
+    """A player's points in the match (R-TRN-3)."""
+
+    name: str
+    points: int
+
+
+class MatchResult(_View):
+    """A finished game of the match: its number, PDN result and the ending in words."""
+
+    game: int
+    result: str
+    text: str
+
+
+class MatchView(_View):
+    """The match: this game's number, the games it has, each player's points, the results."""
+
+    game: int
+    games: int
+    round: str
+    score: list[Score]
+    results: list[MatchResult]
+    over: bool
+
+
+class LinkView(_View):
+    """The sensor link (a Pico, a camera): up or down, and why."""
+
+    connected: bool
+    detail: str
+
+
+class HintView(_View):
+    """A hint being sought (``thinking``) or lit on the board (``shown``, with its move)."""
+
+    status: Literal["thinking", "shown"]
+    move: str | None
+
+
+class OpponentView(_View):
+    """The opponent off the board: who, and what it is doing; a remote board adds its link."""
+
+    model_config = ConfigDict(extra="allow")
+
+    kind: str
+    side: Side
+    name: str
+    status: str = Field(description="idle, execute, setup, thinking or waiting")
+    text: str
+    move: str | None
+
+
+class BoardState(_View):
+    """Everything a screen shows of the board (GET /api/state, the pages, the hall)."""
+
+    game_id: int
+    fen: str
+    start_fen: str
+    turn: Side
+    moves: list[str] = Field(description="the record in PDN, Black's first move first")
+    last_move: LastMove | None
+    clock: ClockView
+    cues: dict[str, str] = Field(description="square -> cue kind (docs/cues.md)")
+    result: str | None
+    result_reason: str | None
+    result_text: str | None
+    winner: Side | None
+    counts: list[Json] = Field(description="the draw counts running (R-DRW-*)")
+    legal: list[MoveView]
+    pieces: dict[str, int]
+    state: TrackerView | None
+    violations: list[ViolationView]
+    violation: ViolationView | None = Field(description="the violation standing now, if any")
+    faults: list[FaultView]
+    headers: dict[str, str] = Field(description="the game's PDN tags")
+    details: dict[str, str]
+    pending: dict[str, str] = Field(description="details set for the next game")
+    match: MatchView
+    link: LinkView | None
+    storage: str | None = Field(description="why the last change was not recorded, if so")
+    rules: str
+    opponent: OpponentView | None
+    hint: HintView | None
+    hints: bool
+
+
+def to_json(state: BoardState) -> Json:
+    """The state as the JSON object the API, the pages and the hall send."""
+    return state.model_dump(mode="json", by_alias=True)
+
+
+def board_state(core: Session) -> BoardState:
+    """Everything a screen shows (the core's lock held)."""
+    from poolboard.session import hints, opponent
+
+    game = core.game
+    board = game.board
+    stack = board.move_stack
+    replay = Board(game.start_fen)
+    moves = []
+    for move in stack:
+        moves.append(replay.notation(move))
+        replay.push(move)
+    last = stack[-1] if stack else None
+    outcome = game.outcome()
+    tracker_state = core.tracker_state
+    clock = core.clock
+    return BoardState.model_validate(
+        {
+            "game_id": core.game_id,
+            "fen": board.fen(),
+            "start_fen": game.start_fen,
+            "turn": board.turn.value,
+            "moves": moves,
+            "last_move": None
+            if last is None
+            else {"from": last.from_square, "to": last.to_square, "path": list(last.path)},
+            "clock": {
+                "black": round(clock.remaining(Color.BLACK), 3),
+                "white": round(clock.remaining(Color.WHITE), 3),
+                "running": None if clock.running is None else clock.running.value,
+                "state": clock.state.value,
+                "control": str(clock.control),
+                "game": clock.game,
+                "events": core.clock_events[-5:],
+            },
+            "cues": core.tracker.cues.to_json(),
+            "result": None if outcome is None else outcome.result,
+            "result_reason": None if outcome is None else outcome.reason,
+            "result_text": None
+            if outcome is None
+            else records.ended_in_words(
+                outcome.winner,
+                outcome.reason,
+                core.headers.get("White", "?"),
+                core.headers.get("Black", "?"),
+            ),
+            "winner": None if outcome is None or outcome.winner is None else outcome.winner.value,
+            "counts": [count.to_json() for count in game.counts()],
+            "legal": []
+            if outcome is not None
+            else [
+                {"from": m.from_square, "path": list(m.path)} for m in board.generate_legal_moves()
+            ],
+            "pieces": {side.value: board.pieces(side).bit_count() for side in Color},
+            "state": None
+            if tracker_state is None
+            else {"name": tracker_state.state.name.lower(), "detail": tracker_state.detail},
+            "violations": core.violations[-10:],
+            "violation": core.violation,
+            "faults": core.faults[-5:],
+            "headers": core.headers,
+            "details": core.details,
+            "pending": core.pending,
+            "match": core.match,
+            "link": None
+            if core.link is None
+            else {"connected": core.link.connected, "detail": core.link.detail},
+            "storage": core.storage_error,
+            "rules": core.config.rules.profile,
+            "opponent": opponent.describe(core),
+            "hint": hints.describe(core),
+            "hints": hints.allowed(core),
+        }
+    )
