@@ -132,14 +132,14 @@ def test_bad_messages_become_alerts(monitor) -> None:
         monitor._on_message(monitor.client, None, message)
 
     deliver("poolboard/table/t1/state", b"\xff\xfe")
-    deliver("poolboard/table/t1/status", encode({"status": "sleepy"}))
-    deliver("poolboard/table/t1/events", encode({"boot": "b"}))
+    deliver("poolboard/table/t1/status", encode({"v": 1, "table": "t1", "status": "sleepy"}))
+    deliver("poolboard/table/t1/events", encode({"v": 1, "table": "t1", "boot": "b"}))
     deliver("poolboard/table/t9/state", b"{}")
     deliver("poolboard/table/t1/extra", b"{}")
     messages = [a.message for a in monitor.active_alerts()]
-    assert any("not UTF-8 JSON" in m for m in messages)
-    assert any("unknown status 'sleepy'" in m for m in messages)
-    assert any("malformed message" in m for m in messages)
+    assert "poolboard/table/t1/state: not UTF-8 (" in messages[-1]
+    assert "poolboard/table/t1/status: status: Input should be 'online' or 'offline'" in messages
+    assert "poolboard/table/t1/events: seq: Field required (and 3 more)" in messages
     assert any("unknown table 't9'" in m for m in messages)
     assert any("is not poolboard/table/<table>" in m for m in messages)
     assert monitor.tables["t1"].state is None
