@@ -141,7 +141,6 @@ class TablePublisher:
 
     def _client(self) -> mqtt.Client:
         client = new_client(
-            f"poolboard-table-{self.table}",
             self.table,
             self.link.password,
             tls=self.link.tls,

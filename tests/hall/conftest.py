@@ -61,7 +61,8 @@ class Listener:
         self.messages: queue.Queue[mqtt.MQTTMessage] = queue.Queue()
         self.held: list[mqtt.MQTTMessage] = []
         self.connected = threading.Event()
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"test-{user}-{port}")
+        # The client id every poolboard client uses: its user name (docs/hall.md).
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=user)
         self.client.username_pw_set(user, password)
         if ca_file:
             self.client.tls_set(ca_certs=ca_file)
