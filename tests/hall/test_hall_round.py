@@ -156,21 +156,29 @@ def test_a_bad_message_is_an_alert_and_changes_nothing(hall, tables) -> None:
     hall.wait(lambda: hall.tile("t1")["online"], "t1 online")
     t1.play("11-15")
     hall.wait(lambda: hall.tile("t1")["plies"] == 1, "the move at the hall")
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="t1-impostor")
-    client.username_pw_set("t1", TABLES["t1"])
+    # t2's own credentials (a broken table): one broker user is one connection, so it is t2.
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="t2")
+    client.username_pw_set("t2", TABLES["t2"])
     client.connect("127.0.0.1", hall.broker_port)
     client.loop_start()
-    client.publish("poolboard/table/t1/state", b"{not json", qos=1).wait_for_publish(5)
-    client.publish("poolboard/table/t1/state", b'{"v":1,"boot":"x","seq":1,"state":[]}', qos=1)
-    time.sleep(0.3)
+    client.publish("poolboard/table/t2/state", b"{not json", qos=1).wait_for_publish(5)
+    client.publish(
+        "poolboard/table/t2/state", b'{"v":1,"table":"t2","boot":"x","seq":1,"state":[]}', qos=1
+    ).wait_for_publish(5)
     client.disconnect()
     client.loop_stop()
-    alerts = hall.wait(
-        lambda: [a for a in hall.get("/api/director/alerts", auth=True) if a["kind"] == "protocol"],
-        "the protocol alerts",
+
+    def t2_protocol_alerts() -> set[str]:
+        alerts = hall.get("/api/director/alerts", auth=True)
+        found = {a["message"] for a in alerts if (a["table"], a["kind"]) == ("t2", "protocol")}
+        return found if len(found) >= 2 else set()
+
+    messages = hall.wait(t2_protocol_alerts, "both protocol alerts")
+    assert any(m.startswith("poolboard/table/t2/state: not valid JSON") for m in messages)
+    assert (
+        "poolboard/table/t2/state: state: Input should be a valid dictionary or instance of TableState"
+        in messages
     )
-    assert any("not UTF-8 JSON" in a["message"] for a in alerts)
-    assert any("expected the keys" in a["message"] for a in alerts)
     assert hall.tile("t1")["plies"] == 1
     assert t1.http.get("/api/state").json()["moves"] == ["11-15"]
 
