@@ -35,7 +35,12 @@ ALERTS_KEPT = 500
 
 
 class ActionError(RuntimeError):
-    """A referee action that could not reach a table or was not answered."""
+    """A referee action that could not reach a table or was not answered; ``action_id`` is
+    its id if it was sent (the table will refuse it once its deadline is past)."""
+
+    def __init__(self, message: str, action_id: str | None = None) -> None:
+        super().__init__(message)
+        self.action_id = action_id
 
 
 @dataclass
@@ -67,6 +72,7 @@ class TableView:
     updated: float = 0.0  # wall clock of the last message
     heard: float | None = None  # monotonic time of the last message
     keepalive: float = 10.0  # the table's, from its status messages
+    clock_offset: float = 0.0  # the table's wall clock minus the hall's, from live heartbeats
     last_move_at: float | None = None  # monotonic
     out_of_sync_since: float | None = None  # monotonic
     clocks: dict[tuple[int, int], tuple[float, float]] = field(default_factory=dict)
@@ -224,13 +230,13 @@ class HallMonitor:
         """paho's network thread: nothing may escape it, or the hall stops hearing every table
         and the unacknowledged message comes back at every start (docs/hall.md)."""
         try:
-            self._receive(message.topic, bytes(message.payload))
+            self._receive(message.topic, bytes(message.payload), retained=message.retain)
         except Exception as error:  # a bug of ours, not the table's: say so, keep listening
             log.exception("hall: %s: the message could not be handled", message.topic)
             with contextlib.suppress(Exception):
                 self.alert("?", "protocol", f"{message.topic}: not handled ({error!r:.200})")
 
-    def _receive(self, topic: str, payload: bytes) -> None:
+    def _receive(self, topic: str, payload: bytes, *, retained: bool) -> None:
         try:
             table, suffix = topics.split_topic(topic)
         except topics.ProtocolError as error:
@@ -242,17 +248,22 @@ class HallMonitor:
         if suffix == topics.ACTION:
             return  # our own actions
         try:
-            self.handle(table, suffix, topics.decode(payload, topic))
+            self.handle(table, suffix, topics.decode(payload, topic), retained=retained)
         except topics.ProtocolError as error:
             self.alert(table, "protocol", str(error))
 
-    def handle(self, table: str, suffix: str, data: dict[str, Any]) -> None:
+    def handle(
+        self, table: str, suffix: str, data: dict[str, Any], *, retained: bool = False
+    ) -> None:
         """Apply one decoded message from ``table`` once it passes the schema (docs/hall.md);
-        ProtocolError naming the topic and field if not (the MQTT thread; tests call it too)."""
+        ProtocolError naming the topic and field if not (the MQTT thread; tests call it too).
+        ``retained``: the broker kept it (not sent just now)."""
         message = messages.validate(table, suffix, data)
         with self.lock:
             view = self.tables[table]
             view.updated = time.time()
+            if isinstance(message, messages.StatusMessage) and message.sent and not retained:
+                view.clock_offset = message.sent - view.updated
             view.heard = self.now()
             if (
                 suffix != topics.STATUS
@@ -408,7 +419,9 @@ class HallMonitor:
     def send_action(
         self, table: str, actor: str, action: str, args: dict[str, Any], timeout: float = 5.0
     ) -> dict[str, Any]:
-        """Send a referee action to ``table`` and wait for its reply ``{ok, error}``."""
+        """Send a referee action to ``table`` and wait for its reply ``{id, ok, error}``. The
+        action carries its deadline in the table's clock (``expires``): the table refuses it
+        after that, so an action the hall gave up on is never done later (docs/hall.md)."""
         if table not in self.tables:
             raise ActionError(f"unknown table {table!r}")
         if not self.tables[table].online:
@@ -419,12 +432,22 @@ class HallMonitor:
         future: Future[dict[str, Any]] = Future()
         with self.lock:
             self._replies[action_id] = future
-        payload = {"id": action_id, "actor": actor, "action": action, "args": args}
+            expires = time.time() + self.tables[table].clock_offset + timeout
+        payload = {
+            "id": action_id,
+            "actor": actor,
+            "action": action,
+            "args": args,
+            "expires": round(expires, 3),
+        }
         self.client.publish(topics.topic(table, topics.ACTION), topics.encode(payload), topics.QOS)
         try:
             return future.result(timeout=timeout)
         except TimeoutError:
-            raise ActionError(f"table {table} did not answer within {timeout:.0f} s") from None
+            raise ActionError(
+                f"table {table} did not answer within {timeout:.0f} s; it will not do it later",
+                action_id,
+            ) from None
         finally:
             with self.lock:
                 self._replies.pop(action_id, None)

@@ -415,13 +415,20 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
             json.dumps(args, allow_nan=False)
         except ValueError:
             raise HTTPException(422, f"{action}: NaN and Infinity are not numbers") from None
+        record = {"table": table, "args": args or {}}
         try:
             reply = monitor.send_action(table, name, action, args or {})
         except ActionError as error:
+            # Answered or not, every call is in the audit with what came of it.
+            unanswered = {"id": error.action_id, "ok": False, "error": str(error), "status": 409}
+            event.audit(name, f"table-{action}", {**record, **unanswered})
             raise HTTPException(409, str(error)) from None
-        event.audit(name, f"table-{action}", {"table": table, "args": args or {}, **reply})
-        if not reply.get("ok"):
-            raise HTTPException(422, str(reply.get("error")))
+        answered = {"id": reply["id"], "ok": reply["ok"], "error": reply["error"]}
+        event.audit(
+            name, f"table-{action}", {**record, **answered, "status": 200 if reply["ok"] else 422}
+        )
+        if not reply["ok"]:
+            raise HTTPException(422, str(reply["error"]))
         return {"ok": True}
 
     return app

@@ -1,6 +1,8 @@
 """The hall's alerts and feed from messages as the tables send them (docs/hall.md), on a fake
 clock; the event in a real SQLite file. The broker itself is exercised in the other tests."""
 
+import time
+
 import paho.mqtt.client as mqtt
 import pytest
 
@@ -165,3 +167,18 @@ def test_the_feed_runs_behind_by_the_delay(monitor) -> None:
     send(monitor, "state", state=state(["11-15", "23-19"]))
     assert feed.text("round-2-t1.pdn", delayed=False) == ""
     feed.stop()
+
+
+def test_the_table_clock_offset_comes_from_live_heartbeats_only(monitor) -> None:
+    """An action's deadline is set in the table's clock (docs/hall.md): the offset is taken
+    from heartbeats sent just now, never from a retained one of long ago."""
+    ahead = time.time() + 100.0
+    send(monitor, "status", status="online", reason="alive", sent=ahead)
+    assert 99 < monitor.tables["t1"].clock_offset <= 100
+    monitor.handle(
+        "t1",
+        "status",
+        {"v": 1, "table": "t1", "status": "online", "sent": time.time() - 3600},
+        retained=True,
+    )
+    assert 99 < monitor.tables["t1"].clock_offset <= 100
