@@ -18,7 +18,7 @@ from poolboard.hall import topics
 #: 2**63 - 1: the largest id SQLite stores.
 INT64 = 2**63 - 1
 Id = Annotated[int, Field(ge=0, le=INT64)]
-Seconds = Annotated[float, Field(allow_inf_nan=False, ge=-1e7, le=1e7)]
+Seconds = Annotated[float, Field(allow_inf_nan=False, ge=-1e9, le=1e9)]
 WallClock = Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e11)]
 Text = Annotated[str, Field(max_length=2000)]
 Short = Annotated[str, Field(max_length=64)]
