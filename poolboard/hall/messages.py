@@ -18,7 +18,8 @@ from poolboard.hall import topics
 #: 2**63 - 1: the largest id SQLite stores.
 INT64 = 2**63 - 1
 Id = Annotated[int, Field(ge=0, le=INT64)]
-Seconds = Annotated[float, Field(allow_inf_nan=False, ge=-1e9, le=1e9)]
+#: Within what a PDN [%clk] can write (99,999 hours).
+Seconds = Annotated[float, Field(allow_inf_nan=False, ge=-1e8, le=1e8)]
 WallClock = Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e11)]
 Text = Annotated[str, Field(max_length=2000)]
 Short = Annotated[str, Field(max_length=64)]
