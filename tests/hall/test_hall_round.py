@@ -175,10 +175,8 @@ def test_a_bad_message_is_an_alert_and_changes_nothing(hall, tables) -> None:
 
     messages = hall.wait(t2_protocol_alerts, "both protocol alerts")
     assert any(m.startswith("poolboard/table/t2/state: not valid JSON") for m in messages)
-    assert (
-        "poolboard/table/t2/state: state: Input should be a valid dictionary or instance of TableState"
-        in messages
-    )
+    wrong_type = "poolboard/table/t2/state: state: Input should be a valid dictionary"
+    assert any(m.startswith(wrong_type) for m in messages)
     assert hall.tile("t1")["plies"] == 1
     assert t1.http.get("/api/state").json()["moves"] == ["11-15"]
 

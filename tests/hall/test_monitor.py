@@ -182,3 +182,24 @@ def test_the_table_clock_offset_comes_from_live_heartbeats_only(monitor) -> None
         retained=True,
     )
     assert 99 < monitor.tables["t1"].clock_offset <= 100
+
+
+def test_the_feed_writes_clocks_to_the_tenth_as_export_does(monitor) -> None:
+    """``[%clk h:mm:ss.t]``: the mover's time after the move, tenths at most, never below 0."""
+    feed = Broadcast(monitor)
+    feed.start()
+    for seq, (ply, move, black, white) in enumerate(
+        [(1, "11-15", 1790.2345, 1800.0), (2, "23-19", 1790.2345, -0.37)], start=1
+    ):
+        send(
+            monitor,
+            "events",
+            seq,
+            game_id=1,
+            kind="move",
+            data={"ply": ply, "move": move, "black": black, "white": white},
+        )
+    send(monitor, "state", 2, state=state(["11-15", "23-19"]))
+    text = feed.text("round-1-t1.pdn", delayed=False)
+    assert "1. 11-15 {[%clk 0:29:50.2]} 1... 23-19 {[%clk 0:00:00]} *" in text
+    feed.stop()
