@@ -414,7 +414,10 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
         try:  # what the table would refuse unread (docs/hall.md, "Topics")
             json.dumps(args, allow_nan=False)
         except ValueError:
-            raise HTTPException(422, f"{action}: NaN and Infinity are not numbers") from None
+            error = f"{action}: NaN and Infinity are not numbers"
+            refused = {"table": table, "id": None, "ok": False, "error": error, "status": 422}
+            event.audit(name, f"table-{action}", refused)  # not sent; the args cannot be kept
+            raise HTTPException(422, error) from None
         record = {"table": table, "args": args or {}}
         try:
             reply = monitor.send_action(table, name, action, args or {})

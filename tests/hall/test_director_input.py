@@ -38,6 +38,14 @@ def test_bad_numbers_in_director_bodies_are_422(hall, post) -> None:
             assert answer.json()["detail"][0]["loc"][-1] == field, answer.text
     adjust = post("tables/t1/adjust-clock", '{"side": "white", "seconds": NaN}')
     assert adjust.status_code == 422 and "NaN" in adjust.json()["detail"]
+    [call] = [
+        a for a in hall.get("/api/director/audit", auth=True) if a["action"].startswith("table-")
+    ]
+    assert (call["action"], call["data"]["status"], call["data"]["ok"]) == (
+        "table-adjust-clock",
+        422,
+        False,
+    )
     assert hall.get("/api/hall")["round"] == 1
     assert hall.get("/api/pairings") == []
 
