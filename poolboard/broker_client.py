@@ -10,7 +10,6 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 
 def new_client(
-    client_id: str,
     user: str,
     password: str,
     *,
@@ -19,13 +18,15 @@ def new_client(
     max_queued: int = 0,
     clean_session: bool = True,
 ) -> mqtt.Client:
-    """A client logged in as ``user`` (an empty password: none), trusting ``ca_file`` (empty:
-    the system's CAs) when ``tls``; at most ``max_queued`` messages wait for the broker (0: no
-    bound); ``clean_session=False`` asks the broker to keep its QoS 1 messages while it is
-    away. The caller sets the callbacks (and any last will) before connecting."""
+    """A client logged in as ``user`` (an empty password: none) with ``user`` as its client
+    id (the hall's broker forces that: no one can knock a client off by taking its id;
+    docs/hall.md), trusting ``ca_file`` (empty: the system's CAs) when ``tls``; at most
+    ``max_queued`` messages wait for the broker (0: no bound); ``clean_session=False`` asks
+    the broker to keep its QoS 1 messages while it is away. The caller sets the callbacks (and
+    any last will) before connecting."""
     client = mqtt.Client(
         CallbackAPIVersion.VERSION2,
-        client_id=client_id,
+        client_id=user,
         clean_session=clean_session,
         protocol=mqtt.MQTTv311,
     )

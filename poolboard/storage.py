@@ -26,6 +26,7 @@ from typing import IO, Any
 from engine.board import Board, IllegalMoveError, Move
 from engine.clock import TimeControl
 from engine.pdn import GameRecord
+from engine.pdn.clock import to_tenths
 from poolboard.records import game_number, pdn_time_control
 
 SCHEMA = """
@@ -202,7 +203,7 @@ class StoredGame:
         board = Board(self.start_fen)
         for stored in self.moves:
             mover_clock = stored.clock_black if board.turn.value == "black" else stored.clock_white
-            clock = None if mover_clock is None else round(max(mover_clock, 0.0), 1)
+            clock = None if mover_clock is None else to_tenths(mover_clock)
             record.add_move(stored.move, clock=clock, comment="; ".join(notes.get(stored.ply, [])))
             board.push(stored.move)
         if self.result:

@@ -19,6 +19,12 @@ _MS = Decimal("0.001")
 _CLOCK = re.compile(r"\[%clk\s+(\d{1,5}):([0-5]?\d):([0-5]?\d(?:\.\d{1,3})?)\]")
 
 
+def to_tenths(seconds: float) -> float:
+    """A time left as recorded games write it: to the tenth of a second, never below 0 (a
+    flag's overrun is not time left)."""
+    return round(max(seconds, 0.0), 1)
+
+
 def format_clock(seconds: float) -> str:
     """``[%clk h:mm:ss]`` for a time left, with decimals only when the time has them."""
     limit = Decimal((MAX_HOURS + 1) * 3600)

@@ -17,6 +17,8 @@ from pathlib import Path
 
 from engine.board import Board
 from engine.pdn import GameRecord, write_game
+from engine.pdn.clock import to_tenths
+from poolboard.hall import topics
 from poolboard.hall.monitor import HallMonitor
 
 
@@ -84,17 +86,23 @@ class Broadcast:
             White=tile["white"],
             Board=table,
         )
-        start = state["start_fen"]
-        if start != Board().fen():
-            record.setup(start)
-        board = Board(start)
         game_id = int(state["game_id"])
-        for ply, notation in enumerate(state["moves"], start=1):
-            move = board.parse_move(notation)
-            times = clocks.get((game_id, ply))
-            mover = None if times is None else times[0 if board.turn.value == "black" else 1]
-            record.add_move(move, clock=mover)
-            board.push(move)
+        try:  # the schema checked the types; only replaying them checks the moves
+            start = state["start_fen"]
+            if start != Board().fen():
+                record.setup(start)
+            board = Board(start)
+            for ply, notation in enumerate(state["moves"], start=1):
+                move = board.parse_move(notation)
+                times = clocks.get((game_id, ply))
+                mover = None if times is None else to_tenths(times[board.turn.value != "black"])
+                record.add_move(move, clock=mover)
+                board.push(move)
+        except ValueError as error:
+            where = topics.topic(table, topics.STATE)
+            monitor.condition(table, "protocol", f"{where}: the game does not replay: {error}")
+            return None
+        monitor.condition(table, "protocol", None)
         if state["result"]:
             record.result = state["result"]
         return game_id, write_game(record)

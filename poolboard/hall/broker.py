@@ -120,6 +120,9 @@ def write_broker_config(
         "log_type warning",
         "log_type notice",
         f"listener {port} {host}",
+        # The listener's: a client's id is its user name, whatever it asks for, so nobody can
+        # take over the hall's or a table's connection (and session) by connecting with its id.
+        "use_username_as_clientid true",
     ]
     if tls is not None:
         lines += [f"certfile {tls.certfile}", f"keyfile {tls.keyfile}"]

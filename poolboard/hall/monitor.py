@@ -8,6 +8,7 @@ thread raises the alerts that time brings: no move for N minutes, a board out of
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 import threading
@@ -20,25 +21,26 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from pydantic import ValidationError
 
 from poolboard.broker_client import new_client
-from poolboard.hall import topics
+from poolboard.hall import messages, topics
 from poolboard.hall.event import EventStore
 from poolboard.hall.settings import HallConfig
 from poolboard.listeners import Listeners
-from poolboard.session.state import BoardState, to_json
 
 log = logging.getLogger("poolboard.hall")
 
 #: Alerts kept for the console (the oldest dismissed first).
 ALERTS_KEPT = 500
-#: State keys a table's retained state must carry (docs/hall.md).
-STATE_KEYS = ("game_id", "fen", "start_fen", "turn", "moves", "clock", "result", "headers")
 
 
 class ActionError(RuntimeError):
-    """A referee action that could not reach a table or was not answered."""
+    """A referee action that could not reach a table or was not answered; ``action_id`` is
+    its id if it was sent (the table will refuse it once its deadline is past)."""
+
+    def __init__(self, message: str, action_id: str | None = None) -> None:
+        super().__init__(message)
+        self.action_id = action_id
 
 
 @dataclass
@@ -70,6 +72,7 @@ class TableView:
     updated: float = 0.0  # wall clock of the last message
     heard: float | None = None  # monotonic time of the last message
     keepalive: float = 10.0  # the table's, from its status messages
+    clock_offset: float = 0.0  # the table's wall clock minus the hall's, from live heartbeats
     last_move_at: float | None = None  # monotonic
     out_of_sync_since: float | None = None  # monotonic
     clocks: dict[tuple[int, int], tuple[float, float]] = field(default_factory=dict)
@@ -133,7 +136,6 @@ class HallMonitor:
     def _client(self) -> mqtt.Client:
         broker = self.config.broker
         client = new_client(
-            "poolboard-hall",
             topics.HALL_USER,
             broker.hall_password,
             tls=broker.tls,
@@ -197,7 +199,7 @@ class HallMonitor:
         log.warning("hall alert: %s %s: %s", table, kind, message)
         return raised
 
-    def _condition(self, table: str, kind: str, message: str | None) -> None:
+    def condition(self, table: str, kind: str, message: str | None) -> None:
         """Raise (``message``) or resolve (``None``) the standing alert ``kind`` of ``table``."""
         with self.lock:
             current = self._conditions.get((table, kind))
@@ -225,29 +227,43 @@ class HallMonitor:
     # -- messages ------------------------------------------------------------------------------
 
     def _on_message(self, _: mqtt.Client, __: Any, message: mqtt.MQTTMessage) -> None:
+        """paho's network thread: nothing may escape it, or the hall stops hearing every table
+        and the unacknowledged message comes back at every start (docs/hall.md)."""
         try:
-            table, suffix = topics.split_topic(message.topic)
+            self._receive(message.topic, bytes(message.payload), retained=message.retain)
+        except Exception as error:  # a bug of ours, not the table's: say so, keep listening
+            log.exception("hall: %s: the message could not be handled", message.topic)
+            with contextlib.suppress(Exception):
+                self.alert("?", "protocol", f"{message.topic}: not handled ({error!r:.200})")
+
+    def _receive(self, topic: str, payload: bytes, *, retained: bool) -> None:
+        try:
+            table, suffix = topics.split_topic(topic)
         except topics.ProtocolError as error:
             self.alert("?", "protocol", str(error))
             return
         if table not in self.tables:
-            self._condition(table, "unknown", f"unknown table {table!r} publishes on the broker")
+            self.condition(table, "unknown", f"unknown table {table!r} publishes on the broker")
             return
         if suffix == topics.ACTION:
             return  # our own actions
         try:
-            data = topics.decode(bytes(message.payload), message.topic)
-            self.handle(table, suffix, data)
+            self.handle(table, suffix, topics.decode(payload, topic), retained=retained)
         except topics.ProtocolError as error:
             self.alert(table, "protocol", str(error))
-        except (KeyError, TypeError, ValueError) as error:
-            self.alert(table, "protocol", f"{message.topic}: malformed message ({error!r})")
 
-    def handle(self, table: str, suffix: str, data: dict[str, Any]) -> None:
-        """Apply one decoded message from ``table`` (the MQTT thread; tests call it too)."""
+    def handle(
+        self, table: str, suffix: str, data: dict[str, Any], *, retained: bool = False
+    ) -> None:
+        """Apply one decoded message from ``table`` once it passes the schema (docs/hall.md);
+        ProtocolError naming the topic and field if not (the MQTT thread; tests call it too).
+        ``retained``: the broker kept it (not sent just now)."""
+        message = messages.validate(table, suffix, data)
         with self.lock:
             view = self.tables[table]
             view.updated = time.time()
+            if isinstance(message, messages.StatusMessage) and message.sent and not retained:
+                view.clock_offset = message.sent - view.updated
             view.heard = self.now()
             if (
                 suffix != topics.STATUS
@@ -255,97 +271,90 @@ class HallMonitor:
                 and view.status_reason.startswith("silent")
             ):
                 view.online, view.status_reason = True, "heard again"
-                self._condition(table, "offline", None)
-            if suffix == topics.STATUS:
-                self._on_status(view, data)
-            elif suffix == topics.STATE:
-                self._on_state(view, data)
-            elif suffix == topics.EVENTS:
-                self._on_event(view, data)
-            elif suffix == topics.REPLY:
-                future = self._replies.pop(str(data.get("id")), None)
+                self.condition(table, "offline", None)
+            if isinstance(message, messages.StatusMessage):
+                self._on_status(view, message)
+            elif isinstance(message, messages.StateMessage):
+                self._on_state(view, message)
+            elif isinstance(message, messages.EventMessage):
+                self._on_event(view, message)
+            else:
+                future = self._replies.pop(message.id, None)
                 if future is not None:
-                    future.set_result(data)
+                    future.set_result(message.model_dump())
         self._changed(table)
 
-    def _on_status(self, view: TableView, data: dict[str, Any]) -> None:
-        status = data["status"]
-        if status not in ("online", "offline"):
-            raise topics.ProtocolError(f"{view.name}/status: unknown status {status!r}")
-        view.online = status == "online"
-        view.status_reason = str(data.get("reason", ""))
-        keepalive = data.get("keepalive")
-        if isinstance(keepalive, int | float) and not isinstance(keepalive, bool):
-            view.keepalive = float(keepalive)
+    def _on_status(self, view: TableView, message: messages.StatusMessage) -> None:
+        view.online = message.status == "online"
+        view.status_reason = message.reason
+        view.keepalive = message.keepalive
         why = None if view.online else f"table {view.name} is offline ({view.status_reason})"
-        self._condition(view.name, "offline", why)
+        self.condition(view.name, "offline", why)
 
-    def _on_state(self, view: TableView, data: dict[str, Any]) -> None:
-        state = data["state"]
-        if not isinstance(state, dict) or any(key not in state for key in STATE_KEYS):
-            raise topics.ProtocolError(f"{view.name}/state: expected the keys {STATE_KEYS}")
-        try:  # the table's own model (docs/api.md): what it sends is what it documents
-            table = BoardState.model_validate(state)
-        except ValidationError as error:
-            first = error.errors()[0]
-            where = ".".join(str(part) for part in first["loc"])
-            raise topics.ProtocolError(f"{view.name}/state: {where}: {first['msg']}") from None
-        if data["boot"] != view.boot:
-            view.boot, view.seq = data["boot"], int(data["seq"])
+    def _on_state(self, view: TableView, message: messages.StateMessage) -> None:
+        state = message.state
+        if message.boot != view.boot:
+            view.boot, view.seq = message.boot, message.seq
         else:
-            view.seq = max(view.seq, int(data["seq"]))
+            view.seq = max(view.seq, message.seq)
         previous = view.state
-        if previous is None or previous.get("moves") != table.moves:
+        if previous is None or previous.get("moves") != state.moves:
             view.last_move_at = self.now()
-        view.state = to_json(table)
-        link = table.link
-        self._condition(
+        view.state = state.model_dump()
+        link = state.link
+        self.condition(
             view.name,
             "link",
-            None if link is None or link.connected else f"sensor link down: {link.detail}",
+            None if link is None or link.connected else f"sensor link down: {link.detail or ''}",
         )
-        if table.state is not None and table.state.name == "restore" and table.result is None:
+        if state.state is not None and state.state.name == "restore" and state.result is None:
             if view.out_of_sync_since is None:
                 view.out_of_sync_since = self.now()
         else:
             view.out_of_sync_since = None
-            self._condition(view.name, "sync", None)
-        if table.result is not None:
-            self._report(view, table.game_id, table.result, table.result_reason or "")
+            self.condition(view.name, "sync", None)
+        if state.result is not None:
+            self._report(view, state.game_id, state.result, state.result_reason or "")
 
-    def _on_event(self, view: TableView, data: dict[str, Any]) -> None:
-        seq, kind, payload = int(data["seq"]), data["kind"], data["data"]
-        if data["boot"] == view.boot:
+    def _on_event(self, view: TableView, message: messages.EventMessage) -> None:
+        seq, kind, payload = message.seq, message.kind, message.data
+        if message.boot == view.boot:
             if seq <= view.seq:
                 return  # a QoS 1 duplicate, or already covered by a state
             if seq > view.seq + 1:
                 self.alert(
                     view.name, "gap", f"events {view.seq + 1}-{seq - 1} missed; the state has them"
                 )
-        view.boot, view.seq = data["boot"], seq
-        game_id = int(data["game_id"])
+        view.boot, view.seq = message.boot, seq
+        game_id = message.game_id
         if kind == "move":
+            move = messages.MoveData.model_validate(payload)
             view.last_move_at = self.now()
-            if "black" in payload:
-                view.clocks[(game_id, int(payload["ply"]))] = (payload["black"], payload["white"])
+            if move.black is not None and move.white is not None:
+                view.clocks[(game_id, move.ply)] = (move.black, move.white)
         elif kind == "violation":
-            rule = payload.get("rule", "")
-            self.alert(view.name, "violation", f"{rule} {payload.get('message', '')}".strip())
+            violation = messages.ViolationData.model_validate(payload)
+            self.alert(view.name, "violation", f"{violation.rule} {violation.message}".strip())
         elif kind == "fault":
-            self.alert(view.name, "fault", str(payload.get("message", "sensor fault")))
-        elif kind == "clock" and payload.get("event") in ("FlagFell", "MoveTimeForfeit"):
-            what = "flag fell" if payload["event"] == "FlagFell" else "move time forfeit"
-            self.alert(view.name, "flag", f"{payload.get('side')}: {what} ({payload.get('rule')})")
+            self.alert(view.name, "fault", messages.FaultData.model_validate(payload).message)
+        elif kind == "clock":
+            clock = messages.ClockData.model_validate(payload)
+            if clock.event in ("FlagFell", "MoveTimeForfeit"):
+                what = "flag fell" if clock.event == "FlagFell" else "move time forfeit"
+                self.alert(view.name, "flag", f"{clock.side}: {what} ({clock.rule})")
         elif kind == "result":
-            self._report(view, game_id, payload["result"], payload.get("reason") or "")
-        elif kind == "referee" and payload.get("action") == "penalty":
-            penalty = payload["data"]
-            self.alert(
-                view.name,
-                "penalty",
-                f"{penalty.get('severity')} for {penalty.get('side')} ({penalty.get('rule')}) "
-                f"by {payload.get('actor')}: {penalty.get('note', '')}".rstrip(": "),
-            )
+            result = messages.ResultData.model_validate(payload)
+            self._report(view, game_id, result.result, result.reason or "")
+        elif kind == "referee":
+            referee = messages.RefereeData.model_validate(payload)
+            if referee.action == "penalty":
+                penalty = messages.PenaltyData.model_validate(referee.data)
+                self.alert(
+                    view.name,
+                    "penalty",
+                    f"{penalty.severity} for {penalty.side} ({penalty.rule}) "
+                    f"by {referee.actor}: {penalty.note or ''}".rstrip(": "),
+                )
 
     def _report(self, view: TableView, game_id: int, result: str, reason: str) -> None:
         if (game_id, result) in view.reported:
@@ -376,17 +385,17 @@ class HallMonitor:
                 if hearing and view.online and quiet is not None and quiet > 1.5 * view.keepalive:
                     view.online = False
                     view.status_reason = f"silent for {quiet:.1f} s"
-                    self._condition(view.name, "offline", f"table {view.name} is silent")
+                    self.condition(view.name, "offline", f"table {view.name} is silent")
                     silent.append(view.name)
                 state = view.state or {}
                 since = view.out_of_sync_since
                 if since is not None and now - since >= alerts.out_of_sync_seconds:
-                    self._condition(view.name, "sync", f"board out of sync for {now - since:.0f} s")
+                    self.condition(view.name, "sync", f"board out of sync for {now - since:.0f} s")
                 running = (state.get("clock") or {}).get("running")
                 idle = view.last_move_at is not None and now - view.last_move_at
                 if running and state.get("result") is None and idle:
                     minutes = idle / 60
-                    self._condition(
+                    self.condition(
                         view.name,
                         "idle",
                         f"no move for {minutes:.0f} min"
@@ -394,7 +403,7 @@ class HallMonitor:
                         else None,
                     )
                 else:
-                    self._condition(view.name, "idle", None)
+                    self.condition(view.name, "idle", None)
         for name in silent:
             self._changed(name)
 
@@ -410,7 +419,9 @@ class HallMonitor:
     def send_action(
         self, table: str, actor: str, action: str, args: dict[str, Any], timeout: float = 5.0
     ) -> dict[str, Any]:
-        """Send a referee action to ``table`` and wait for its reply ``{ok, error}``."""
+        """Send a referee action to ``table`` and wait for its reply ``{id, ok, error}``. The
+        action carries its deadline in the table's clock (``expires``): the table refuses it
+        after that, so an action the hall gave up on is never done later (docs/hall.md)."""
         if table not in self.tables:
             raise ActionError(f"unknown table {table!r}")
         if not self.tables[table].online:
@@ -421,12 +432,22 @@ class HallMonitor:
         future: Future[dict[str, Any]] = Future()
         with self.lock:
             self._replies[action_id] = future
-        payload = {"id": action_id, "actor": actor, "action": action, "args": args}
+            expires = time.time() + self.tables[table].clock_offset + timeout
+        payload = {
+            "id": action_id,
+            "actor": actor,
+            "action": action,
+            "args": args,
+            "expires": round(expires, 3),
+        }
         self.client.publish(topics.topic(table, topics.ACTION), topics.encode(payload), topics.QOS)
         try:
             return future.result(timeout=timeout)
         except TimeoutError:
-            raise ActionError(f"table {table} did not answer within {timeout:.0f} s") from None
+            raise ActionError(
+                f"table {table} did not answer within {timeout:.0f} s; it will not do it later",
+                action_id,
+            ) from None
         finally:
             with self.lock:
                 self._replies.pop(action_id, None)

@@ -150,7 +150,6 @@ class TablePublisher:
 
     def _client(self) -> mqtt.Client:
         client = new_client(
-            f"poolboard-table-{self.table}",
             self.table,
             self.link.password,
             tls=self.link.tls,
@@ -350,6 +349,11 @@ class TablePublisher:
                 raise topics.ProtocolError(
                     f"action: unknown action {name!r}; expected one of {', '.join(ACTIONS)}"
                 )
+            expires = message.get("expires")  # the hall's deadline, in this table's clock
+            if not isinstance(expires, int | float) or isinstance(expires, bool):
+                raise topics.ProtocolError("action: 'expires' must be its deadline (Unix time)")
+            if time.time() > expires:
+                raise topics.ProtocolError(f"action {name}: past its deadline, not done")
             action = ACTIONS[name]
             args = message.get("args", {})
             body = action.model.model_validate(args) if action.model is not None else None

@@ -64,12 +64,50 @@ def encode(payload: dict[str, Any]) -> bytes:
     return json.dumps(payload, separators=(",", ":")).encode()
 
 
+#: The largest payload read (a state with a long game is some tens of KiB).
+MAX_PAYLOAD = 256 * 1024
+#: The deepest nesting of arrays and objects read (a state needs 4); checked before parsing,
+#: so that a hostile payload cannot exhaust the parser's recursion.
+MAX_DEPTH = 32
+_ESCAPES = re.compile(rb"\\.", re.DOTALL)
+_STRINGS = re.compile(rb'"[^"]*"')
+_NOT_BRACKETS = re.compile(rb"[^\[\]{}]+")
+
+
+def _depth(raw: bytes) -> int:
+    """How deeply the arrays and objects of the JSON text ``raw`` nest (strings skipped; every
+    step is linear in the length, whatever the text)."""
+    depth = deepest = 0
+    for bracket in _NOT_BRACKETS.sub(b"", _STRINGS.sub(b"", _ESCAPES.sub(b"", raw))):
+        depth += 1 if bracket in b"[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if number in (float("inf"), float("-inf")):
+        raise ValueError(f"{text[:20]} is out of range")
+    return number
+
+
 def decode(raw: bytes, where: str) -> dict[str, Any]:
-    """The JSON object in ``raw``; ProtocolError naming ``where`` if it is not one."""
+    """The JSON object in ``raw``; ProtocolError naming ``where`` if it is not one, is larger
+    than MAX_PAYLOAD, nests deeper than MAX_DEPTH or holds NaN, Infinity or a huge number."""
+    if len(raw) > MAX_PAYLOAD:
+        raise ProtocolError(f"{where}: {len(raw)} bytes, more than {MAX_PAYLOAD}")
+    if _depth(raw) > MAX_DEPTH:
+        raise ProtocolError(f"{where}: JSON nested deeper than {MAX_DEPTH} levels")
     try:
-        data = json.loads(raw.decode())
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ProtocolError(f"{where}: not UTF-8 JSON ({error})") from None
+        data = json.loads(raw.decode(), parse_constant=_no_constant, parse_float=_finite)
+    except UnicodeDecodeError as error:
+        raise ProtocolError(f"{where}: not UTF-8 ({error})") from None
+    except ValueError as error:  # JSONDecodeError, NaN, huge numbers
+        raise ProtocolError(f"{where}: not valid JSON ({str(error)[:200]})") from None
     if not isinstance(data, dict):
         raise ProtocolError(f"{where}: expected a JSON object, got {type(data).__name__}")
     return data

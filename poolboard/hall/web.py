@@ -15,7 +15,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Body, Depends, FastAPI, HTTPException, Request, WebSocket
+from fastapi import Body, Depends, FastAPI, HTTPException, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
@@ -25,7 +26,7 @@ from poolboard.hall.broadcast import Broadcast
 from poolboard.hall.event import EventError
 from poolboard.hall.monitor import ActionError, HallMonitor
 from poolboard.hall.table import ACTIONS
-from poolboard.web.app import _PAGE_HEADERS
+from poolboard.web.app import _PAGE_HEADERS, _invalid_request
 from poolboard.web.app import STATIC as BOARD_STATIC
 from poolboard.web.guard import RequestGuard, is_loopback
 from poolboard.web.hub import relay
@@ -34,6 +35,10 @@ from poolboard.web.referee import basic_guard
 STATIC = Path(str(resources.files("poolboard.hall.static")))
 REALM = "poolboard hall director"
 CSV_LIMIT = 200_000  # bytes of an uploaded CSV
+
+
+#: A round number, in a body or a query (R-TRN-*): within what SQLite and JSON hold.
+RoundNumber = Annotated[int, Field(ge=1, le=999)]
 
 
 class _Body(BaseModel):
@@ -50,7 +55,7 @@ class PlayerBody(_Body):
 class PairingBody(_Body):
     """Who plays at a table in a round; ``first`` has Black in game 1 (R-TRN-2)."""
 
-    round: int = Field(ge=1, le=999)
+    round: RoundNumber
     table: str = Field(min_length=1, max_length=32)
     first: str = Field(min_length=1, max_length=80)
     second: str = Field(min_length=1, max_length=80)
@@ -59,13 +64,13 @@ class PairingBody(_Body):
 class RoundBody(_Body):
     """The round being played."""
 
-    round: int = Field(ge=1, le=999)
+    round: RoundNumber
 
 
 class ConfirmBody(_Body):
     """Game ``game`` of the match at ``table`` in ``round`` is confirmed."""
 
-    round: int = Field(ge=1, le=999)
+    round: RoundNumber
     table: str = Field(min_length=1, max_length=32)
     game: int = Field(ge=1, le=40)
 
@@ -192,6 +197,8 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
     # The table's own request guard: no cross-site changes from a director's logged-in browser,
     # loopback names only on loopback, bounded bodies, no framing (docs/service.md).
     app.add_middleware(RequestGuard, loopback_only=is_loopback(config.hall.host))
+    # 422 naming the field even for NaN or Infinity, which a JSON answer cannot echo.
+    app.add_exception_handler(RequestValidationError, _invalid_request)
     director_config = RefereeConfig(
         username=config.director.username, password=config.director.password
     )
@@ -272,12 +279,12 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
         }
 
     @app.get("/api/pairings")
-    def pairings(round: int | None = None) -> list[dict[str, Any]]:
+    def pairings(round: Annotated[RoundNumber | None, Query()] = None) -> list[dict[str, Any]]:
         """The pairings of one round (or all)."""
         return [p.__dict__ for p in event.pairings(round)]
 
     @app.get("/api/results")
-    def results(round: int | None = None) -> list[dict[str, Any]]:
+    def results(round: Annotated[RoundNumber | None, Query()] = None) -> list[dict[str, Any]]:
         """Every result the tables reported, and who confirmed it."""
         return [r.to_json() for r in event.results(round)]
 
@@ -406,13 +413,27 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
         known(table)
         if action not in ACTIONS:
             raise HTTPException(404, f"no action {action!r}; expected one of {', '.join(ACTIONS)}")
+        try:  # what the table would refuse unread (docs/hall.md, "Topics")
+            json.dumps(args, allow_nan=False)
+        except ValueError:
+            error = f"{action}: NaN and Infinity are not numbers"
+            refused = {"table": table, "id": None, "ok": False, "error": error, "status": 422}
+            event.audit(name, f"table-{action}", refused)  # not sent; the args cannot be kept
+            raise HTTPException(422, error) from None
+        record = {"table": table, "args": args or {}}
         try:
             reply = monitor.send_action(table, name, action, args or {})
         except ActionError as error:
+            # Answered or not, every call is in the audit with what came of it.
+            unanswered = {"id": error.action_id, "ok": False, "error": str(error), "status": 409}
+            event.audit(name, f"table-{action}", {**record, **unanswered})
             raise HTTPException(409, str(error)) from None
-        event.audit(name, f"table-{action}", {"table": table, "args": args or {}, **reply})
-        if not reply.get("ok"):
-            raise HTTPException(422, str(reply.get("error")))
+        answered = {"id": reply["id"], "ok": reply["ok"], "error": reply["error"]}
+        event.audit(
+            name, f"table-{action}", {**record, **answered, "status": 200 if reply["ok"] else 422}
+        )
+        if not reply["ok"]:
+            raise HTTPException(422, str(reply["error"]))
         return {"ok": True}
 
     return app

@@ -233,7 +233,6 @@ class RemoteLink:
 
     def _client(self) -> mqtt.Client:
         client = new_client(
-            f"poolboard-remote-{self.board_name}-{self.invite.game}",
             self.board_name,
             self.link.password,
             tls=self.link.tls,

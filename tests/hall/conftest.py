@@ -61,7 +61,8 @@ class Listener:
         self.messages: queue.Queue[mqtt.MQTTMessage] = queue.Queue()
         self.held: list[mqtt.MQTTMessage] = []
         self.connected = threading.Event()
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"test-{user}-{port}")
+        # The client id every poolboard client uses: its user name (docs/hall.md).
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=user)
         self.client.username_pw_set(user, password)
         if ca_file:
             self.client.tls_set(ca_certs=ca_file)
@@ -108,8 +109,17 @@ class TableProcess:
     its virtual board's HTTP API (/api/board), as a hand on a reed board would."""
 
     def __init__(
-        self, tmp_path: Path, name: str, broker_port: int, hall_extra: str = "", **game: str
+        self,
+        tmp_path: Path,
+        name: str,
+        broker_port: int,
+        hall_extra: str = "",
+        *,
+        in_hall: bool = True,
+        **game: str,
     ) -> None:
+        """``in_hall=False``: the broker's address is left empty (not in a hall), for a board
+        whose broker user ``name`` plays a remote game: one user is one connection."""
         self.name = name
         self.folder = tmp_path / f"table-{name}"
         self.folder.mkdir(exist_ok=True)
@@ -122,7 +132,8 @@ class TableProcess:
             f'[referee]\npassword = "{REFEREE_PASSWORD}"\n'
             "[tracker]\ndebounce = 0.01\nsettle = 0.05\n"
             f"[game]\n{tags}"
-            f'[hall]\nbroker = "127.0.0.1"\nport = {broker_port}\ntable = "{name}"\n'
+            f'[hall]\nbroker = "{"127.0.0.1" if in_hall else ""}"\nport = {broker_port}\n'
+            f'table = "{name}"\n'
             f'password = "{TABLES.get(name, "x")}"\nkeepalive = 2\n{hall_extra}'
         )
         self.process: subprocess.Popen | None = None

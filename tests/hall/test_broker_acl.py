@@ -101,3 +101,34 @@ def test_a_broker_that_cannot_start_says_why(broker, tmp_path) -> None:
     third = Broker(bad, "127.0.0.1", 1, tmp_path / "third.log")
     with pytest.raises(BrokerError, match=r"mosquitto did not start: .*no_such_option"):
         third.start(timeout=5)
+
+
+@pytest.mark.parametrize("taken", ["hall", "t1"])
+def test_no_user_can_knock_another_off_by_taking_its_client_id(broker, taken) -> None:
+    """The broker names every client after its user (use_username_as_clientid): a table that
+    connects with the hall's or another table's client id does not close their connection."""
+    hall = Listener(broker.port, "hall", HALL_PASSWORD, "poolboard/table/#")
+    t1 = Listener(broker.port, "t1", TABLES["t1"])
+    dropped = {"hall": hall, "t1": t1}
+    lost: list[str] = []
+    for name, listener in dropped.items():
+        listener.client.on_disconnect = lambda *_args, who=name: lost.append(who)
+    intruder = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=taken)
+    intruder.username_pw_set("t2", TABLES["t2"])
+    in_ = intruder.connect("127.0.0.1", broker.port, keepalive=5)
+    intruder.loop_start()
+    try:
+        assert in_ == mqtt.MQTT_ERR_SUCCESS
+        intruder.publish("poolboard/table/t2/state", b'{"intruder": true}', qos=1).wait_for_publish(
+            5
+        )
+        t1.client.publish("poolboard/table/t1/state", b'{"still": true}', qos=1).wait_for_publish(5)
+        # Both older connections still work: the hall hears the intruder's and t1's messages.
+        assert hall.next("t2/state")[1] == {"intruder": True}
+        assert hall.next("t1/state")[1] == {"still": True}
+        assert lost == []
+    finally:
+        intruder.disconnect()
+        intruder.loop_stop()
+        hall.close()
+        t1.close()

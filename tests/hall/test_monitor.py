@@ -1,6 +1,8 @@
 """The hall's alerts and feed from messages as the tables send them (docs/hall.md), on a fake
 clock; the event in a real SQLite file. The broker itself is exercised in the other tests."""
 
+import time
+
 import paho.mqtt.client as mqtt
 import pytest
 
@@ -159,14 +161,14 @@ def test_bad_messages_become_alerts(monitor) -> None:
         monitor._on_message(monitor.client, None, message)
 
     deliver("poolboard/table/t1/state", b"\xff\xfe")
-    deliver("poolboard/table/t1/status", encode({"status": "sleepy"}))
-    deliver("poolboard/table/t1/events", encode({"boot": "b"}))
+    deliver("poolboard/table/t1/status", encode({"v": 1, "table": "t1", "status": "sleepy"}))
+    deliver("poolboard/table/t1/events", encode({"v": 1, "table": "t1", "boot": "b"}))
     deliver("poolboard/table/t9/state", b"{}")
     deliver("poolboard/table/t1/extra", b"{}")
     messages = [a.message for a in monitor.active_alerts()]
-    assert any("not UTF-8 JSON" in m for m in messages)
-    assert any("unknown status 'sleepy'" in m for m in messages)
-    assert any("malformed message" in m for m in messages)
+    assert "poolboard/table/t1/state: not UTF-8 (" in messages[-1]
+    assert "poolboard/table/t1/status: status: Input should be 'online' or 'offline'" in messages
+    assert "poolboard/table/t1/events: seq: Field required (and 3 more)" in messages
     assert any("unknown table 't9'" in m for m in messages)
     assert any("is not poolboard/table/<table>" in m for m in messages)
     assert monitor.tables["t1"].state is None
@@ -191,4 +193,40 @@ def test_the_feed_runs_behind_by_the_delay(monitor) -> None:
     monitor.event.set_round(2)
     send(monitor, "state", state=state(["11-15", "23-19"]))
     assert feed.text("round-2-t1.pdn", delayed=False) == ""
+    feed.stop()
+
+
+def test_the_table_clock_offset_comes_from_live_heartbeats_only(monitor) -> None:
+    """An action's deadline is set in the table's clock (docs/hall.md): the offset is taken
+    from heartbeats sent just now, never from a retained one of long ago."""
+    ahead = time.time() + 100.0
+    send(monitor, "status", status="online", reason="alive", sent=ahead)
+    assert 99 < monitor.tables["t1"].clock_offset <= 100
+    monitor.handle(
+        "t1",
+        "status",
+        {"v": 1, "table": "t1", "status": "online", "sent": time.time() - 3600},
+        retained=True,
+    )
+    assert 99 < monitor.tables["t1"].clock_offset <= 100
+
+
+def test_the_feed_writes_clocks_to_the_tenth_as_export_does(monitor) -> None:
+    """``[%clk h:mm:ss.t]``: the mover's time after the move, tenths at most, never below 0."""
+    feed = Broadcast(monitor)
+    feed.start()
+    for seq, (ply, move, black, white) in enumerate(
+        [(1, "11-15", 1790.2345, 1800.0), (2, "23-19", 1790.2345, -0.37)], start=1
+    ):
+        send(
+            monitor,
+            "events",
+            seq,
+            game_id=1,
+            kind="move",
+            data={"ply": ply, "move": move, "black": black, "white": white},
+        )
+    send(monitor, "state", 2, state=state(["11-15", "23-19"]))
+    text = feed.text("round-1-t1.pdn", delayed=False)
+    assert "1. 11-15 {[%clk 0:29:50.2]} 1... 23-19 {[%clk 0:00:00]} *" in text
     feed.stop()

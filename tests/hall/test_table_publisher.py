@@ -19,10 +19,21 @@ from tests.hall.conftest import HALL_PASSWORD, Listener, needs_mosquitto
 pytestmark = needs_mosquitto
 
 
-def send_action(hall: Listener, table: str, action: str, **args) -> dict:
-    """Publish a referee action as the hall; the table's reply."""
-    action_id = uuid.uuid4().hex
+def send_action(
+    hall: Listener,
+    table: str,
+    action: str,
+    *,
+    expires_in: float | None = 5.0,
+    action_id: str = "",
+    **args,
+) -> dict:
+    """Publish a referee action as the hall, due in ``expires_in`` s (None: no deadline);
+    the table's reply."""
+    action_id = action_id or uuid.uuid4().hex
     payload = {"id": action_id, "actor": "director", "action": action, "args": args}
+    if expires_in is not None:
+        payload["expires"] = time.time() + expires_in
     hall.client.publish(f"poolboard/table/{table}/action", json.dumps(payload), qos=1)
     while True:
         _, reply = hall.next(f"{table}/reply")
@@ -70,6 +81,13 @@ def test_moves_events_actions_and_the_last_will(broker, tables) -> None:
         reply = send_action(hall, "t1", "pause")
         assert not reply["ok"] and "paused" in reply["error"]
         assert send_action(hall, "t1", "launch")["error"].startswith("action: unknown action")
+        # Past its deadline (the hall gave up on it) or without one: refused and not done; its
+        # id again (a QoS 1 duplicate, or a replay) gets the same answer and is not done either.
+        late = send_action(hall, "t1", "resume", expires_in=-0.5)
+        assert (late["ok"], late["error"]) == (False, "action resume: past its deadline, not done")
+        assert send_action(hall, "t1", "resume", action_id=late["id"]) == late
+        undated = send_action(hall, "t1", "resume", expires_in=None)
+        assert "'expires' must be its deadline" in undated["error"]
         audit = table.http.get("/api/referee/audit", auth=("referee", "ref-pw")).json()
         assert [(a["actor"], a["action"]) for a in audit] == [
             ("hall:director", "pause"),

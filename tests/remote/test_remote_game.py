@@ -41,7 +41,7 @@ def remote_config(invite: Invite, role: str, far_side: str) -> str:
 
 def start_board(tmp_path, name: str, port: int, sections: str) -> TableProcess:
     extra = sections.format(port=port, user=name, password=TABLES[name])
-    return TableProcess(tmp_path, name, port, extra, black="Ann", white="Bob")
+    return TableProcess(tmp_path, name, port, extra, in_hall=False, black="Ann", white="Bob")
 
 
 def state(board: TableProcess) -> dict:

@@ -1,0 +1,46 @@
+"""A referee action to a frozen table (a hung Pi: SIGSTOP): the hall answers 409 and the table,
+woken, never does it; the director's retry is done once; the hall's audit has both calls with
+their outcome (docs/hall.md, "action (hall -> table) and reply")."""
+
+import os
+import signal
+import time
+
+from tests.hall.conftest import REFEREE_PASSWORD, needs_mosquitto
+
+pytestmark = needs_mosquitto
+
+
+def test_an_action_the_hall_gave_up_on_is_never_done(hall, tables) -> None:
+    t1 = tables("t1", hall.broker_port)
+    hall.wait(lambda: hall.tile("t1")["online"], "t1 online")
+    white = t1.http.get("/api/state").json()["clock"]["white"]  # Black moves first: not running
+    os.kill(t1.process.pid, signal.SIGSTOP)
+    try:
+        frozen = hall.director("tables/t1/adjust-clock", {"side": "white", "seconds": 60})
+    finally:
+        os.kill(t1.process.pid, signal.SIGCONT)
+    assert frozen.status_code == 409
+    assert "did not answer within 5 s; it will not do it later" in frozen.json()["detail"]
+    # Woken, the table reads the action from its socket and refuses it: past its deadline.
+    log = t1.folder / "stderr.log"
+    deadline = time.monotonic() + 10
+    while "action adjust-clock: past its deadline, not done" not in log.read_text():
+        assert time.monotonic() < deadline, "the woken table did not refuse the stale action"
+        time.sleep(0.05)
+    assert t1.http.get("/api/state").json()["clock"]["white"] == white
+    # The director tries again: done, once.
+    hall.wait(lambda: hall.tile("t1")["online"], "t1 back online")
+    again = hall.director("tables/t1/adjust-clock", {"side": "white", "seconds": 60})
+    assert again.status_code == 200, again.text
+    assert t1.http.get("/api/state").json()["clock"]["white"] == white + 60
+    table_audit = t1.http.get("/api/referee/audit", auth=("referee", REFEREE_PASSWORD)).json()
+    assert [a["action"] for a in table_audit] == ["adjust"]
+    calls = [
+        a["data"]
+        for a in hall.get("/api/director/audit", auth=True)
+        if a["action"] == "table-adjust-clock"
+    ]
+    assert [(call["status"], call["ok"]) for call in calls] == [(409, False), (200, True)]
+    assert calls[0]["id"] and calls[0]["id"] != calls[1]["id"]
+    assert "did not answer" in calls[0]["error"] and calls[1]["error"] is None
