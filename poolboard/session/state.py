@@ -64,6 +64,9 @@ class ViolationView(_View):
     severity: str
     referee: bool
     ply: int
+    mended: str | None = Field(
+        default=None, description="how the player put it right at once (R-ILL-1), if they did"
+    )
 
 
 class FaultView(_View):

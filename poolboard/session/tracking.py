@@ -29,6 +29,7 @@ from engine.events import (
     TrackerEvent,
     TrackerState,
     Violation,
+    ViolationMended,
 )
 from engine.sensing import PositionLearner
 from poolboard import records
@@ -109,6 +110,10 @@ def apply(core: Session, event: TrackerEvent) -> None:
             log.warning(
                 "game %d: %s %s: %s", core.game_id, event.rule, event.side.value, event.message
             )
+        case ViolationMended():
+            mended = _mended(core, event)
+            if mended is not None:
+                core.emit(ViolationShown(core.game_id, mended))
         case FaultReported():
             core.store.add_event(core.game_id, "fault", event.to_json())
             core.show_fault(event.to_json())
@@ -126,6 +131,23 @@ def apply(core: Session, event: TrackerEvent) -> None:
             ):
                 core.violation = None
             core.tracker_state = event
+
+
+def _mended(core: Session, event: ViolationMended) -> Json | None:
+    """Mark the violation ``event`` mends as mended, wherever it is shown and in the record
+    (the PDN notes it at the violation's ply); ``None`` if no such violation is standing in
+    this game (one raised before a restart)."""
+    for shown in reversed(core.violations):
+        if (shown.get("t"), shown.get("rule"), shown.get("side")) == (
+            event.raised,
+            event.rule,
+            event.side.value,
+        ):
+            shown["mended"] = event.message
+            core.store.add_event(core.game_id, "mended", {**event.to_json(), "ply": shown["ply"]})
+            log.info("game %d: %s %s", core.game_id, event.rule, event.message)
+            return shown
+    return None
 
 
 def only_capture(core: Session) -> bool:

@@ -48,3 +48,14 @@ def test_a_jump_abandoned_with_the_lever_is_penalised_once(make_table) -> None:
     state = table.session.state()
     assert state["moves"] == ["14x32"] and len(state["violations"]) == 1
     assert state["violation"] is None
+    # Mended at once (R-ILL-1): marked so on the pages and in the record, still counted.
+    assert violation["t"] == state["violations"][0]["t"]
+    assert state["violations"][0]["mended"].startswith("mended at once")
+    events = table.session.store.events(table.session.game_id)
+    assert [kind for _, kind, _ in events if kind in ("violation", "mended")] == [
+        "violation",
+        "mended",
+    ]
+    notes = table.session.store.notes(table.session.game_id).values()
+    notes = " ".join(note for at_ply in notes for note in at_ply)
+    assert "R-CAP-3 mended at once" in notes

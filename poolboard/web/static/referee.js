@@ -163,7 +163,8 @@ function show() {
     li.textContent = `${count.rule}: ${count.text}`;
     return li;
   }));
-  const violations = state.violations.slice(-4).map((v) => `${v.side ?? ""} (${v.severity}): ${violationText(v)}`);
+  const violations = state.violations.slice(-4).map((v) =>
+    `${v.side ?? ""} (${v.severity}${v.mended ? ", mended" : ""}): ${violationText(v)}`);
   document.getElementById("alerts").replaceChildren(...[...standingFaults(state), ...violations].map((text) => {
     const li = document.createElement("li");
     li.textContent = text;
