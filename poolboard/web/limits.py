@@ -5,7 +5,10 @@ head (it waits forever for a client that sends a byte now and then, or nothing a
 ``limit_concurrency`` answers 503 to requests yet keeps every idle socket open: a few hundred
 silent connections would use up the service's file descriptors. :func:`guarded_protocol` adds
 what is missing to uvicorn's h11 protocol: a cap on connections, in all and per client address,
-closed as soon as they are accepted, a deadline for each request head, and TCP_NODELAY. It
+closed as soon as they are accepted, a deadline for each request head, and TCP_NODELAY. When the
+cap in all is reached, a client from an address holding fewer connections than the busiest one
+takes the place of that address's oldest connection still waiting for a request: many
+addresses of one machine cannot lock everyone else out. It
 relies on that protocol's internals, so pyproject.toml pins uvicorn to the release tested.
 :class:`LogRateLimit` keeps a flood from writing a line per refused connection.
 """
@@ -42,6 +45,7 @@ def guarded_protocol(limits: WebLimits) -> type[H11Protocol]:
     class GuardedH11Protocol(H11Protocol):
         _deadline: asyncio.TimerHandle | None = None
         _armed_for: Any = None
+        _opened = 0.0
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             # uvicorn writes a response's head and body apart: without TCP_NODELAY the body
@@ -50,8 +54,11 @@ def guarded_protocol(limits: WebLimits) -> type[H11Protocol]:
             if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             super().connection_made(transport)
+            self._opened = time.monotonic()
             address = self.client[0] if self.client else None
             same = sum(1 for c in self.connections if _address(c) == address)
+            if len(self.connections) > limits.max_connections and same <= limits.per_client:
+                self._make_room(address, same)
             if len(self.connections) > limits.max_connections or same > limits.per_client:
                 log.warning(
                     "refused a connection from %s: %d open in all, %d from it",
@@ -63,6 +70,26 @@ def guarded_protocol(limits: WebLimits) -> type[H11Protocol]:
                 self.connections.discard(self)  # gone now, not when its loss is processed
                 return
             self._arm()
+
+        def _make_room(self, address: str | None, same: int) -> None:
+            """Close the oldest connection waiting for a request head from the address holding
+            the most connections, if it holds more than ``address`` would."""
+            counts: dict[str | None, int] = {}
+            for connection in self.connections:
+                counts[_address(connection)] = counts.get(_address(connection), 0) + 1
+            busiest = max(counts, key=lambda a: counts[a])
+            if busiest == address or counts[busiest] <= same + 1:
+                return
+            waiting: list[Any] = [
+                c
+                for c in self.connections
+                if _address(c) == busiest and getattr(c, "_deadline", None) is not None
+            ]
+            if waiting:
+                oldest = min(waiting, key=lambda c: c._opened)
+                oldest._disarm()
+                oldest.transport.abort()
+                self.connections.discard(oldest)
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
