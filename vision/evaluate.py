@@ -294,7 +294,8 @@ def trials(
     Each board (:func:`boards`) is read as a user meets it, having never been seen before:
     calibrated on one of its photos with the position that photo shows, its other photos are
     read; each of its photos serves as the calibration in turn. A board
-    with one photo is read in two halves, each calibrated on the other half of its squares.
+    with one photo is read in two halves, each calibrated on the other half of its squares, and
+    so is a photo whose every partner was refused as a calibration.
     ``read_as`` changes each photo before it is read and ``learn_as`` each calibration picture
     (``bench/vision_real.py`` sweeps them). A calibration picture that cannot be learnt from
     gives a refused trial, as ``calibrate`` would tell its user to take another.
@@ -309,6 +310,7 @@ def trials(
             if len(board) == 1:
                 done += _read_in_halves(photo, read, self_only, learn_as, shown, reader)
                 continue
+            with_partners: list[Trial] = []
             for partner in board:
                 if partner is photo:
                     continue
@@ -321,9 +323,13 @@ def trials(
                         learnt_from[id(partner)] = error
                 calibration = learnt_from[id(partner)]
                 if isinstance(calibration, CalibrationError):
-                    done.append(_refused(photo.name, partner.name, photo.truth, calibration))
+                    refused = _refused(photo.name, partner.name, photo.truth, calibration)
+                    with_partners.append(refused)
                     continue
-                done.append(_read(read, partner.name, calibration, photo.truth, shown))
+                with_partners.append(_read(read, partner.name, calibration, photo.truth, shown))
+            done += with_partners
+            if all(trial.refused for trial in with_partners):  # as a photo alone of its board
+                done += _read_in_halves(photo, read, self_only, learn_as, shown, reader)
         name = board[0].name + (f" +{len(board) - 1}" if len(board) > 1 else "")
         for trial in done[start:]:
             trial.board = name

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import shutil
 import sqlite3
 import time
@@ -135,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
         _report(False, "config", str(error))
         return 1
     if args.config is None:  # the demo's settings, so the folder its games are kept in
-        config = dataclasses.replace(config, storage=StorageConfig(path=str(demo_data_dir())))
+        config = config.model_copy(update={"storage": StorageConfig(path=str(demo_data_dir()))})
     _report(True, "config", args.config or "defaults (the demo's)")
     results = [
         check_storage(config),
