@@ -23,6 +23,7 @@ import numpy as np
 
 from .camera import camera_pose, undistort
 from .corners import lens_distortion
+from .outline import UNSEEN_SIDE
 from .patches import BEHIND, BEYOND, PATCH_PX, Windows
 
 MODEL = Path(__file__).with_name("models") / "squares.onnx"
@@ -41,12 +42,12 @@ def _ring() -> np.ndarray:
 
 
 _RING = _ring()
-#: How much the board's own looks weigh against the network's kinds (chosen on renders).
+#: How much the board's own looks weigh against the network's kinds (set by hand, not yet
+#: chosen by measurement).
 ADAPTATION = 0.5
 #: A piece whose colour is further than this (in its sets' spreads) from both sets is read as
 #: a piece whose side the camera cannot tell.
 _NEITHER_SIDE = 6.0
-UNSEEN_SIDE = "?"
 
 
 class SquareNet:
