@@ -218,6 +218,17 @@ def _calibrated(
     return calibration
 
 
+def _check_both_sides(photo: Photo) -> None:
+    """``CalibrationError`` for a photo a user could not calibrate on: its position shows no
+    piece of one side (an empty board), as ``calibrate`` refuses it for play."""
+    for side, symbols in (("Black", "bB"), ("White", "wW")):
+        if not any(v in symbols for v in photo.truth.values()):
+            raise CalibrationError(
+                f"the position shows no {side} piece: a board is calibrated on a position "
+                "with pieces of both sides"
+            )
+
+
 #: A change made to a photo before it is read or learnt from (another camera, light, hand).
 Change = Callable[[Photo], Photo]
 
@@ -316,6 +327,7 @@ def trials(
                     continue
                 if id(partner) not in learnt_from:
                     try:
+                        _check_both_sides(partner)
                         learnt = learn_as(partner)
                         learnt_from[id(partner)] = _calibrated(learnt, learnt.truth, reader)
                     except CalibrationError as error:

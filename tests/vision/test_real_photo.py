@@ -330,3 +330,19 @@ def test_a_calibration_picture_that_cannot_be_learnt_from_makes_no_read(
     assert total.split()[1] == "56/56"
     assert "reads not made: 1, their calibration picture refused (no-empty.jpg;" in "\n".join(lines)
     assert "with their 32 squares counted wrong: 56/88 exact (63.64 %)" in "\n".join(lines)
+
+
+def test_an_empty_board_is_no_calibration_but_is_read(
+    photo: np.ndarray, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A photo of a board with no piece of one side is refused as a calibration, as `calibrate`
+    refuses it to a user; it is still read with its partners' calibrations."""
+    empty = Photo("empty.jpg", photo, CORNERS, dict.fromkeys(range(1, 33), "empty"), "eppu")
+    whole = Photo(PHOTO.name, photo, CORNERS, dict(START_POSITION), "eppu")
+    done = trials([empty, whole])
+    assert "empty.jpg: refused as a calibration: the position shows no Black piece" in (
+        capsys.readouterr().out
+    )
+    assert ("empty.jpg", PHOTO.name, False) in [
+        (t.photo, t.learnt_from, bool(t.refused)) for t in done
+    ]
