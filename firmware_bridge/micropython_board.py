@@ -52,6 +52,16 @@ def find_micropython() -> str:
     return found
 
 
+def interpreters() -> list[str]:
+    """The interpreters the firmware can be run on here: "micropython" when it is installed,
+    and always "cpython" (the emulator's)."""
+    try:
+        find_micropython()
+    except MicroPythonMissing:
+        return ["cpython"]
+    return ["micropython", "cpython"]
+
+
 def config_overrides(settings: Any) -> list[str]:
     """``NAME=JSON`` for each setting that differs from firmware/config.py."""
     pairs = []

@@ -12,17 +12,9 @@ from engine.cues import CueKind, Cues
 from engine.sensing import SensorSpecError, Snapshot
 from firmware_bridge.firmware.layout import crossings, strip
 from firmware_bridge.host import sensor_from_spec
-from firmware_bridge.micropython_board import MicroPythonMissing, find_micropython
+from firmware_bridge.micropython_board import interpreters
 from hardware.config import MatrixPins, default_square_map
 from hardware.spi_leds import square_order
-
-
-def _interpreters() -> list[str]:
-    try:
-        find_micropython()
-    except MicroPythonMissing:
-        return ["cpython"]
-    return ["micropython", "cpython"]
 
 
 @pytest.mark.parametrize("orientation", ["white", "black"])
@@ -78,7 +70,7 @@ BUILT = SimpleNamespace(ORIENTATION="black", LAYOUT="serpentine", START=1)
 BUILD = {"wiring": crossings(BUILT, 8, 4), "strip": strip(BUILT)}
 
 
-@pytest.mark.parametrize("interpreter", _interpreters())
+@pytest.mark.parametrize("interpreter", interpreters())
 def test_a_board_wired_from_blacks_side_with_a_serpentine_strip(
     make_link, firmware_settings, interpreter: str
 ) -> None:
@@ -114,7 +106,7 @@ layout = "serpentine"
 """
 
 
-@pytest.mark.parametrize("interpreter", _interpreters())
+@pytest.mark.parametrize("interpreter", interpreters())
 def test_the_hosts_board_file_sets_the_layout(make_link, tmp_path, interpreter: str) -> None:
     """The same board, the firmware left at its defaults: ``serial:PATH?board=FILE`` sends the
     board file's orientation and strip layout at link-up, and the board reads and lights right."""

@@ -18,15 +18,7 @@ from firmware_bridge.emulator import Emulator, parse_squares, remove_stale_folde
 from firmware_bridge.firmware import protocol
 from firmware_bridge.firmware.protocol import Deframer, encode_frame
 from firmware_bridge.host import SerialBoard, make_raw
-from firmware_bridge.micropython_board import MicroPythonMissing, find_micropython
-
-
-def _interpreters() -> list[str]:
-    try:
-        find_micropython()
-    except MicroPythonMissing:
-        return ["cpython"]
-    return ["micropython", "cpython"]
+from firmware_bridge.micropython_board import interpreters
 
 
 class RawPort:
@@ -57,7 +49,7 @@ class RawPort:
         raise AssertionError(f"no message of kind {kind:#x} within {timeout} s")
 
 
-@pytest.fixture(params=_interpreters())
+@pytest.fixture(params=interpreters())
 def raw_board(request: pytest.FixtureRequest) -> Iterator[tuple[Emulator, RawPort]]:
     emulator = Emulator(interpreter=request.param)
     emulator.start()
