@@ -7,7 +7,8 @@ disc with an outline, a rim, shading and a shadow. Its embedding (last hidden la
 square of the calibration picture, whose position is known, teaches it this board: what its
 empty squares, Black's pieces and White's pieces look like (:class:`BoardLook`). A square is then
 read by both: the network's kinds, moved by how near the square's embedding lies to each of the
-board's own classes; the side by the piece's colour against this board's two sets.
+board's own classes; the side by the piece's colour against this board's two sets; king or
+man by the network's odds against where this board's own men (and kings) stood at calibration.
 
 Runs on OpenCV's ``dnn`` module (numpy and OpenCV only); about 2 MFLOPs a square.
 """
@@ -45,9 +46,11 @@ _RING = _ring()
 #: How much the board's own looks weigh against the network's kinds (set by hand, not yet
 #: chosen by measurement).
 ADAPTATION = 0.5
-#: A piece whose colour is further than this (in its sets' spreads) from both sets is read as
-#: a piece whose side the camera cannot tell.
-_NEITHER_SIDE = 6.0
+#: A piece is a king when the network's king-against-man odds stand this many spreads above
+#: those of the men seen at calibration (a king unlike every man of its set).
+KING_SPREADS = 3.0
+#: The least spread assumed of a set's odds (a few alike men say little of their spread).
+_LEAST_SPREAD = 0.3
 
 
 class SquareNet:
@@ -90,18 +93,25 @@ class BoardLook:
     side_colours: np.ndarray  # (2, 3): Black's and White's mean piece colour
     side_spread: np.ndarray  # (3,): the colour's spread within a set
     present: np.ndarray  # (3,) bool: which classes the position showed
+    king_odds: np.ndarray  # (2,): for Black's and White's pieces, the king-or-man odds above
+    # which a piece is a king (:func:`king_threshold`)
 
     @classmethod
     def learn(cls, patches: np.ndarray, position: dict[int, str]) -> BoardLook:
         """The look of the board in ``patches`` (32 windows), which shows ``position``."""
-        _, embedding = network()(patches)
-        return cls.from_embeddings(embedding, colours(patches), position)
+        probabilities, embedding = network()(patches)
+        return cls.from_embeddings(embedding, colours(patches), position, probabilities)
 
     @classmethod
     def from_embeddings(
-        cls, embedding: np.ndarray, colour: np.ndarray, position: dict[int, str]
+        cls,
+        embedding: np.ndarray,
+        colour: np.ndarray,
+        position: dict[int, str],
+        probabilities: np.ndarray,
     ) -> BoardLook:
-        """The look from the squares' embeddings and colours and the position they show."""
+        """The look from the squares' embeddings, colours and the network's probabilities, and
+        the position they show."""
         groups = [
             [s - 1 for s in range(1, 33) if position.get(s, "empty") in kinds]
             for kinds in (("empty",), ("b", "B"), ("w", "W"))
@@ -117,7 +127,15 @@ class BoardLook:
         side_spread = (
             np.maximum(np.concatenate(side_devs).std(axis=0), 0.03) if side_devs else np.ones(3)
         )
-        return cls(centres, spread, side_colours, side_spread, present)
+        odds = king_odds(probabilities)
+        thresholds = [
+            king_threshold(
+                odds[[s - 1 for s in range(1, 33) if position.get(s) == man]],
+                odds[[s - 1 for s in range(1, 33) if position.get(s) == man.upper()]],
+            )
+            for man in ("b", "w")
+        ]
+        return cls(centres, spread, side_colours, side_spread, present, np.array(thresholds))
 
     def to_json(self) -> dict[str, object]:
         """The look as plain numbers (a calibration file holds it)."""
@@ -127,6 +145,7 @@ class BoardLook:
             "side_colours": self.side_colours.round(5).tolist(),
             "side_spread": self.side_spread.round(5).tolist(),
             "present": self.present.tolist(),
+            "king_odds": self.king_odds.round(5).tolist(),
         }
 
     @classmethod
@@ -136,14 +155,18 @@ class BoardLook:
         side_colours = np.asarray(data["side_colours"], dtype=float)
         side_spread = np.asarray(data["side_spread"], dtype=float)
         present = np.asarray(data["present"], dtype=bool)
+        thresholds = np.asarray(data["king_odds"], dtype=float)
         spread = float(data["spread"])  # type: ignore[arg-type]
         if centres.ndim != 2 or centres.shape[0] != 3 or side_colours.shape != (2, 3):
             raise ValueError("the board's look has the wrong shape")
         if side_spread.shape != (3,) or present.shape != (3,) or not spread > 0:
             raise ValueError("the board's look has the wrong shape")
-        if not (np.isfinite(centres).all() and np.isfinite(side_colours).all()):
+        if thresholds.shape != (2,):
+            raise ValueError("the board's look has the wrong shape")
+        numbers = (centres, side_colours, thresholds)
+        if not all(np.isfinite(v).all() for v in numbers):
             raise ValueError("the board's look holds numbers that are not finite")
-        return cls(centres, spread, side_colours, side_spread, present)
+        return cls(centres, spread, side_colours, side_spread, present, thresholds)
 
     def read(self, patches: np.ndarray, adaptation: float = ADAPTATION) -> list[str]:
         """Each window's reading: "empty", "b", "w", "B", "W" or "?" (a piece, side unseen)."""
@@ -165,7 +188,7 @@ class BoardLook:
         nearest_piece = distances[:, 1:].min(axis=1)
         if self.present[EMPTY] and np.isfinite(nearest_piece).any():
             piece_odds = piece_odds + adaptation * (distances[:, 0] - nearest_piece) / 2
-        king = probabilities[:, KING] > probabilities[:, MAN]
+        odds = king_odds(probabilities)
         side_gap = ((colour[:, None, :] - self.side_colours[None]) / self.side_spread) ** 2
         side_gap = side_gap.sum(axis=2)
         known = self.present[1:]
@@ -176,12 +199,42 @@ class BoardLook:
                 readings.append("empty")
                 continue
             side = int(np.argmin(side_gap[index]))
-            if not np.isfinite(side_gap[index, side]) or side_gap[index, side] > _NEITHER_SIDE**2:
+            if not np.isfinite(side_gap[index, side]):
                 readings.append(UNSEEN_SIDE)
                 continue
             letter = "b" if side == 0 else "w"
-            readings.append(letter.upper() if king[index] else letter)
+            king = odds[index] > self.king_odds[side]
+            readings.append(letter.upper() if king else letter)
         return readings
+
+
+def king_odds(probabilities: np.ndarray) -> np.ndarray:
+    """The network's log odds of king against man for each window."""
+    log_p = np.log(np.maximum(probabilities, 1e-9))
+    return log_p[:, KING] - log_p[:, MAN]
+
+
+def king_threshold(men: np.ndarray, kings: np.ndarray) -> float:
+    """The king-or-man odds that part one set's kings from its men on this board, from the
+    odds of the men and kings a calibration showed: between the two where it showed both;
+    :data:`KING_SPREADS` spreads above its men where it showed men only (and never below even
+    odds), or below its kings where it showed kings only; even odds where it showed neither.
+    The network alone may call a board's plain men kings (a sticker set whose men look
+    marked); the board's own men say where its men stand."""
+
+    def spread(odds: np.ndarray) -> float:
+        return max(float(odds.std()), _LEAST_SPREAD)
+
+    if len(men) and len(kings):
+        highest_man, lowest_king = float(men.max()), float(kings.min())
+        if highest_man < lowest_king:
+            return (highest_man + lowest_king) / 2
+        return float(men.mean() + kings.mean()) / 2
+    if len(men) >= 2:
+        return max(0.0, float(men.mean()) + KING_SPREADS * spread(men))
+    if len(kings) >= 2:
+        return float(kings.mean()) - KING_SPREADS * spread(kings)
+    return 0.0
 
 
 @dataclass
