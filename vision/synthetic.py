@@ -1128,7 +1128,9 @@ def _colour(rng: np.random.Generator, hue: float, saturation: float, value: floa
 
 def _board_colours(rng: np.random.Generator) -> tuple[BGR, BGR, str, float]:
     """Light and dark squares of one kind of board, its texture and the texture's strength."""
-    kind = rng.choice(["wood", "print", "tournament", "vinyl"], p=[0.35, 0.3, 0.2, 0.15])
+    kind = rng.choice(
+        ["wood", "print", "tournament", "vinyl", "bright"], p=[0.3, 0.27, 0.18, 0.13, 0.12]
+    )
     if kind == "wood":
         light = _colour(rng, rng.uniform(10, 25), rng.uniform(40, 130), rng.uniform(170, 240))
         dark = _colour(rng, rng.uniform(5, 20), rng.uniform(100, 220), rng.uniform(35, 140))
@@ -1144,6 +1146,15 @@ def _board_colours(rng: np.random.Generator) -> tuple[BGR, BGR, str, float]:
         dark = _colour(rng, rng.choice([60.0, 0.0, 110.0]) + rng.uniform(-8, 8),
                        rng.uniform(80, 220), rng.uniform(40, 150))  # fmt: skip
         return light, dark, "paper", float(rng.uniform(0.0, 0.4))
+    if kind == "bright":  # printed in two saturated inks: a "dark" square may be as bright
+        hue = rng.uniform(0, 180)  # as the light one (red squares beside green ones)
+        light = _colour(
+            rng, hue + rng.uniform(45, 135), rng.uniform(60, 255), rng.uniform(150, 250)
+        )
+        if rng.random() < 0.3:
+            light = _colour(rng, hue, rng.uniform(0, 40), rng.uniform(200, 255))
+        dark = _colour(rng, hue, rng.uniform(150, 255), rng.uniform(120, 250))
+        return light, dark, "paper", float(rng.uniform(0.0, 0.3))
     light = _colour(rng, rng.uniform(0, 180), rng.uniform(0, 40), rng.uniform(150, 235))
     dark = _colour(rng, rng.uniform(0, 180), rng.uniform(0, 80), rng.uniform(10, 90))
     return light, dark, "flat", 0.0
