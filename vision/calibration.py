@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from engine.board import Board, FenError
+from vision import READERS
 from vision.camera import (
     FOCAL_RANGE,
     FOCAL_VARIANCE,
@@ -79,7 +80,9 @@ from vision.markers import (
     follow_markers,
 )
 from vision.outline import UNSEEN_SIDE, round_outlines
+from vision.patches import Windows
 from vision.sources import SourceError, read_picture
+from vision.squares import BoardLook
 
 VERSION = 3
 #: Version 2 measured the lens and focal length in picture widths: the same as now for a
@@ -113,6 +116,11 @@ _SAME_SHAPE = 0.02
 
 class CalibrationError(ValueError):
     """A picture that cannot be calibrated from, or a calibration file that cannot be used."""
+
+
+class NoSquareInTheClearError(CalibrationError):
+    """A position whose empty or light squares are all covered: the colours cannot be learnt
+    from it, where the learnt reader can."""
 
 
 class CornersOffError(CalibrationError):
@@ -149,6 +157,9 @@ class Calibration:
     #: Whether the calibration picture had colour: a frame with none then comes from a camera
     #: that has gone black-and-white (a webcam's night mode) and is refused, not read.
     coloured: bool = False
+    #: The learnt reader's look of this board (:mod:`vision.squares`); when there is one, it,
+    #: not the colours, says what each square holds (``calibrate --reader learnt``).
+    look: BoardLook | None = None
 
     @property
     def warnings(self) -> list[str]:
@@ -199,7 +210,7 @@ class Calibration:
         focal = self.focal or focal_estimate(self.ideal_corners, self.image_size)
         return Calibration(
             corners.astype(np.float32), self.method, size, self.model, self.light, markers,
-            self.odd, self.k1, focal, seen or self.pooled, self.coloured,
+            self.odd, self.k1, focal, seen or self.pooled, self.coloured, self.look,
         )  # fmt: skip
 
     def scaled_to(self, size: tuple[int, int]) -> Calibration:
@@ -313,6 +324,26 @@ class Calibration:
         kinds, _, _ = self.read(canvas)
         return dict(zip(range(1, 33), kinds, strict=True))
 
+    @cached_property
+    def windows(self) -> Windows:
+        """Where the learnt reader's window of each square lies in this calibration's pictures."""
+        return Windows.build(self.corners, self.k1, self.image_size, self.pose)
+
+    def learnt_kinds(self, image: np.ndarray) -> list[str] | None:
+        """What the learnt reader sees on each square 1-32 of a picture of this calibration's
+        size, or None for a calibration without its look (read by the colours)."""
+        if self.look is None:
+            return None
+        return self.look.read(self.windows.patches(image))
+
+    def squares_in(self, image: np.ndarray, canvas: np.ndarray | None = None) -> dict[int, str]:
+        """What each square of ``image`` holds (``canvas``: its canonical image, if made): by
+        the learnt reader if the calibration has its look, else by the colours."""
+        kinds = self.learnt_kinds(image)
+        if kinds is None:
+            return self.reading(self.canvas(image) if canvas is None else canvas)
+        return dict(zip(range(1, 33), kinds, strict=True))
+
     def learn_from(
         self, pixels: Pixels, position: Mapping[int, str], rate: float, recorded: bool = False
     ) -> None:
@@ -321,8 +352,11 @@ class Calibration:
         The first picture of a ``recorded`` position (one the game confirmed, not the reader's
         own reading) whose kings show marks that the colours would take for a piece (a board
         calibrated on the start position, whose kings appear only in play) teaches the marks
-        as a class of their own; from then on they stay out of their side's colour.
+        as a class of their own; from then on they stay out of their side's colour. A
+        calibration read by the learnt reader keeps the look it learnt.
         """
+        if self.look is not None:
+            return
         pieces = self.model.pixels
         if recorded and MARK not in pieces.classes:
             marks, _ = _crown_marks(pixels, self.sampler, position)
@@ -352,7 +386,7 @@ class Calibration:
             "markers": {str(i): m.round(2).tolist() for i, m in self.markers.items()},
             "odd": {str(s): list(pair) for s, pair in self.odd.items()},
             "coloured": self.coloured,
-        }
+        } | ({} if self.look is None else {"look": self.look.to_json()})
 
     @classmethod
     def from_json(cls, data: object) -> Calibration:
@@ -379,6 +413,7 @@ class Calibration:
             k1=_field(data, "k1", _k1, 0.0),
             focal=_field(data, "focal", _focal_from_json, None),
             coloured=_field(data, "coloured", _flag, False),  # older files: not checked
+            look=_field(data, "look", BoardLook.from_json, None),
         )
 
     def save(self, path: str | Path) -> None:
@@ -412,6 +447,7 @@ _FIELDS = {
         f"a variance from {FOCAL_VARIANCE[0]:g} to {FOCAL_VARIANCE[1]:g}], or null"
     ),
     "coloured": "true or false",
+    "look": "the learnt reader's look of the board (centres, spreads, colours, king odds)",
 }
 _REQUIRED = object()  # the default of a field a calibration file must have
 _Parsed = TypeVar("_Parsed")
@@ -583,7 +619,12 @@ def _training(
     for index, chosen in training_pixels(pixels, sampler, position).items():
         if len(chosen) >= _FEWEST_PIXELS:
             samples[index] = chosen
-        elif not (one_side and index in (BLACK, WHITE)):
+        elif index not in (BLACK, WHITE):
+            raise NoSquareInTheClearError(
+                f"cannot learn this board: the position shows no {names[index]} in the clear "
+                "(calibrate on a position with empty squares and pieces of both sides)"
+            )
+        elif not one_side:
             raise CalibrationError(
                 f"cannot learn this board: the position shows no {names[index]} in the clear "
                 "(calibrate on a position with empty squares and pieces of both sides)"
@@ -854,6 +895,7 @@ def calibrate(
     corners: np.ndarray | None = None,
     position: Mapping[int, str] | None = None,
     labelled: bool = False,
+    reader: str = "colour",
 ) -> Calibration:
     """Calibrate from one picture of a known position (by default the start position).
 
@@ -863,8 +905,14 @@ def calibrate(
     every reading would be. ``labelled``: the picture's corners and position are a label's,
     trusted (``evaluate``): what it shows is learnt (one side only, half a photo's squares),
     and the corners are taken as they are, even outside the picture (a board cut by the
-    frame: the squares it does not wholly show are not learnt from).
+    frame: the squares it does not wholly show are not learnt from). ``reader`` "learnt"
+    also learns the board's look for the learnt reader (:mod:`vision.squares`), which then
+    reads the squares. Where the colours cannot be learnt (no empty square in the clear) but
+    the position shows both sides, the learnt reader reads whichever was asked for, with the
+    light squares still watched for hands and a moved camera.
     """
+    if reader not in READERS:
+        raise CalibrationError(f"reader {reader!r}: one of {', '.join(READERS)}")
     if image.ndim != 3 or image.shape[2] != 3:
         raise CalibrationError("calibration needs a colour picture")
     if blank(image):
@@ -901,18 +949,43 @@ def calibrate(
         known |= dict.fromkeys(_out_of_picture(draft), "unknown")
     pixels = sample(canvas, draft.sampler)
     coloured = not colourless(image)
+    look = None
+    if reader == "learnt":
+        check_both_sides(known)
+        look = BoardLook.learn(draft.windows.patches(image), known)
     try:
         model, odd = learn(pixels, draft.sampler, known, labelled)
     except CalibrationError as error:
-        if coloured:
-            raise
-        raise CalibrationError(
-            f"{error}; the picture is black and white, and {NO_COLOUR}"
-        ) from None
+        if not coloured:
+            raise CalibrationError(
+                f"{error}; the picture is black and white, and {NO_COLOUR}"
+            ) from None
+        if look is None:  # the learnt reader needs no empty square: it reads instead
+            if not isinstance(error, NoSquareInTheClearError) or not _both_sides(known):
+                raise
+            look = BoardLook.learn(draft.windows.patches(image), known)
+        model, odd = _UNLEARNT, {}
     return Calibration(
         found, method, (width, height), model, pixels.light, markers, odd, k1,
-        focal_estimate(draft.ideal_corners, (width, height)), coloured=coloured,
+        focal_estimate(draft.ideal_corners, (width, height)), coloured=coloured, look=look,
     )  # fmt: skip
+
+
+def _both_sides(position: Mapping[int, str]) -> bool:
+    """Whether ``position`` shows a piece of each side."""
+    values = set(position.values())
+    return bool(values & {"b", "B"}) and bool(values & {"w", "W"})
+
+
+def check_both_sides(position: Mapping[int, str]) -> None:
+    """``CalibrationError`` for a position without a piece of each side: the learnt reader
+    tells the sides apart by the two sets it was shown."""
+    for side, symbols in (("Black", "bB"), ("White", "wW")):
+        if not any(v in symbols for v in position.values()):
+            raise CalibrationError(
+                f"the position shows no {side} piece: a board is calibrated on a position "
+                "with pieces of both sides"
+            )
 
 
 def _out_of_picture(calibration: Calibration) -> list[int]:
@@ -951,7 +1024,7 @@ def read_placed(placed: Calibration, image: np.ndarray) -> dict[int, str]:
             "the picture shows no checker board where the calibration puts it: is it the same "
             "camera, looking at the board? recalibrate if it moved"
         )
-    return placed.reading(canvas)
+    return placed.squares_in(image, canvas)
 
 
 def load_image(path: str | Path) -> np.ndarray:

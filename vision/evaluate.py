@@ -24,12 +24,17 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.calibration import Calibration, CalibrationError, calibrate, load_image
+from vision.calibration import (
+    Calibration,
+    CalibrationError,
+    calibrate,
+    check_both_sides,
+    load_image,
+)
 from vision.corners import BOARD_LIKE, CornerError, board_likeness, check_quad, homography, warp
 from vision.layout import LAYOUT
 from vision.outline import UNSEEN_SIDE
 from vision.sources import SourceError, read_picture
-from vision.squares import LearntCalibration
 
 VALUES = ("empty", "b", "B", "w", "W")
 _SAME_BOARD = 0.85  # cosine of board colours above which two photos show one board and set
@@ -201,32 +206,18 @@ def _same_board(one: np.ndarray, two: np.ndarray) -> bool:
     return cosine > _SAME_BOARD
 
 
-def _calibrated(
-    photo: Photo, truth: dict[int, str], reader: str = "colour"
-) -> Calibration | LearntCalibration:
-    """What ``reader`` ("colour": the camera sensor's colour reader; "learnt": the network
-    adapted to the board, :mod:`vision.squares`) learns from what ``truth`` shows of the photo.
-    The colour reader learns colours, one side only if that is all; a line says on how many
-    squares the photo read against its labels (pieces between squares, a slip in the labels:
-    with many, it is learnt from the squares that agree)."""
-    if reader == "learnt":
-        return LearntCalibration.learn(photo.image, photo.corners, truth)
-    calibration = calibrate(photo.image, photo.corners, truth, labelled=True)
+def _calibrated(photo: Photo, truth: dict[int, str], reader: str = "colour") -> Calibration:
+    """What ``reader`` ("colour": the colours learnt from the picture; "learnt": the network
+    adapted to the board, :mod:`vision.squares`) learns from what ``truth`` shows of the photo,
+    as ``vision calibrate --reader`` would. The colour reader learns colours, one side only if
+    that is all; a line says on how many squares the photo read against its labels (pieces
+    between squares, a slip in the labels: with many, it is learnt from the squares that
+    agree)."""
+    calibration = calibrate(photo.image, photo.corners, truth, labelled=True, reader=reader)
     if calibration.odd:
         squares = ", ".join(map(str, calibration.odd))
         print(f"  {photo.name}: as a calibration, squares {squares} read otherwise than labelled")
     return calibration
-
-
-def _check_both_sides(photo: Photo) -> None:
-    """``CalibrationError`` for a photo a user could not calibrate on: its position shows no
-    piece of one side (an empty board), as ``calibrate`` refuses it for play."""
-    for side, symbols in (("Black", "bB"), ("White", "wW")):
-        if not any(v in symbols for v in photo.truth.values()):
-            raise CalibrationError(
-                f"the position shows no {side} piece: a board is calibrated on a position "
-                "with pieces of both sides"
-            )
 
 
 #: A change made to a photo before it is read or learnt from (another camera, light, hand).
@@ -246,17 +237,13 @@ Shown = Callable[["Trial", Calibration, np.ndarray], None]
 def _read(
     photo: Photo,
     learnt_from: str,
-    calibration: Calibration | LearntCalibration,
+    calibration: Calibration,
     truth: dict[int, str],
     shown: Shown | None,
 ) -> Trial:
     """``photo`` read with ``calibration`` placed at its labelled corners. The label says the
     board lies there, so it is read even where the checker-pattern test that guards `vision
     read` and the camera sensor against a moved camera doubts it; that is said in a line."""
-    if isinstance(calibration, LearntCalibration):
-        return Trial(
-            photo.name, learnt_from, truth, calibration.reading(photo.image, photo.corners)
-        )
     placed = calibration.seen_at(photo.corners, photo.image)
     canvas = placed.canvas(photo.image)
     if (likeness := board_likeness(canvas)) < BOARD_LIKE:
@@ -265,7 +252,7 @@ def _read(
             f"(likeness {likeness:.2f} < {BOARD_LIKE}): `vision read` and the camera sensor "
             "would refuse this picture; read all the same"
         )
-    trial = Trial(photo.name, learnt_from, truth, placed.reading(canvas))
+    trial = Trial(photo.name, learnt_from, truth, placed.squares_in(photo.image, canvas))
     if shown is not None:
         shown(trial, placed, photo.image)
     return trial
@@ -315,7 +302,7 @@ def trials(
     groups = [[p] for p in photos] if self_only else boards(photos)
     for board in groups:
         start = len(done)
-        learnt_from: dict[int, Calibration | LearntCalibration | CalibrationError] = {}
+        learnt_from: dict[int, Calibration | CalibrationError] = {}
         for photo in board:
             read = photo if self_only else read_as(photo)
             if len(board) == 1:
@@ -327,7 +314,7 @@ def trials(
                     continue
                 if id(partner) not in learnt_from:
                     try:
-                        _check_both_sides(partner)
+                        check_both_sides(partner.truth)
                         learnt = learn_as(partner)
                         learnt_from[id(partner)] = _calibrated(learnt, learnt.truth, reader)
                     except CalibrationError as error:

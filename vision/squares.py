@@ -22,10 +22,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .camera import camera_pose, undistort
-from .corners import lens_distortion
 from .outline import UNSEEN_SIDE
-from .patches import BEHIND, BEYOND, PATCH_PX, Windows
+from .patches import BEHIND, BEYOND, PATCH_PX
 
 MODEL = Path(__file__).with_name("models") / "squares.onnx"
 EMPTY, MAN, KING = 0, 1, 2
@@ -235,33 +233,3 @@ def king_threshold(men: np.ndarray, kings: np.ndarray) -> float:
     if len(kings) >= 2:
         return float(kings.mean()) - KING_SPREADS * spread(kings)
     return 0.0
-
-
-@dataclass
-class LearntCalibration:
-    """A board learnt by the network's reader: its lens and its look, from one picture of a
-    known position whose playing-area corners are given."""
-
-    k1: float
-    look: BoardLook
-
-    @staticmethod
-    def windows(corners: np.ndarray, k1: float, image: np.ndarray) -> Windows:
-        """The squares' windows of a picture whose corners are ``corners``."""
-        height, width = image.shape[:2]
-        size = (width, height)
-        return Windows.build(corners, k1, size, camera_pose(undistort(corners, k1, size), size))
-
-    @classmethod
-    def learn(
-        cls, image: np.ndarray, corners: np.ndarray, position: dict[int, str]
-    ) -> LearntCalibration:
-        """The board in ``image`` (showing ``position``; "unknown" squares are not learnt)."""
-        k1 = lens_distortion(image, corners)
-        patches = cls.windows(corners, k1, image).patches(image)
-        return cls(k1, BoardLook.learn(patches, position))
-
-    def reading(self, image: np.ndarray, corners: np.ndarray) -> dict[int, str]:
-        """Each square of another picture of the board, whose corners are ``corners``."""
-        patches = self.windows(corners, self.k1, image).patches(image)
-        return dict(zip(range(1, 33), self.look.read(patches), strict=True))

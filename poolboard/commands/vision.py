@@ -10,6 +10,8 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from vision import READERS
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -47,6 +49,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="CHECK.png",
         help="also write the picture with the grid found and the position read back drawn on "
         "it (squares read otherwise than the position given are framed in red)",
+    )
+    calibrate.add_argument(
+        "--reader",
+        choices=READERS,
+        default="colour",
+        help="what reads the squares: colour, the colours learnt from this picture (default); "
+        "learnt, the network learnt from rendered boards, adapted to this one",
     )
     calibrate.set_defaults(handler=run_calibrate)
 
@@ -87,10 +96,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     evaluate.add_argument(
         "--reader",
-        choices=("colour", "learnt"),
+        choices=READERS,
         default="colour",
-        help="colour: the camera sensor's reader (default); learnt: the network learnt from "
-        "renders, adapted to each board at calibration",
+        help="as calibrate's --reader: colour (default) or learnt",
     )
     evaluate.add_argument(
         "--show",
@@ -220,7 +228,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
         corners = None if args.corners is None else parse_corners(args.corners)
         position = None if args.fen is None else parse_position(args.fen)
         image = load_image(args.image)
-        calibration = calibrate(image, corners, position)
+        calibration = calibrate(image, corners, position, reader=args.reader)
         calibration.save(args.out)
     except CornersOffError as error:
         if args.show and not _write_picture(args.show, draw_reading(image, error.draft, {})):
@@ -242,6 +250,11 @@ def run_calibrate(args: argparse.Namespace) -> int:
         f"in the picture, square 32 at its {_whereabouts(calibration.corners, 32)}: "
         f"if Black sits elsewhere, {remedy}"
     )
+    if calibration.look is not None and args.reader == "colour":
+        print(
+            "the colours cannot be learnt from this position (no empty square in the clear): "
+            "the learnt reader reads this board"
+        )
     if black_looks_white(calibration):
         print(
             "warning: the pieces taken for Black's are lighter than White's, where Black is "

@@ -306,16 +306,17 @@ def test_a_labelled_board_running_off_the_picture_is_learnt_from_what_it_shows(
 def test_a_calibration_picture_that_cannot_be_learnt_from_makes_no_read(
     photo: np.ndarray, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A labelled photo that cannot be learnt from (its label names no empty square) is
-    refused as a calibration, as `calibrate` would refuse it to a user: the reads it was to
-    calibrate are not made, and `report` says how many, with the total as it would be were
-    their squares all counted wrong. The photo it was the only partner of is read in halves,
-    as a photo alone of its board; before, it lost all 32 squares to the refusal."""
-    no_empty = dict(START_POSITION) | dict.fromkeys(range(13, 21), "unknown")
+    """A labelled photo that cannot be learnt from (its label names no empty square, which
+    the colours need, and no Black piece, which the learnt reader needs) is refused as a
+    calibration, as `calibrate` would refuse it to a user: the reads it was to calibrate are
+    not made, and `report` says how many, with the total as it would be were their squares
+    all counted wrong. The photo it was the only partner of is read in halves, as a photo
+    alone of its board; before, it lost all 32 squares to the refusal."""
+    no_empty = dict(START_POSITION) | dict.fromkeys(range(1, 21), "unknown")
     bad = Photo("no-empty.jpg", photo, CORNERS, no_empty, "eppu")
     whole = Photo(PHOTO.name, photo, CORNERS, dict(START_POSITION), "eppu")
     done = trials([bad, whole])
-    assert "no-empty.jpg: refused as a calibration: cannot learn this board" in (
+    assert "no-empty.jpg: refused as a calibration: the position shows no Black piece" in (
         capsys.readouterr().out
     )
     assert [(t.photo, t.learnt_from, bool(t.refused)) for t in done] == [
@@ -327,9 +328,9 @@ def test_a_calibration_picture_that_cannot_be_learnt_from_makes_no_read(
     assert all(truth == got for trial in done for _, truth, got in trial.compared())
     lines = report(done)
     total = next(line for line in lines if line.startswith("total"))
-    assert total.split()[1] == "56/56"
+    assert total.split()[1] == "44/44"
     assert "reads not made: 1, their calibration picture refused (no-empty.jpg;" in "\n".join(lines)
-    assert "with their 32 squares counted wrong: 56/88 exact (63.64 %)" in "\n".join(lines)
+    assert "with their 32 squares counted wrong: 44/76 exact (57.89 %)" in "\n".join(lines)
 
 
 def test_an_empty_board_is_no_calibration_but_is_read(

@@ -4,14 +4,19 @@ described, a board's look learnt at calibration and kept in a file, and renders 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
+from engine.sensing import Snapshot
 from vision import synthetic
+from vision.calibration import Calibration, CalibrationError, calibrate
 from vision.patches import BEHIND, BEYOND, PATCH_PX, lean_directions
+from vision.pipeline import BoardWatcher
 from vision.renders import KIND_OF, boards, windows_of
-from vision.squares import MODEL, BoardLook, LearntCalibration, colours, network
+from vision.squares import MODEL, BoardLook, colours, network
+from vision.synthetic import START, render
 
 STYLE = synthetic.STYLES["red-white on green"]
 
@@ -69,10 +74,12 @@ def test_a_rendered_board_calibrated_on_the_start_reads_another_position() -> No
     rng = np.random.default_rng(7)
     view = synthetic.random_view(rng)
     start = synthetic.render(synthetic.START, STYLE, view, markers=False)
-    calibration = LearntCalibration.learn(start.image, start.corners, dict(synthetic.START))
+    calibration = calibrate(start.image, start.corners, synthetic.START, reader="learnt")
+    again = Calibration.from_json(json.loads(json.dumps(calibration.to_json())))
+    assert again.look is not None
     later = synthetic.random_position(rng)
     frame = synthetic.render(later, STYLE, view, markers=False)
-    reading = calibration.reading(frame.image, frame.corners)
+    reading = again.squares_in(frame.image)
     occupied_right = sum((reading[s] == "empty") == (later[s] == "empty") for s in range(1, 33))
     sides_right = sum(reading[s].lower() == later[s] for s in range(1, 33))
     assert occupied_right == 32
@@ -92,3 +99,41 @@ def test_colours_tell_the_two_sets_apart_and_ignore_a_crown_mark() -> None:
     apart = np.linalg.norm(black.mean(axis=0) - white.mean(axis=0))
     assert apart > 4 * max(black.std(axis=0).max(), white.std(axis=0).max())
     assert sides[0] == sides[31] == 2  # the two kings are among those measured
+
+
+def test_the_watcher_reads_a_move_through_the_learnt_reader_and_waits_for_the_arm() -> None:
+    """A calibration made for the learnt reader drives the camera sensor's watcher: an arm over
+    the board gives no snapshot, and the move it made is seen once it has gone."""
+    view = synthetic.View(gradient=(0.3, -0.2), noise=2.5)
+    calibration = calibrate(render(START, STYLE, view).image, reader="learnt")
+    after = {**START, 22: "empty", 18: "w"}  # White played 22-18
+    reach = [0, 0, 0, 0, 0.3, 0.6, 0.9, 1.0, 1.0, 0.6, 0.3, 0, 0, 0, 0]
+    frames = [
+        render(START if k < 7 else after, STYLE, replace(view, seed=k, arm=a)).image
+        for k, a in enumerate(reach)
+    ]
+    watcher = BoardWatcher(calibration)
+    snapshots = [e for t, f in enumerate(frames) if (e := watcher.feed(f, float(t))) is not None]
+    pieces = [{s: v for s, v in p.items() if v != "empty"} for p in (START, after)]
+    assert [s.pieces for s in snapshots] == [Snapshot.from_pieces(0, p).pieces for p in pieces]
+
+
+@pytest.mark.parametrize("reader", ["colour", "learnt"])
+def test_a_position_with_no_empty_square_in_the_clear_calibrates_the_learnt_reader(
+    reader: str,
+) -> None:
+    """The colours cannot be learnt from a board crowded with kings (no empty square to learn
+    the squares from): asked for either reader, the learnt one takes it and reads R-BRD-1's
+    32 dark squares with the look it learnt; a crowded board of one side stays refused."""
+    crowded = {
+        s: ("B" if s <= 12 else "W" if s >= 21 else "b" if s <= 16 else "w") for s in range(1, 33)
+    }
+    view = synthetic.View(noise=2.0)
+    with pytest.raises(CalibrationError, match="pieces of both sides"):
+        one_side = {s: "b" for s in range(1, 33)}
+        calibrate(render(one_side, STYLE, view).image, position=one_side, reader=reader)
+    calibration = calibrate(render(crowded, STYLE, view).image, position=crowded, reader=reader)
+    assert calibration.look is not None
+    later = {**crowded, 13: "empty", 17: "empty", 20: "empty"}
+    reading = calibration.squares_in(render(later, STYLE, replace(view, seed=3)).image)
+    assert {s for s, v in reading.items() if v == "empty"} == {13, 17, 20}
