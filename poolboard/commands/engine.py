@@ -36,7 +36,7 @@ from poolboard.opponents.computer import ENDINGS, near_kings_ending, table_limit
 MAX_LINE = 65_536
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "engine",
         help="the computer player on stdin/stdout, for a GUI or a test harness",
