@@ -27,6 +27,7 @@ from poolboard.hall import messages, topics
 from poolboard.hall.event import EventStore
 from poolboard.hall.settings import HallConfig
 from poolboard.listeners import Listeners
+from poolboard.session.state import to_json
 
 log = logging.getLogger("poolboard.hall")
 
@@ -300,7 +301,7 @@ class HallMonitor:
         previous = view.state
         if previous is None or previous.get("moves") != state.moves:
             view.last_move_at = self.now()
-        view.state = state.model_dump()
+        view.state = to_json(state)  # as the table sent it ("from", not "from_")
         link = state.link
         self.condition(
             view.name,

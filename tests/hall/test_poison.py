@@ -14,35 +14,29 @@ from hypothesis import strategies as st
 from poolboard.hall.event import EventStore
 from poolboard.hall.monitor import HallMonitor
 from poolboard.hall.settings import hall_config_from_mapping
-from tests.hall.conftest import HALL_PASSWORD, TABLES, HallProcess, Listener, needs_mosquitto
+from tests.hall.conftest import (
+    HALL_PASSWORD,
+    TABLES,
+    HallProcess,
+    Listener,
+    needs_mosquitto,
+    table_state,
+)
 
 pytestmark = needs_mosquitto
 
-START_FEN = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
 SUFFIXES = ("state", "status", "events", "reply")
 
 
 def good_state(table: str, moves: list[str], seq: int = 1) -> dict:
-    """A state message as a table sends it."""
+    """A state message as a table sends it (its state a whole BoardState)."""
     return {
         "v": 1,
         "table": table,
         "boot": "b1",
         "seq": seq,
         "sent": 1795430000.5,
-        "state": {
-            "game_id": 1,
-            "fen": START_FEN,
-            "start_fen": START_FEN,
-            "turn": "black",
-            "moves": moves,
-            "clock": {"black": 60.0, "white": 60.0, "running": "black", "state": "running"},
-            "result": None,
-            "result_reason": None,
-            "headers": {"White": "W", "Black": "B"},
-            "state": {"name": "to_move", "detail": ""},
-            "link": {"connected": True, "detail": ""},
-        },
+        "state": table_state(moves, link={"connected": True, "detail": ""}),
     }
 
 
