@@ -98,6 +98,12 @@ poison = st.one_of(
 )
 
 
+def moves_of(hall: HallMonitor, table: str) -> list[str] | None:
+    """The moves in the last state the hall took from ``table`` (None before any)."""
+    state = hall.tables[table].state
+    return None if state is None else state.moves
+
+
 def wait_for(check, what: str, timeout: float = 10.0):
     deadline = time.monotonic() + timeout
     while not (value := check()):
@@ -158,8 +164,8 @@ def test_no_payload_on_any_topic_blinds_the_hall(room, suffix, payload) -> None:
         moves = ["11-15", "23-19"]
         publish(t2, "t2", "state", json.dumps(good_state("t2", moves)).encode())
         publish(t1, "t1", "state", json.dumps(good_state("t1", moves[:1], seq=2)).encode())
-        wait_for(lambda: (hall.tables["t2"].state or {}).get("moves") == moves, "t2's state")
-        wait_for(lambda: (hall.tables["t1"].state or {}).get("moves") == moves[:1], "t1's state")
+        wait_for(lambda: moves_of(hall, "t2") == moves, "t2's state")
+        wait_for(lambda: moves_of(hall, "t1") == moves[:1], "t1's state")
         json.dumps([hall.summary(table) for table in hall.tables], allow_nan=False)
     finally:
         hall.stop()
