@@ -18,7 +18,7 @@ from engine.profiles import DEFAULT_PROFILE, PROFILES, RulesProfile
 from engine.protocol import (
     Go,
     IsReady,
-    Position,
+    PositionCommand,
     ProtocolError,
     Quit,
     SetOption,
@@ -102,7 +102,7 @@ class Engine:
                     self.stop()
                 case IsReady():
                     self.output.send("readyok")
-                case Position():
+                case PositionCommand():
                     self._refuse_while_busy("position")
                     self.game = game_from(command, self.profile)
                 case SetOption():

@@ -45,7 +45,7 @@ from poolboard.web.models import (
     ClockAdjustment,
     MoveCorrection,
     Penalty,
-    Position,
+    PositionSetup,
     Result,
     SideBody,
 )
@@ -78,7 +78,7 @@ ACTIONS: dict[str, _Action] = {
         ClockAdjustment, lambda s, who, b: s.adjust_clock(who, b.color, float(b.seconds))
     ),
     "correct-move": _Action(MoveCorrection, lambda s, who, b: s.correct_move(who, b.ply, b.move)),
-    "position": _Action(Position, lambda s, who, b: s.set_position(who, b.fen)),
+    "position": _Action(PositionSetup, lambda s, who, b: s.set_position(who, b.fen)),
     "count": _Action(SideBody, lambda s, who, b: s.invoke_count(who, b.color)),
     "penalty": _Action(
         Penalty, lambda s, who, b: s.penalty(who, b.color, b.rule, b.severity, b.note)

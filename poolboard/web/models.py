@@ -77,7 +77,7 @@ class MoveCorrection(_Body):
     move: str = Field(min_length=3, max_length=60, pattern=r"^[0-9x\-]+$", examples=["11-15"])
 
 
-class Position(_Body):
+class PositionSetup(_Body):
     """A position to set up, in PDN FEN (``B:W21,22:B1,K2``)."""
 
     fen: str = Field(min_length=3, max_length=200, examples=["W:WK10:B19,27"])

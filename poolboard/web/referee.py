@@ -22,7 +22,7 @@ from poolboard.web.models import (
     Done,
     MoveCorrection,
     Penalty,
-    Position,
+    PositionSetup,
     Result,
     SideBody,
 )
@@ -175,7 +175,7 @@ def referee_router(session: Session, login: Callable[..., str]) -> APIRouter:
         return apply_action(lambda: session.correct_move(name, body.ply, body.move))
 
     @router.post("/position")
-    def set_position(name: actor, body: Position) -> Done:
+    def set_position(name: actor, body: PositionSetup) -> Done:
         """Start a new game from a position (a problem, an adjourned game)."""
         return apply_action(lambda: session.set_position(name, body.fen))
 
