@@ -34,7 +34,7 @@ class ProtocolError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class Position:
+class PositionCommand:
     """``position startpos|FEN [moves M1 M2 ...]``: ``fen`` is ``None`` for the start position."""
 
     fen: str | None
@@ -86,7 +86,7 @@ class Quit:
     """``quit``: stop any search and exit."""
 
 
-Command = Position | Go | SetOption | Stop | IsReady | Quit
+Command = PositionCommand | Go | SetOption | Stop | IsReady | Quit
 
 
 def parse_command(line: str) -> Command | None:
@@ -109,7 +109,7 @@ def parse_command(line: str) -> Command | None:
     raise ProtocolError(f"unknown command {quoted(name)}: expected one of {', '.join(COMMANDS)}")
 
 
-def _parse_position(args: list[str]) -> Position:
+def _parse_position(args: list[str]) -> PositionCommand:
     if not args:
         raise ProtocolError("position: expected 'startpos' or a FEN, then optionally 'moves ...'")
     split = args.index("moves") if "moves" in args else len(args)
@@ -119,7 +119,7 @@ def _parse_position(args: list[str]) -> Position:
     if "moves" in args and not moves:
         raise ProtocolError("position: 'moves' must be followed by at least one move")
     if where == ["startpos"]:
-        return Position(None, moves)
+        return PositionCommand(None, moves)
     if where[0] == "fen" and len(where) > 1:  # as UCI writes it: ``position fen FEN``
         where = where[1:]
     fen = " ".join(where)
@@ -127,7 +127,7 @@ def _parse_position(args: list[str]) -> Position:
         Board(fen)
     except FenError as error:
         raise ProtocolError(f"position: {error}") from None
-    return Position(fen, moves)
+    return PositionCommand(fen, moves)
 
 
 def _parse_go(args: list[str]) -> Go:
@@ -182,7 +182,7 @@ def _parse_setoption(args: list[str]) -> SetOption:
     return SetOption(PROFILES[args[1]])
 
 
-def game_from(position: Position, profile: RulesProfile) -> Game:
+def game_from(position: PositionCommand, profile: RulesProfile) -> Game:
     """The game a ``position`` command sets up: its start, every move played, counts kept.
 
     :class:`ProtocolError` names the first move that cannot be played, by its ply (1 for the

@@ -12,9 +12,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Annotated
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+)
 
 from engine.color import Color
 
@@ -66,23 +73,102 @@ def number(value: object, where: str, low: float, high: float) -> float:
     return float(value)
 
 
-def gpio_list(value: object, where: str) -> tuple[int, ...]:
-    """A non-empty list of header GPIO numbers, each checked."""
+def _gpio_list(value: object) -> list[object]:
+    """A non-empty list (each item then checked as a GPIO)."""
     if not isinstance(value, list | tuple) or not value:
-        raise ValueError(f"{where}: expected a list of BCM GPIO numbers, got {value!r}")
-    return tuple(gpio_number(pin, f"{where}[{i}]") for i, pin in enumerate(value))
+        raise ValueError(f"expected a list of BCM GPIO numbers, got {value!r}")
+    return list(value)
 
 
-def gpio_number(value: object, where: str) -> int:
+def _gpio(value: object) -> int:
     """One BCM GPIO number on the header, usable for the matrix (not the HAT EEPROM's 0 and 1)."""
     if value in HAT_EEPROM_GPIOS and not isinstance(value, bool):
         raise ValueError(
-            f"{where}: GPIO {value} is reserved for the HAT ID EEPROM ({HAT_EEPROM_GPIOS[value]});"
+            f"GPIO {value} is reserved for the HAT ID EEPROM ({HAT_EEPROM_GPIOS[value]});"
             " use one of GPIO 2-27"
         )
     if not isinstance(value, int) or isinstance(value, bool) or value not in HEADER_GPIOS:
-        raise ValueError(f"{where}: {value!r} is not a header GPIO (BCM 0-27; use 2-27)")
+        raise ValueError(f"{value!r} is not a header GPIO (BCM 0-27; use 2-27)")
     return value
+
+
+def _square_key(key: str) -> str:
+    """A ``square_map`` key: a square 1-32 written as TOML writes a key (a string)."""
+    if not key.isdigit() or not 1 <= int(key) <= 32:
+        raise ValueError(f"key {key!r} is not a square 1-32 (R-BRD-2)")
+    return key
+
+
+def _crossing(cell: object) -> tuple[object, ...]:
+    """A ``square_map`` value: ``[row_index, column_index]`` (each index then checked)."""
+    if not isinstance(cell, list | tuple) or len(cell) != 2:
+        raise ValueError(f"expected [row_index, column_index], got {cell!r}")
+    return tuple(cell)
+
+
+Gpio = Annotated[int, BeforeValidator(_gpio)]
+GpioList = Annotated[list[Gpio], BeforeValidator(_gpio_list)]
+
+
+class LeverPins(BaseModel):
+    """The ``[matrix.levers]`` table: each side's clock lever GPIO, if the board has one."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    black: Gpio | None = None
+    white: Gpio | None = None
+
+
+class MatrixTable(BaseModel):
+    """The board file's ``[matrix]`` table, typed key by key; :meth:`MatrixPins.from_mapping`
+    then checks what spans keys (pins used twice, crossings within the rows and columns)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    rows: GpioList
+    columns: GpioList
+    orientation: Literal["white", "black"] | None = None
+    square_map: (
+        dict[
+            Annotated[str, AfterValidator(_square_key)],
+            Annotated[tuple[int, int], BeforeValidator(_crossing)],
+        ]
+        | None
+    ) = None
+    levers: LeverPins = LeverPins()
+
+
+#: What a key of the wrong type should have been, by pydantic's error type.
+_EXPECTED = {
+    "int_type": "expected a whole number",
+    "dict_type": "expected a table",
+    "model_type": "expected a table",
+}
+
+
+def _explain(error: ValidationError, where: str) -> str:
+    """The first error of a ``[matrix]`` table as ``matrix.rows[2]: <what was wrong>``."""
+    errors = error.errors(include_url=False)
+    # A misspelt key also leaves the right one missing: the unknown key is what to report.
+    first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
+    loc = list(first["loc"])
+    if loc[-1:] == ["[key]"]:
+        loc = loc[:-2]  # a bad key: named by its table, the message quotes it
+    if first["type"] == "extra_forbidden":
+        *loc, key = loc
+        model: type[BaseModel] = LeverPins if loc == ["levers"] else MatrixTable
+        message = f"unknown key {key!r} (expected one of {', '.join(model.model_fields)})"
+    elif first["type"] == "missing" and len(loc) == 1:
+        return f"{where}: both 'rows' and 'columns' are required"
+    elif first["type"] == "literal_error":
+        message = f"expected one of {', '.join(ORIENTATIONS)}, got {first['input']!r}"
+    elif first["type"] == "value_error":
+        message = str(first["ctx"]["error"])
+    else:
+        expected = _EXPECTED.get(first["type"], first["msg"])
+        message = f"{expected}, got {first['input']!r}"
+    path = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in loc)
+    return f"{where}{path}: {message}"
 
 
 def busy_gpios(spi_leds: bool, dev: Path = Path("/dev")) -> dict[int, str]:
@@ -141,16 +227,18 @@ class MatrixPins:
         ``square_map`` maps each square "1"-"32" to ``[row_index, column_index]`` into the lists;
         without it, ``orientation`` ("white", the default, or "black") needs 8 rows x 4 columns.
         """
-        check_keys(mapping, where, ("rows", "columns", "orientation", "square_map", "levers"))
-        if "rows" not in mapping or "columns" not in mapping:
-            raise ValueError(f"{where}: both 'rows' and 'columns' are required")
-        rows = gpio_list(mapping["rows"], f"{where}.rows")
-        columns = gpio_list(mapping["columns"], f"{where}.columns")
-        lever_table = section(mapping, "levers", where)
-        check_keys(lever_table, f"{where}.levers", tuple(c.value for c in Color))
+        try:
+            table = MatrixTable.model_validate(dict(mapping))
+        except ValidationError as error:
+            raise ValueError(_explain(error, where)) from None
+        rows, columns = tuple(table.rows), tuple(table.columns)
         levers = {
-            Color(side): gpio_number(pin, f"{where}.levers.{side}")
-            for side, pin in lever_table.items()
+            side: pin
+            for side, pin in (
+                (Color.BLACK, table.levers.black),
+                (Color.WHITE, table.levers.white),
+            )
+            if pin is not None
         }
         named = (
             [(f"{where}.rows[{i}]", p) for i, p in enumerate(rows)]
@@ -161,23 +249,17 @@ class MatrixPins:
         for key, pin in named:
             if pin in busy:
                 raise ValueError(f"{key}: GPIO {pin} is {busy[pin]}; pick a free GPIO")
-        if "square_map" in mapping:
-            if "orientation" in mapping:
+        if table.square_map is not None:
+            if table.orientation is not None:
                 raise ValueError(f"{where}: give either 'orientation' or 'square_map', not both")
-            square_map = _square_map(mapping["square_map"], f"{where}.square_map", rows, columns)
+            square_map = _square_map(table.square_map, f"{where}.square_map", rows, columns)
         else:
-            orientation = mapping.get("orientation", "white")
-            if orientation not in ORIENTATIONS:
-                raise ValueError(
-                    f"{where}.orientation: expected one of {', '.join(ORIENTATIONS)},"
-                    f" got {orientation!r}"
-                )
             if (len(rows), len(columns)) != (8, 4):
                 raise ValueError(
                     f"{where}: 'orientation' needs 8 rows and 4 columns (got {len(rows)} x"
                     f" {len(columns)}); give {where}.square_map for any other wiring"
                 )
-            square_map = default_square_map(str(orientation))
+            square_map = default_square_map(table.orientation or "white")
         return cls(rows, columns, square_map, levers)
 
 
@@ -190,32 +272,25 @@ def _check_distinct(pins: list[tuple[str, int]]) -> None:
 
 
 def _square_map(
-    value: object, where: str, rows: tuple[int, ...], columns: tuple[int, ...]
+    table: Mapping[str, tuple[int, int]],
+    where: str,
+    rows: tuple[int, ...],
+    columns: tuple[int, ...],
 ) -> dict[int, tuple[int, int]]:
-    if not isinstance(value, Mapping):
-        raise ValueError(f"{where}: expected a table of square = [row, column], got {value!r}")
     result: dict[int, tuple[int, int]] = {}
     used: dict[tuple[int, int], int] = {}
-    for key, cell in value.items():
-        try:
-            square = int(key)
-        except ValueError:
-            square = 0
-        if not 1 <= square <= 32:
-            raise ValueError(f"{where}: key {key!r} is not a square 1-32 (R-BRD-2)")
+    for key, (row, column) in table.items():
         here = f"{where}.{key}"
-        if not isinstance(cell, list | tuple) or len(cell) != 2:
-            raise ValueError(f"{here}: expected [row_index, column_index], got {cell!r}")
         crossing = (
-            integer(cell[0], f"{here}[0]", 0, len(rows) - 1),
-            integer(cell[1], f"{here}[1]", 0, len(columns) - 1),
+            integer(row, f"{here}[0]", 0, len(rows) - 1),
+            integer(column, f"{here}[1]", 0, len(columns) - 1),
         )
         if crossing in used:
             raise ValueError(
                 f"{here}: crossing {list(crossing)} is already square {used[crossing]}"
             )
-        used[crossing] = square
-        result[square] = crossing
+        used[crossing] = int(key)
+        result[int(key)] = crossing
     missing = sorted(set(range(1, 33)) - set(result))
     if missing:
         raise ValueError(f"{where}: squares {missing} have no crossing")

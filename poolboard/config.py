@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import ValidationError, field_validator
+from pydantic_core import ErrorDetails
 
 from engine.board import Board, FenError
 from engine.clock import TimeControl
@@ -215,7 +217,7 @@ def load_config(path: str | Path | None, *, require_sensor: bool = False) -> Con
     return config
 
 
-def config_from_mapping(data: dict[str, Any], name: str = "config") -> Config:
+def config_from_mapping(data: Mapping[str, object], name: str = "config") -> Config:
     """Build a :class:`Config` from parsed TOML, checking every section, key and value."""
     try:
         config = Config.model_validate(data)
@@ -233,7 +235,7 @@ _KIND_NAMES = {
 }
 
 
-def _explain(error: Any) -> str:
+def _explain(error: ErrorDetails) -> str:
     """One pydantic error as ``[section] key: why``."""
     location = [str(part) for part in error["loc"]]
     kind = error["type"]

@@ -15,8 +15,15 @@ import hmac
 import json
 import re
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeVar
+
+from pydantic import JsonValue
+
+T = TypeVar("T")
+#: A verified message's body as JSON decoded it.
+Received = dict[str, JsonValue]
 
 ROOT = "poolboard/remote"
 #: v2 (docs/remote.md): records may be rewound (a takeback, a correction, voided moves), so a
@@ -105,24 +112,24 @@ def split_topic(name: str) -> tuple[str, str, str]:
     return parts[2], parts[3], parts[4]
 
 
-def _canonical(name: str, body: dict[str, Any]) -> bytes:
+def _canonical(name: str, body: Mapping[str, object]) -> bytes:
     """What is signed: the topic, a newline, then the payload without ``sig`` as JSON with sorted
     keys, no spaces and only ASCII (docs/remote.md)."""
     text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return f"{name}\n{text}".encode()
 
 
-def _signature(secret: str, name: str, body: dict[str, Any]) -> str:
+def _signature(secret: str, name: str, body: Mapping[str, object]) -> str:
     return hmac.new(secret.encode(), _canonical(name, body), hashlib.sha256).hexdigest()
 
 
-def encode(invite: Invite, name: str, body: dict[str, Any]) -> bytes:
+def encode(invite: Invite, name: str, body: Mapping[str, object]) -> bytes:
     """``body`` signed for topic ``name``, as the UTF-8 JSON payload to publish."""
     signed = {**body, "sig": _signature(invite.secret, name, body)}
     return json.dumps(signed, separators=(",", ":")).encode()
 
 
-def decode(invite: Invite, name: str, raw: bytes) -> dict[str, Any]:
+def decode(invite: Invite, name: str, raw: bytes) -> Received:
     """The verified body of a payload received on topic ``name``; ProtocolError if it is not
     a JSON object or its signature is not the game's (a client without the invite)."""
     if len(raw) > MAX_PAYLOAD:
@@ -147,7 +154,7 @@ def decode(invite: Invite, name: str, raw: bytes) -> dict[str, Any]:
     return data
 
 
-def field(data: dict[str, Any], key: str, kind: type, what: str) -> Any:
+def field(data: Mapping[str, object], key: str, kind: type[T], what: str) -> T:
     """``data[key]`` if it is a ``kind``; ProtocolError naming the key and ``what`` it must be."""
     value = data.get(key)
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):

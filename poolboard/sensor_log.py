@@ -19,10 +19,10 @@ from __future__ import annotations
 import itertools
 import json
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from engine.color import Color
 from engine.sensing import (
@@ -62,13 +62,13 @@ class GameMarker:
 LogEntry = SensorEvent | GameMarker
 
 
-def event_to_json(event: LogEntry) -> dict[str, Any]:
+def event_to_json(event: LogEntry) -> dict[str, object]:
     """One sensor event (or game marker) as the JSON object logs and ``poolboard monitor`` use."""
     match event:
         case GameMarker(t, game, fen, resume):
             return {"t": round(t, 4), "game": game, "fen": fen, "resume": resume}
         case Snapshot(t, occupied, pieces):
-            line: dict[str, Any] = {"t": round(t, 4), "occupied": sorted(occupied)}
+            line: dict[str, object] = {"t": round(t, 4), "occupied": sorted(occupied)}
             if pieces is not None:
                 line["pieces"] = {str(square): symbol for square, symbol in pieces}
             return line
@@ -128,7 +128,7 @@ def _side(value: object, key: str) -> Color:
     return Color(value)
 
 
-def _text(data: dict[str, Any], key: str) -> str:
+def _text(data: Mapping[str, object], key: str) -> str:
     value = data.get(key, "")
     if not isinstance(value, str):
         raise ValueError(f'"{key}" must be a string, got {_shown(value)}')

@@ -8,6 +8,7 @@ optional extra is not installed is a :class:`SensorSpecError` saying what to ins
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 
 from engine.sensing import Sensor, SensorSpecError
 
@@ -42,5 +43,6 @@ def open_sensor(spec: str) -> Sensor:
             f"the {scheme} sensor needs the Python module {error.name!r}, which is not "
             f"installed: pip install 'poolboard[{extra}]'"
         ) from None
-    factory = getattr(module, function_name)
+    # Each backend's function is declared by BACKENDS to take the spec's argument, give a Sensor.
+    factory: Callable[[str], Sensor] = getattr(module, function_name)
     return factory(argument)

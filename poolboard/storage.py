@@ -23,11 +23,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+from pydantic import JsonValue
+
 from engine.board import Board, IllegalMoveError, Move
 from engine.clock import TimeControl
 from engine.pdn import GameRecord
 from engine.pdn.clock import to_tenths
 from poolboard.records import game_number, pdn_time_control
+
+#: A value SQLite stores: a query's parameter.
+SqlValue = str | int | float | bytes | None
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -428,7 +433,7 @@ class GameStore:
             finally:
                 self._depth = 0
 
-    def _write(self, sql: str, parameters: tuple[Any, ...]) -> sqlite3.Cursor:
+    def _write(self, sql: str, parameters: tuple[SqlValue, ...]) -> sqlite3.Cursor:
         """Run one write inside the current transaction (one of its own if there is none)."""
         with self.transaction():
             if not self._db.in_transaction:
@@ -671,7 +676,9 @@ class GameStore:
         """``game`` as a PDN record with its notes (:meth:`notes`)."""
         return game.record(self.notes(game.id))
 
-    def audit_log(self, game_id: int | None = None) -> list[tuple[str, str, str, dict[str, Any]]]:
+    def audit_log(
+        self, game_id: int | None = None
+    ) -> list[tuple[str, str, str, dict[str, JsonValue]]]:
         """Every referee action (or those on game ``game_id``): (time, actor, action, data),
         oldest first."""
         with self._reading() as db:

@@ -27,7 +27,7 @@ from poolboard.opponents.computer import table_limit
 DEFAULT_MOVETIME_MS = 500
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "analyse",
         help="annotate the games of a PDN file: each move's evaluation, mistakes marked",

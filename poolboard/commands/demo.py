@@ -35,7 +35,7 @@ def demo_data_dir() -> Path:
     return default_data_dir() / "demo"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "demo",
         help="the whole system on the simulated board, with the web UI",

@@ -19,7 +19,7 @@ from poolboard.service import open_configured_displays, open_configured_sensor
 from poolboard.storage import DamagedGame, GameStore, StorageError, StoredGame
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "doctor",
         help="check the sensor, LEDs, storage and clock a config describes",

@@ -8,7 +8,7 @@ import sys
 from types import FrameType
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from firmware_bridge.emulator import COMMANDS
 
     parser = subparsers.add_parser(

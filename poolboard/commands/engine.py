@@ -18,7 +18,7 @@ from engine.profiles import DEFAULT_PROFILE, PROFILES, RulesProfile
 from engine.protocol import (
     Go,
     IsReady,
-    Position,
+    PositionCommand,
     ProtocolError,
     Quit,
     SetOption,
@@ -36,7 +36,7 @@ from poolboard.opponents.computer import ENDINGS, near_kings_ending, table_limit
 MAX_LINE = 65_536
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "engine",
         help="the computer player on stdin/stdout, for a GUI or a test harness",
@@ -102,7 +102,7 @@ class Engine:
                     self.stop()
                 case IsReady():
                     self.output.send("readyok")
-                case Position():
+                case PositionCommand():
                     self._refuse_while_busy("position")
                     self.game = game_from(command, self.profile)
                 case SetOption():

@@ -12,7 +12,7 @@ from poolboard.config import ConfigError, load_config
 from poolboard.storage import DamagedGame, GameStore, StorageError, StoredGame
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     games = subparsers.add_parser(
         "games",
         help="list the recorded games",

@@ -11,7 +11,7 @@ from poolboard.hall.broker import BrokerError
 from poolboard.hall.settings import HallConfigError, load_hall_config
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "hall",
         help="the tournament hall: every table live, the director's console, the PDN feed",

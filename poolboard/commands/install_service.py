@@ -19,7 +19,7 @@ DEVICE_GROUPS = ("gpio", "spi", "dialout", "video")
 OPEN_FILES = 65536
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "install-service",
         help="install and start a systemd unit that runs 'poolboard run' at boot",

@@ -14,7 +14,7 @@ from poolboard.sensor_log import event_to_json
 from poolboard.sensor_spec import SensorSpecError, open_sensor
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "monitor",
         help="print a sensor's snapshots, lever presses and link health as JSON lines",
@@ -93,7 +93,8 @@ def _check(args: argparse.Namespace, sensor: Sensor) -> int:
     try:
         report = check.run()
     finally:
-        if display is not None and display is not sensor:
+        # The Pico's LEDs are the sensor itself (closed with it); only an SPI strip is closed here.
+        if display is not None and not isinstance(sensor, CueDisplay):
             display.close()
     for line in report.lines():
         print(line)

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from engine.board import Board, FenError, Move
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "moves",
         help="list the legal moves of positions given as PDN FEN",

@@ -15,7 +15,7 @@ from engine.pdn import GameRecord, PdnError, read_games
 from poolboard.commands.moves import move_to_json
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "pdn",
         help="check and summarise the games of a PDN file",

@@ -10,7 +10,7 @@ from engine.board import Board, FenError
 from engine.perft import divide, perft
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "perft",
         help="count move-tree leaves to each depth (checks the move generator)",

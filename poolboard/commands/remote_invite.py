@@ -7,7 +7,7 @@ import argparse
 from poolboard.remote_protocol import Invite
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "remote-invite",
         help="make an invite code for a game against a board far away",

@@ -21,7 +21,7 @@ from poolboard.sensor_log_files import read_parts, session_parts
 END_OF_LOG_SECONDS = 10.0
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "replay",
         help="replay sensor logs through the occupancy tracker",

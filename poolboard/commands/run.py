@@ -17,7 +17,7 @@ from poolboard.service import build_session, serve
 from poolboard.storage import StorageError
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "run",
         help="run the board service (sensor, tracker, clock, recording, web UI)",

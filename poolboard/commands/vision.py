@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "vision",
         help="overhead camera: calibrate, read board pictures, print corner markers",

@@ -77,8 +77,8 @@ class Broadcast:
             return None
         tile = monitor.summary(table)
         record = GameRecord()
-        for key, value in state["headers"].items():
-            record.headers[key] = str(value)
+        for key, value in state.headers.items():
+            record.headers[key] = value
         record.headers.update(
             Event=monitor.config.hall.event,
             Round=f"{tile['round']}.{tile['game']}",
@@ -86,13 +86,13 @@ class Broadcast:
             White=tile["white"],
             Board=table,
         )
-        game_id = int(state["game_id"])
+        game_id = state.game_id
         try:  # the schema checked the types; only replaying them checks the moves
-            start = state["start_fen"]
+            start = state.start_fen
             if start != Board().fen():
                 record.setup(start)
             board = Board(start)
-            for ply, notation in enumerate(state["moves"], start=1):
+            for ply, notation in enumerate(state.moves, start=1):
                 move = board.parse_move(notation)
                 times = clocks.get((game_id, ply))
                 mover = None if times is None else to_tenths(times[board.turn.value != "black"])
@@ -103,8 +103,8 @@ class Broadcast:
             monitor.condition(table, "protocol", f"{where}: the game does not replay: {error}")
             return None
         monitor.condition(table, "protocol", None)
-        if state["result"]:
-            record.result = state["result"]
+        if state.result:
+            record.result = state.result
         return game_id, write_game(record)
 
     def update(self, table: str) -> None:

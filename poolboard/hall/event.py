@@ -15,7 +15,7 @@ import io
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -25,6 +25,7 @@ from typing import Any
 from engine.color import Color
 from poolboard import match
 from poolboard.match import RESULTS
+from poolboard.storage import SqlValue
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -96,7 +97,7 @@ class GameResult:
     reason: str
     confirmed_by: str | None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The result as JSON-ready data."""
         return self.__dict__.copy()
 
@@ -115,7 +116,7 @@ class Standing:
     losses: int
     buchholz: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The line as JSON-ready data."""
         return self.__dict__.copy()
 
@@ -167,11 +168,11 @@ class EventStore:
         with self._lock:
             self._db.close()
 
-    def _write(self, sql: str, args: tuple[Any, ...] = ()) -> None:
+    def _write(self, sql: str, args: tuple[SqlValue, ...] = ()) -> None:
         with self._lock:
             self._db.execute(sql, args)
 
-    def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    def _read(self, sql: str, args: tuple[SqlValue, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
             return self._db.execute(sql, args).fetchall()
 
@@ -189,7 +190,7 @@ class EventStore:
 
     # -- the audit log -------------------------------------------------------------------------
 
-    def audit(self, actor: str, action: str, data: dict[str, Any]) -> None:
+    def audit(self, actor: str, action: str, data: Mapping[str, object]) -> None:
         """Write one director action to the audit log."""
         self._write(
             "INSERT INTO audit (time, actor, action, data) VALUES (?, ?, ?, ?)",

@@ -1,74 +1,29 @@
 """The typed schema of every message the hall reads from a table (docs/hall.md, "Topics").
 
 A payload is used only once it has passed :func:`parse`: UTF-8, valid JSON with no NaN or
-Infinity and at most :data:`MAX_DEPTH` levels of nesting, then one of the models below, whose
-numbers are bounded (a game id fits SQLite's 64 bits, a clock is finite). Anything else is a
+Infinity and at most :data:`MAX_DEPTH` levels of nesting, then one of the models below (a
+table's state is the board's own :class:`~poolboard.session.state.BoardState`), whose numbers
+are bounded (a game id fits SQLite's 64 bits, a clock is finite). Anything else is a
 :class:`~poolboard.hall.topics.ProtocolError` naming the topic and the field, which the hall
 turns into an alert: a broken or hostile table can never blind it.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
 from poolboard.hall import topics
+from poolboard.session.state import BoardState, Id, Result, Seconds, Short, Text
 
-#: 2**63 - 1: the largest id SQLite stores.
-INT64 = 2**63 - 1
-Id = Annotated[int, Field(ge=0, le=INT64)]
-#: Within what a PDN [%clk] can write (99,999 hours).
-Seconds = Annotated[float, Field(allow_inf_nan=False, ge=-1e8, le=1e8)]
+#: When the table sent a message (Unix time).
 WallClock = Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e11)]
-Text = Annotated[str, Field(max_length=2000)]
-Short = Annotated[str, Field(max_length=64)]
-Result = Literal["1-0", "0-1", "1/2-1/2"]
-Side = Literal["black", "white"]
 
 
 class _Model(BaseModel):
     # Strict types; keys the hall does not read are kept (a newer table may add some).
     model_config = ConfigDict(strict=True, extra="allow", frozen=True)
-
-
-class ClockView(_Model):
-    """The clocks in a state: seconds left, who runs, the clock's state."""
-
-    black: Seconds
-    white: Seconds
-    running: Side | None = None
-    state: Short = ""
-
-
-class TrackerView(_Model):
-    """What the board waits for (``to_move``, ``restore``...)."""
-
-    name: Short
-    detail: Text | None = ""
-
-
-class LinkView(_Model):
-    """The sensor link (Pico, camera)."""
-
-    connected: bool
-    detail: Text | None = ""
-
-
-class TableState(_Model):
-    """The table's ``GET /api/state``, the keys the hall reads typed."""
-
-    game_id: Id
-    fen: Text
-    start_fen: Text
-    turn: Side
-    moves: Annotated[list[Short], Field(max_length=5000)]
-    clock: ClockView
-    result: Result | None
-    result_reason: Text | None = None
-    headers: Annotated[dict[Short, Text], Field(max_length=100)]
-    state: TrackerView | None = None
-    link: LinkView | None = None
 
 
 class _Envelope(_Model):
@@ -91,7 +46,7 @@ class StateMessage(_Envelope):
 
     boot: Short
     seq: Id
-    state: TableState
+    state: BoardState
 
 
 class EventMessage(_Envelope):
@@ -101,7 +56,7 @@ class EventMessage(_Envelope):
     seq: Id
     game_id: Id
     kind: Short
-    data: dict[Short, Any]
+    data: dict[Short, JsonValue]
 
 
 class ReplyMessage(_Envelope):
@@ -163,7 +118,7 @@ class RefereeData(_Model):
 
     action: Short
     actor: Short = ""
-    data: dict[Short, Any] = {}
+    data: dict[Short, JsonValue] = {}
 
 
 #: The kinds whose ``data`` the hall reads; other kinds pass with their envelope checked.
@@ -194,7 +149,7 @@ def _first_error(error: ValidationError) -> str:
     return f"{where}: {first['msg']}" + (f" (and {more} more)" if more else "")
 
 
-def validate(table: str, suffix: str, data: dict[str, Any]) -> Message:
+def validate(table: str, suffix: str, data: dict[str, JsonValue]) -> Message:
     """``data`` (decoded from ``poolboard/table/<table>/<suffix>``) as its typed message;
     ProtocolError naming the topic and the first wrong field otherwise."""
     where = topics.topic(table, suffix)
@@ -202,7 +157,8 @@ def validate(table: str, suffix: str, data: dict[str, Any]) -> Message:
     if model is None:
         raise topics.ProtocolError(f"{where}: the hall does not read this topic")
     try:
-        message = model.model_validate(data)
+        # strict=True reaches the nested BoardState too (the table builds it laxly).
+        message = model.model_validate(data, strict=True)
         if isinstance(message, EventMessage) and message.kind in EVENT_DATA:
             penalty = message.kind == "referee" and message.data.get("action") == "penalty"
             EVENT_DATA[message.kind].model_validate(message.data)

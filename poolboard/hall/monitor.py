@@ -15,18 +15,22 @@ import threading
 import time
 import uuid
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any
+from typing import NotRequired, TypedDict
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
+from pydantic import JsonValue
 
 from poolboard.broker_client import new_client
 from poolboard.hall import messages, topics
 from poolboard.hall.event import EventStore
 from poolboard.hall.settings import HallConfig
 from poolboard.listeners import Listeners
+from poolboard.session.state import BoardState
 
 log = logging.getLogger("poolboard.hall")
 
@@ -54,9 +58,44 @@ class Alert:
     message: str
     active: bool = True
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The alert as JSON-ready data."""
         return self.__dict__.copy()
+
+
+class TileClock(TypedDict):
+    """A tile's clocks: seconds left, who runs, the clock's state (None before any state)."""
+
+    black: float | None
+    white: float | None
+    running: str | None
+    state: str | None
+
+
+class Tile(TypedDict):
+    """The compact picture of one table the hall page shows; :meth:`HallMonitor.summary` adds
+    the round and the pairing's names and game."""
+
+    table: str
+    online: bool | None
+    status: str
+    game_id: int | None
+    fen: str | None
+    turn: str | None
+    plies: int
+    last: str | None
+    clock: TileClock
+    result: str | None
+    reason: str | None
+    waiting: str | None
+    waiting_detail: str | None
+    link: bool | None
+    headers: dict[str, str]
+    updated: float
+    round: NotRequired[int]
+    black: NotRequired[str]
+    white: NotRequired[str]
+    game: NotRequired[int]
 
 
 @dataclass
@@ -68,7 +107,7 @@ class TableView:
     status_reason: str = "not heard from yet"
     boot: str = ""
     seq: int = 0
-    state: dict[str, Any] | None = None
+    state: BoardState | None = None  # the last the table published
     updated: float = 0.0  # wall clock of the last message
     heard: float | None = None  # monotonic time of the last message
     keepalive: float = 10.0  # the table's, from its status messages
@@ -79,29 +118,34 @@ class TableView:
     # (game id, result) already reported: a result corrected later is reported again
     reported: set[tuple[int, str]] = field(default_factory=set)
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> Tile:
         """The compact picture the hall page tiles show."""
-        state = self.state or {}
-        clock = state.get("clock") or {}
-        tracker = state.get("state") or {}
-        moves = state.get("moves") or []
-        link = state.get("link")
+        state = self.state
+        moves = [] if state is None else state.moves
+        clock = None if state is None else state.clock
+        tracker = None if state is None else state.state
+        link = None if state is None else state.link
         return {
             "table": self.name,
             "online": self.online,
             "status": self.status_reason,
-            "game_id": state.get("game_id"),
-            "fen": state.get("fen"),
-            "turn": state.get("turn"),
+            "game_id": None if state is None else state.game_id,
+            "fen": None if state is None else state.fen,
+            "turn": None if state is None else state.turn,
             "plies": len(moves),
             "last": moves[-1] if moves else None,
-            "clock": {k: clock.get(k) for k in ("black", "white", "running", "state")},
-            "result": state.get("result"),
-            "reason": state.get("result_reason"),
-            "waiting": tracker.get("name"),
-            "waiting_detail": tracker.get("detail"),
-            "link": None if link is None else link.get("connected"),
-            "headers": state.get("headers") or {},
+            "clock": {
+                "black": None if clock is None else clock.black,
+                "white": None if clock is None else clock.white,
+                "running": None if clock is None else clock.running,
+                "state": None if clock is None else clock.state,
+            },
+            "result": None if state is None else state.result,
+            "reason": None if state is None else state.result_reason,
+            "waiting": None if tracker is None else tracker.name,
+            "waiting_detail": None if tracker is None else tracker.detail,
+            "link": None if link is None else link.connected,
+            "headers": {} if state is None else state.headers,
             "updated": self.updated,
         }
 
@@ -125,7 +169,7 @@ class HallMonitor:
         self._conditions: dict[tuple[str, str], Alert] = {}
         self._alert_ids = itertools.count(1)
         self._listeners: Listeners[str] = Listeners("hall")
-        self._replies: dict[str, Future[dict[str, Any]]] = {}
+        self._replies: dict[str, Future[dict[str, object]]] = {}
         self._stop = threading.Event()
         self._checker: threading.Thread | None = None
         self.connected = threading.Event()
@@ -163,7 +207,14 @@ class HallMonitor:
         if self._checker is not None:
             self._checker.join(timeout=5)
 
-    def _on_connect(self, client: mqtt.Client, _: Any, __: Any, reason: Any, ___: Any) -> None:
+    def _on_connect(
+        self,
+        client: mqtt.Client,
+        _: object,
+        __: mqtt.ConnectFlags,
+        reason: ReasonCode,
+        ___: Properties | None,
+    ) -> None:
         if reason.is_failure:
             log.error("hall: the broker refused the hall: %s", reason)
             return
@@ -175,7 +226,14 @@ class HallMonitor:
         self.connected.set()
         log.info("hall: connected to the broker")
 
-    def _on_disconnect(self, _: mqtt.Client, __: Any, ___: Any, reason: Any, ____: Any) -> None:
+    def _on_disconnect(
+        self,
+        _: mqtt.Client,
+        __: object,
+        ___: mqtt.DisconnectFlags,
+        reason: ReasonCode,
+        ____: Properties | None,
+    ) -> None:
         self.connected.clear()
         if not self._stop.is_set():
             log.warning("hall: lost the broker (%s); reconnecting", reason)
@@ -226,7 +284,7 @@ class HallMonitor:
 
     # -- messages ------------------------------------------------------------------------------
 
-    def _on_message(self, _: mqtt.Client, __: Any, message: mqtt.MQTTMessage) -> None:
+    def _on_message(self, _: mqtt.Client, __: object, message: mqtt.MQTTMessage) -> None:
         """paho's network thread: nothing may escape it, or the hall stops hearing every table
         and the unacknowledged message comes back at every start (docs/hall.md)."""
         try:
@@ -253,7 +311,7 @@ class HallMonitor:
             self.alert(table, "protocol", str(error))
 
     def handle(
-        self, table: str, suffix: str, data: dict[str, Any], *, retained: bool = False
+        self, table: str, suffix: str, data: dict[str, JsonValue], *, retained: bool = False
     ) -> None:
         """Apply one decoded message from ``table`` once it passes the schema (docs/hall.md);
         ProtocolError naming the topic and field if not (the MQTT thread; tests call it too).
@@ -298,9 +356,9 @@ class HallMonitor:
         else:
             view.seq = max(view.seq, message.seq)
         previous = view.state
-        if previous is None or previous.get("moves") != state.moves:
+        if previous is None or previous.moves != state.moves:
             view.last_move_at = self.now()
-        view.state = state.model_dump()
+        view.state = state
         link = state.link
         self.condition(
             view.name,
@@ -387,13 +445,13 @@ class HallMonitor:
                     view.status_reason = f"silent for {quiet:.1f} s"
                     self.condition(view.name, "offline", f"table {view.name} is silent")
                     silent.append(view.name)
-                state = view.state or {}
+                state = view.state
                 since = view.out_of_sync_since
                 if since is not None and now - since >= alerts.out_of_sync_seconds:
                     self.condition(view.name, "sync", f"board out of sync for {now - since:.0f} s")
-                running = (state.get("clock") or {}).get("running")
+                running = state is not None and state.clock.running is not None
                 idle = view.last_move_at is not None and now - view.last_move_at
-                if running and state.get("result") is None and idle:
+                if running and state is not None and state.result is None and idle:
                     minutes = idle / 60
                     self.condition(
                         view.name,
@@ -417,8 +475,8 @@ class HallMonitor:
     # -- referee actions -----------------------------------------------------------------------
 
     def send_action(
-        self, table: str, actor: str, action: str, args: dict[str, Any], timeout: float = 5.0
-    ) -> dict[str, Any]:
+        self, table: str, actor: str, action: str, args: Mapping[str, object], timeout: float = 5.0
+    ) -> dict[str, object]:
         """Send a referee action to ``table`` and wait for its reply ``{id, ok, error}``. The
         action carries its deadline in the table's clock (``expires``): the table refuses it
         after that, so an action the hall gave up on is never done later (docs/hall.md)."""
@@ -429,7 +487,7 @@ class HallMonitor:
         if not self.connected.is_set():
             raise ActionError("the hall is not connected to the broker")
         action_id = uuid.uuid4().hex
-        future: Future[dict[str, Any]] = Future()
+        future: Future[dict[str, object]] = Future()
         with self.lock:
             self._replies[action_id] = future
             expires = time.time() + self.tables[table].clock_offset + timeout
@@ -454,7 +512,7 @@ class HallMonitor:
 
     # -- what the pages show -------------------------------------------------------------------
 
-    def summary(self, table: str) -> dict[str, Any]:
+    def summary(self, table: str) -> Tile:
         """One table's tile, with the names and colours of the hall's pairing (R-TRN-2)."""
         with self.lock:
             view = self.tables[table]
@@ -465,10 +523,10 @@ class HallMonitor:
         if pairing is not None:
             number = self.game_number(table, tile["game_id"])
             black, white = pairing.colours(number)
-            tile.update(black=black, white=white, game=number)
         else:
             headers = tile["headers"]
-            tile.update(black=headers.get("Black", "?"), white=headers.get("White", "?"), game=1)
+            number, black, white = 1, headers.get("Black", "?"), headers.get("White", "?")
+        tile["black"], tile["white"], tile["game"] = black, white, number
         return tile
 
     def game_number(self, table: str, game_id: int | None) -> int:

@@ -8,8 +8,9 @@ key and why, never a traceback.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import Field, ValidationError, field_validator
 
@@ -118,7 +119,7 @@ class HallConfig(Section):
         return [table.name for table in self.tables]
 
 
-def _where(location: tuple[Any, ...]) -> str:
+def _where(location: tuple[int | str, ...]) -> str:
     """``[broker] port`` / ``[[tables]] #2 name`` from a pydantic error location."""
     parts = list(location)
     if not parts:
@@ -130,7 +131,7 @@ def _where(location: tuple[Any, ...]) -> str:
     return f"[{parts[0]}] " + " ".join(str(p) for p in parts[1:])
 
 
-def hall_config_from_mapping(data: dict[str, Any], name: str = "hall.toml") -> HallConfig:
+def hall_config_from_mapping(data: Mapping[str, object], name: str = "hall.toml") -> HallConfig:
     """Validate parsed TOML; HallConfigError names the first wrong key."""
     try:
         config = HallConfig.model_validate(data)

@@ -20,6 +20,8 @@ from collections.abc import Callable
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
 from pydantic import BaseModel, ValidationError
 
 from poolboard.broker_client import new_client
@@ -43,7 +45,7 @@ from poolboard.web.models import (
     ClockAdjustment,
     MoveCorrection,
     Penalty,
-    Position,
+    PositionSetup,
     Result,
     SideBody,
 )
@@ -76,7 +78,7 @@ ACTIONS: dict[str, _Action] = {
         ClockAdjustment, lambda s, who, b: s.adjust_clock(who, b.color, float(b.seconds))
     ),
     "correct-move": _Action(MoveCorrection, lambda s, who, b: s.correct_move(who, b.ply, b.move)),
-    "position": _Action(Position, lambda s, who, b: s.set_position(who, b.fen)),
+    "position": _Action(PositionSetup, lambda s, who, b: s.set_position(who, b.fen)),
     "count": _Action(SideBody, lambda s, who, b: s.invoke_count(who, b.color)),
     "penalty": _Action(
         Penalty, lambda s, who, b: s.penalty(who, b.color, b.rule, b.severity, b.note)
@@ -143,7 +145,7 @@ class TablePublisher:
         self._unreachable_said = False
         self._unsubscribe: list[Callable[[], None]] = []
         self._worker: threading.Thread | None = None
-        self._answered: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._answered: OrderedDict[str, dict[str, object]] = OrderedDict()
         self.client = self._client()
 
     # -- the connection ------------------------------------------------------------------------
@@ -214,7 +216,14 @@ class TablePublisher:
         self.client.disconnect()
         self.client.loop_stop()
 
-    def _on_connect(self, client: mqtt.Client, _: Any, __: Any, reason: Any, ___: Any) -> None:
+    def _on_connect(
+        self,
+        client: mqtt.Client,
+        _: object,
+        __: mqtt.ConnectFlags,
+        reason: ReasonCode,
+        ___: Properties | None,
+    ) -> None:
         if reason.is_failure:
             log.warning(
                 "hall: broker %s refused table %s: %s", self.link.broker, self.table, reason
@@ -230,7 +239,7 @@ class TablePublisher:
             self._resend_state = True
             self._wake.notify()
 
-    def _on_connect_fail(self, _: mqtt.Client, __: Any) -> None:
+    def _on_connect_fail(self, _: mqtt.Client, __: object) -> None:
         if not self._unreachable_said:  # once until it works: the log is for people
             self._unreachable_said = True
             log.warning(
@@ -239,7 +248,14 @@ class TablePublisher:
                 self.link.port,
             )
 
-    def _on_disconnect(self, _: mqtt.Client, __: Any, ___: Any, reason: Any, ____: Any) -> None:
+    def _on_disconnect(
+        self,
+        _: mqtt.Client,
+        __: object,
+        ___: mqtt.DisconnectFlags,
+        reason: ReasonCode,
+        ____: Properties | None,
+    ) -> None:
         if not self._stopping:
             log.warning("hall: lost the broker (%s); recording goes on, retrying", reason)
 
@@ -325,16 +341,16 @@ class TablePublisher:
 
     # -- referee actions from the hall ---------------------------------------------------------
 
-    def _on_message(self, client: mqtt.Client, _: Any, message: mqtt.MQTTMessage) -> None:
+    def _on_message(self, client: mqtt.Client, _: object, message: mqtt.MQTTMessage) -> None:
         if message.retain:  # an old action kept by the broker is never replayed
             log.warning("hall: ignored a retained action on %s", message.topic)
             return
         reply = self.handle_action(bytes(message.payload))
         client.publish(self._topic(topics.REPLY), topics.encode(reply), topics.QOS)
 
-    def handle_action(self, payload: bytes) -> dict[str, Any]:
+    def handle_action(self, payload: bytes) -> dict[str, object]:
         """Check and apply one action message (docs/hall.md); the reply to publish."""
-        reply: dict[str, Any] = {"v": topics.PROTOCOL_VERSION, "table": self.table}
+        reply: dict[str, object] = {"v": topics.PROTOCOL_VERSION, "table": self.table}
         try:
             message = topics.decode(payload, f"{self._topic(topics.ACTION)}")
             action_id, actor, name = (message.get(k) for k in ("id", "actor", "action"))
@@ -370,8 +386,8 @@ class TablePublisher:
             reply.update(ok=False, error=f"action args {where}: {first['msg']}")
         if not reply["ok"]:
             log.warning("hall: refused an action: %s", reply["error"])
-        if "id" in reply:
-            self._answered[reply["id"]] = reply
+        if isinstance(answered := reply.get("id"), str):  # set only once it is a string
+            self._answered[answered] = reply
             while len(self._answered) > ACTIONS_REMEMBERED:
                 self._answered.popitem(last=False)
         return reply

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from collections.abc import Mapping
+
+from pydantic import JsonValue
 
 ROOT = "poolboard/table"
 #: Topics a table publishes: (suffix, QoS, retained).
@@ -59,14 +61,14 @@ def split_topic(name: str) -> tuple[str, str]:
     return parts[2], parts[3]
 
 
-def encode(payload: dict[str, Any]) -> bytes:
+def encode(payload: Mapping[str, object]) -> bytes:
     """Compact UTF-8 JSON."""
     return json.dumps(payload, separators=(",", ":")).encode()
 
 
 #: The largest payload read (a state with a long game is some tens of KiB).
 MAX_PAYLOAD = 256 * 1024
-#: The deepest nesting of arrays and objects read (a state needs 4); checked before parsing,
+#: The deepest nesting of arrays and objects read (a state needs 5); checked before parsing,
 #: so that a hostile payload cannot exhaust the parser's recursion.
 MAX_DEPTH = 32
 _ESCAPES = re.compile(rb"\\.", re.DOTALL)
@@ -95,7 +97,7 @@ def _finite(text: str) -> float:
     return number
 
 
-def decode(raw: bytes, where: str) -> dict[str, Any]:
+def decode(raw: bytes, where: str) -> dict[str, JsonValue]:
     """The JSON object in ``raw``; ProtocolError naming ``where`` if it is not one, is larger
     than MAX_PAYLOAD, nests deeper than MAX_DEPTH or holds NaN, Infinity or a huge number."""
     if len(raw) > MAX_PAYLOAD:

@@ -26,6 +26,7 @@ from poolboard.hall.broadcast import Broadcast
 from poolboard.hall.event import EventError
 from poolboard.hall.monitor import ActionError, HallMonitor
 from poolboard.hall.table import ACTIONS
+from poolboard.session.state import to_json
 from poolboard.web.app import _PAGE_HEADERS, _invalid_request
 from poolboard.web.app import STATIC as BOARD_STATIC
 from poolboard.web.guard import RequestGuard, is_loopback
@@ -268,7 +269,7 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
         known(table)
         with monitor.lock:
             state = monitor.tables[table].state
-        return {"tile": monitor.summary(table), "state": state}
+        return {"tile": monitor.summary(table), "state": None if state is None else to_json(state)}
 
     @app.get("/api/standings")
     def standings() -> dict[str, Any]:

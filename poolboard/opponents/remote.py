@@ -20,11 +20,13 @@ import secrets
 import socket
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
+from pydantic import JsonValue
 
 from engine.board import Board, Move
 from engine.color import Color
@@ -63,7 +65,7 @@ class Rewind:
     ply: int
     undone: tuple[str, ...]
 
-    def fields(self) -> dict[str, Any]:
+    def fields(self) -> dict[str, object]:
         """The ``rewinds`` and ``rewind`` fields of a record (and of the board's kept state)."""
         described = {"by": self.by, "how": self.how, "ply": self.ply, "undone": list(self.undone)}
         return {"rewinds": self.number, "rewind": described}
@@ -103,7 +105,7 @@ def number_of(rewind: Rewind | None) -> int:
     return 0 if rewind is None else rewind.number
 
 
-def rewind_from(data: dict[str, Any]) -> Rewind | None:
+def rewind_from(data: Mapping[str, object]) -> Rewind | None:
     """The :class:`Rewind` in a record's (or the kept state's) ``rewinds`` and ``rewind``
     fields; ProtocolError naming what is wrong."""
     number = protocol.field(data, "rewinds", int, "a count of rewinds from 0")
@@ -136,7 +138,7 @@ class PeerRecord:
     fen: str
     rewind: Rewind | None
     result: str | None = None
-    reason: Any = None
+    reason: JsonValue = None  # as the peer sent it: read only if it is a text
 
 
 @dataclass(frozen=True)
@@ -221,7 +223,7 @@ class RemoteLink:
         self._clock: ClockReading | None = None
         #: The other board's finished record (moves, result, reason): taken once this board's
         #: record has the same moves (its last move may still be executed here).
-        self._peer_final: tuple[list[str], str, Any] | None = None
+        self._peer_final: tuple[list[str], str, JsonValue] | None = None
         self._resend_due = False
         self._problems_said: set[str] = set()
         self._disagreement: str | None = None  # the terms differ: no move of theirs counts
@@ -265,7 +267,14 @@ class RemoteLink:
         self.client.disconnect()
         self.client.loop_stop()
 
-    def _on_connect(self, client: mqtt.Client, _: Any, __: Any, reason: Any, ___: Any) -> None:
+    def _on_connect(
+        self,
+        client: mqtt.Client,
+        _: object,
+        __: mqtt.ConnectFlags,
+        reason: ReasonCode,
+        ___: Properties | None,
+    ) -> None:
         if reason.is_failure:
             log.warning(
                 "remote: broker %s refused board %s: %s", self.link.broker, self.board_name, reason
@@ -286,7 +295,7 @@ class RemoteLink:
         self.connected.set()
         self.on_link()
 
-    def _on_connect_fail(self, _: mqtt.Client, __: Any) -> None:
+    def _on_connect_fail(self, _: mqtt.Client, __: object) -> None:
         if not self._unreachable_said:  # once until it works: the log is for people
             self._unreachable_said = True
             log.warning(
@@ -295,7 +304,14 @@ class RemoteLink:
                 self.link.port,
             )
 
-    def _on_disconnect(self, _: mqtt.Client, __: Any, ___: Any, reason: Any, ____: Any) -> None:
+    def _on_disconnect(
+        self,
+        _: mqtt.Client,
+        __: object,
+        ___: mqtt.DisconnectFlags,
+        reason: ReasonCode,
+        ____: Properties | None,
+    ) -> None:
         self.connected.clear()
         self.on_link()
         if not self._stopping:
@@ -305,7 +321,7 @@ class RemoteLink:
 
     # -- what this board sends -----------------------------------------------------------------
 
-    def _body(self, **fields: Any) -> dict[str, Any]:
+    def _body(self, **fields: object) -> dict[str, object]:
         return {
             "v": protocol.PROTOCOL_VERSION,
             "game": self.invite.game,
@@ -316,7 +332,7 @@ class RemoteLink:
             **fields,
         }
 
-    def _hello(self) -> dict[str, Any]:
+    def _hello(self) -> dict[str, object]:
         return self._body(
             plays=self.side.value,
             start_fen=self.terms.start_fen,
@@ -324,7 +340,7 @@ class RemoteLink:
             rules=self.terms.profile,
         )
 
-    def _record(self) -> dict[str, Any]:
+    def _record(self) -> dict[str, object]:
         result, reason = self._result or (None, None)
         return self._body(
             plies=len(self._moves),
@@ -335,12 +351,12 @@ class RemoteLink:
             **self._history_fields(),
         )
 
-    def _history_fields(self) -> dict[str, Any]:
+    def _history_fields(self) -> dict[str, object]:
         if self._rewind is None:
             return {"rewinds": 0, "rewind": None}
         return self._rewind.fields()
 
-    def _publish(self, kind: str, body: dict[str, Any]) -> None:
+    def _publish(self, kind: str, body: Mapping[str, object]) -> None:
         name = protocol.topic(self.invite.game, self.board_name, kind)
         payload = protocol.encode(self.invite, name, body)
         self.client.publish(name, payload, protocol.QOS, retain=kind in protocol.RETAINED)
@@ -467,7 +483,7 @@ class RemoteLink:
             if self.link.role == "host":
                 self._publish(protocol.CLOCK, self._clock_body(reading))
 
-    def _clock_body(self, reading: ClockReading) -> dict[str, Any]:
+    def _clock_body(self, reading: ClockReading) -> dict[str, object]:
         return self._body(
             ply=reading.ply,
             black=reading.black_ms,
@@ -478,7 +494,7 @@ class RemoteLink:
 
     # -- what the other board sends ------------------------------------------------------------
 
-    def _on_message(self, _: mqtt.Client, __: Any, message: mqtt.MQTTMessage) -> None:
+    def _on_message(self, _: mqtt.Client, __: object, message: mqtt.MQTTMessage) -> None:
         try:
             calls = self.receive(message.topic, bytes(message.payload))
         except Exception:  # a bug here must never take the board down
@@ -526,7 +542,7 @@ class RemoteLink:
             log.warning("remote: ignored a message on %s: %s", name, error)
         return calls
 
-    def _check_sender(self, board: str, data: dict[str, Any]) -> None:
+    def _check_sender(self, board: str, data: protocol.Received) -> None:
         if data.get("board") != board or data.get("game") != self.invite.game:
             raise ProtocolError("its 'board' or 'game' is not the topic's")
         role = data.get("role")
@@ -538,7 +554,7 @@ class RemoteLink:
         elif board != self.peer:
             raise ProtocolError(f"from {board!r}, but this game's other board is {self.peer!r}")
 
-    def _take_hello(self, data: dict[str, Any], calls: list[Callable[[], None]]) -> None:
+    def _take_hello(self, data: protocol.Received, calls: list[Callable[[], None]]) -> None:
         plays = protocol.field(data, "plays", str, "black or white")
         theirs = {
             "plays": plays,
@@ -563,7 +579,7 @@ class RemoteLink:
                 break
         self._resend_due = True  # a restarted board: re-send what it has not acknowledged
 
-    def _take_move(self, data: dict[str, Any], calls: list[Callable[[], None]]) -> None:
+    def _take_move(self, data: protocol.Received, calls: list[Callable[[], None]]) -> None:
         ply = protocol.field(data, "ply", int, "a ply number from 1")
         notation = protocol.field(data, "move", str, "a move in PDN")
         fen = protocol.field(data, "fen", str, "the position after the move")
@@ -592,7 +608,7 @@ class RemoteLink:
             )
         self._offer(ply, notation, fen, calls, duplicate_is_news=True)
 
-    def _take_record(self, data: dict[str, Any], calls: list[Callable[[], None]]) -> None:
+    def _take_record(self, data: protocol.Received, calls: list[Callable[[], None]]) -> None:
         moves = protocol.field(data, "moves", list, "the list of moves")
         if not all(isinstance(text, str) for text in moves):
             raise ProtocolError("'moves' must be moves in PDN")
@@ -776,7 +792,7 @@ class RemoteLink:
             self._problems_said.clear()
             calls.append(lambda: self.on_problem(None))
 
-    def _take_result(self, result: str, reason: Any, calls: list[Callable[[], None]]) -> None:
+    def _take_result(self, result: str, reason: JsonValue, calls: list[Callable[[], None]]) -> None:
         """The other board's game is over at the same ply: over here too (a resignation, a
         referee's decision, a flag), or named if this board has another result."""
         why = reason if isinstance(reason, str) and reason else "decided on the other board"
@@ -790,7 +806,7 @@ class RemoteLink:
                 calls,
             )
 
-    def _take_clock(self, data: dict[str, Any], calls: list[Callable[[], None]]) -> None:
+    def _take_clock(self, data: protocol.Received, calls: list[Callable[[], None]]) -> None:
         if data.get("role") != "host":
             raise ProtocolError("only the host publishes the clock")
         running = data.get("running")

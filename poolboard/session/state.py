@@ -1,11 +1,13 @@
 """The board's state as every screen shows it: one typed model (pydantic) for GET /api/state (its
 ``response_model``, so /openapi.json documents it), the pages' WebSocket messages and the hall's
 retained MQTT ``state`` message. :func:`board_state` builds it from the core; :func:`to_json`
-gives the JSON object all three send."""
+gives the JSON object all three send. The hall validates a table's state against the same model
+(strictly: ``"5"`` is not a number), its numbers and texts bounded so a hostile table cannot
+hand it a 64-bit overflow or a megabyte of text."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -19,6 +21,14 @@ if TYPE_CHECKING:
 #: A JSON object as the pages and the hall show it (a clock event, an opponent's details...).
 Json = dict[str, object]
 Side = Literal["black", "white"]
+#: 2**63 - 1: the largest id SQLite stores.
+INT64 = 2**63 - 1
+Id = Annotated[int, Field(ge=0, le=INT64)]
+#: Within what a PDN [%clk] can write (99,999 hours).
+Seconds = Annotated[float, Field(allow_inf_nan=False, ge=-1e8, le=1e8)]
+Text = Annotated[str, Field(max_length=2000)]
+Short = Annotated[str, Field(max_length=64)]
+Result = Literal["1-0", "0-1", "1/2-1/2"]
 
 
 class _View(BaseModel):
@@ -43,8 +53,8 @@ class LastMove(MoveView):
 class ClockView(_View):
     """Both sides' time left (seconds), whose time runs, the clock's state and control."""
 
-    black: float
-    white: float
+    black: Seconds
+    white: Seconds
     running: Side | None
     state: str = Field(description="ready, running, paused or stopped")
     control: str = Field(description="the time control, as board.toml writes it")
@@ -81,8 +91,8 @@ class FaultView(_View):
 class TrackerView(_View):
     """What the board waits for (the tracker's state) and that in a sentence."""
 
-    name: str
-    detail: str
+    name: Short
+    detail: Text
 
 
 class Score(_View):
@@ -115,7 +125,7 @@ class LinkView(_View):
     """The sensor link (a Pico, a camera): up or down, and why."""
 
     connected: bool
-    detail: str
+    detail: Text
 
 
 class HintView(_View):
@@ -141,16 +151,18 @@ class OpponentView(_View):
 class BoardState(_View):
     """Everything a screen shows of the board (GET /api/state, the pages, the hall)."""
 
-    game_id: int
-    fen: str
-    start_fen: str
+    game_id: Id
+    fen: Text
+    start_fen: Text
     turn: Side
-    moves: list[str] = Field(description="the record in PDN, Black's first move first")
+    moves: list[Short] = Field(
+        max_length=5000, description="the record in PDN, Black's first move first"
+    )
     last_move: LastMove | None
     clock: ClockView
     cues: dict[str, str] = Field(description="square -> cue kind (docs/cues.md)")
-    result: str | None
-    result_reason: str | None
+    result: Result | None
+    result_reason: Text | None
     result_text: str | None
     winner: Side | None
     counts: list[Json] = Field(description="the draw counts running (R-DRW-*)")
@@ -160,7 +172,7 @@ class BoardState(_View):
     violations: list[ViolationView]
     violation: ViolationView | None = Field(description="the violation standing now, if any")
     faults: list[FaultView]
-    headers: dict[str, str] = Field(description="the game's PDN tags")
+    headers: dict[Short, Text] = Field(max_length=100, description="the game's PDN tags")
     details: dict[str, str]
     pending: dict[str, str] = Field(description="details set for the next game")
     match: MatchView

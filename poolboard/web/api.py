@@ -6,9 +6,9 @@ referee's login unless the server listens on loopback only (the demo on one's ow
 """
 
 from collections.abc import Callable
-from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Response
+from pydantic import BaseModel
 from starlette.convertors import Convertor, register_url_convertor
 
 from engine.cues import CUE_STYLES, CueKind
@@ -41,44 +41,92 @@ class _GameId(Convertor[int]):
 register_url_convertor("game_id", _GameId())
 
 
-def cue_styles() -> dict[str, Any]:
+class CueStyle(BaseModel):
+    """How one cue kind is drawn: its colour and how it blinks."""
+
+    rgb: list[int]
+    hex: str
+    blink: str
+    hertz: float
+
+
+class CueStyles(BaseModel):
+    """Every cue kind's style, the kinds in priority order (highest first), the blink duty."""
+
+    priority: list[str]
+    kinds: dict[str, CueStyle]
+    duty: float
+
+
+class GameSummary(BaseModel):
+    """A game in a listing; a damaged one has the same fields, empty, and ``damaged`` its
+    reason (null for a sound game)."""
+
+    id: int
+    created: str
+    rules: str | None
+    headers: dict[str, str]
+    result: str | None
+    result_reason: str | None
+    plies: int
+    damaged: str | None
+
+
+class RecordedMove(BaseModel):
+    """A move of a stored game, when it was recorded and the clocks after it (if one ran)."""
+
+    ply: int
+    move: str
+    recorded: str
+    clock_black: float | None
+    clock_white: float | None
+
+
+class GameDetail(GameSummary):
+    """One game: its summary, start position and moves."""
+
+    start_fen: str
+    moves: list[RecordedMove]
+
+
+def cue_styles() -> CueStyles:
     """CUE_STYLES as JSON: each kind's colour and blink, in priority order (highest first)."""
     kinds = {}
     for kind in CueKind:
         style = CUE_STYLES[kind]
         red, green, blue = style.rgb
-        kinds[kind.value] = {
-            "rgb": [red, green, blue],
-            "hex": f"#{red:02x}{green:02x}{blue:02x}",
-            "blink": style.blink.value,
-            "hertz": _BLINK_HERTZ[style.blink.value],
-        }
-    return {"priority": [kind.value for kind in CueKind], "kinds": kinds, "duty": 0.5}
+        kinds[kind.value] = CueStyle(
+            rgb=[red, green, blue],
+            hex=f"#{red:02x}{green:02x}{blue:02x}",
+            blink=style.blink.value,
+            hertz=_BLINK_HERTZ[style.blink.value],
+        )
+    return CueStyles(priority=[kind.value for kind in CueKind], kinds=kinds, duty=0.5)
 
 
-def _summary(game: StoredGame | DamagedGame) -> dict[str, Any]:
+def _summary(game: StoredGame | DamagedGame) -> GameSummary:
     """A game in a listing; a damaged one keeps the same fields, empty, with the reason."""
     if isinstance(game, DamagedGame):
-        return {
-            "id": game.id,
-            "created": game.created,
-            "rules": None,
-            "headers": {},
-            "result": None,
-            "result_reason": None,
-            "plies": 0,
-            "damaged": game.reason,
-        }
-    return {
-        "id": game.id,
-        "created": game.created,
-        "rules": game.rules,
-        "headers": game.headers,
-        "result": game.result,
-        "result_reason": game.result_reason,
-        "plies": len(game.moves),
-        "damaged": None,
-    }
+        return GameSummary(
+            id=game.id,
+            created=game.created,
+            rules=None,
+            headers={},
+            result=None,
+            result_reason=None,
+            plies=0,
+            damaged=game.reason,
+        )
+    return GameSummary(
+        id=game.id,
+        created=game.created,
+        rules=game.rules,
+        headers=game.headers,
+        result=game.result,
+        result_reason=game.result_reason,
+        plies=len(game.moves),
+        damaged=None,
+    )
 
 
 def api_router(session: Session, board_login: Callable[..., str] | None = None) -> APIRouter:
@@ -122,12 +170,12 @@ def api_router(session: Session, board_login: Callable[..., str] | None = None) 
         }
 
     @router.get("/cue-styles")
-    def styles() -> dict[str, Any]:
+    def styles() -> CueStyles:
         """How each cue is drawn: colour and blink (engine/cues.py CUE_STYLES, docs/cues.md)."""
         return cue_styles()
 
     @router.get("/games")
-    def games() -> list[dict[str, Any]]:
+    def games() -> list[GameSummary]:
         """Every recorded game, oldest first (headers, result, number of plies); a damaged one
         with ``damaged`` giving the reason (``null`` for a sound one)."""
         return [_summary(game) for game in session.store.games()]
@@ -148,23 +196,23 @@ def api_router(session: Session, board_login: Callable[..., str] | None = None) 
         )
 
     @router.get("/games/{game_id:game_id}")
-    def game(game_id: int) -> dict[str, Any]:
+    def game(game_id: int) -> GameDetail:
         """One game: headers, start position, moves with the clock times left after each."""
         found = stored(game_id)
-        return {
-            **_summary(found),
-            "start_fen": found.start_fen,
-            "moves": [
-                {
-                    "ply": move.ply,
-                    "move": move.notation,
-                    "recorded": move.recorded,
-                    "clock_black": move.clock_black,
-                    "clock_white": move.clock_white,
-                }
+        return GameDetail(
+            **_summary(found).model_dump(),
+            start_fen=found.start_fen,
+            moves=[
+                RecordedMove(
+                    ply=move.ply,
+                    move=move.notation,
+                    recorded=move.recorded,
+                    clock_black=move.clock_black,
+                    clock_white=move.clock_white,
+                )
                 for move in found.moves
             ],
-        }
+        )
 
     @router.get("/board", dependencies=board_access)
     def board() -> dict[str, list[int]]:

@@ -6,7 +6,7 @@ QR code, and a page that says how to open the console when no password is set.
 import ipaddress
 import socket
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from fastapi.responses import HTMLResponse
@@ -16,6 +16,7 @@ from engine.color import Color
 from engine.pdn import write_games
 from poolboard.session import Session
 from poolboard.storage import StorageError, StoredGame
+from poolboard.web.models import Done, PhoneLink
 from poolboard.web.qr import qr_svg
 from poolboard.web.referee import apply_action
 
@@ -123,7 +124,7 @@ def director_router(session: Session, login: Callable[..., str], served_on: str)
     router = APIRouter(prefix="/api", tags=["director"])
 
     @router.post("/referee/details")
-    def details(name: actor, body: Details) -> dict[str, Any]:
+    def details(name: actor, body: Details) -> Done:
         """Set players, event, site, round or time control (this game or the next)."""
         changes = {key: value for key, value in body.model_dump().items() if value is not None}
         if not changes:
@@ -133,23 +134,23 @@ def director_router(session: Session, login: Callable[..., str], served_on: str)
         return apply_action(lambda: session.set_details(name, changes))
 
     @router.post("/referee/void")
-    def void(name: actor, body: Void) -> dict[str, Any]:
+    def void(name: actor, body: Void) -> Done:
         """Strike the last moves from the record (misrecorded); audited."""
         return apply_action(lambda: session.void_moves(name, body.plies))
 
     @router.post("/referee/end")
-    def end(name: actor, body: Ending) -> dict[str, Any]:
+    def end(name: actor, body: Ending) -> Done:
         """End the game: a resignation, an agreed draw, a referee's decision or draw."""
         side = None if body.side is None else Color(body.side)
         return apply_action(lambda: session.end_game(name, body.how, side, body.reason))
 
     @router.post("/referee/extend-match")
-    def extend(name: actor, body: Extension) -> dict[str, Any]:
+    def extend(name: actor, body: Extension) -> Done:
         """Give the match more games (an even number)."""
         return apply_action(lambda: session.extend_match(name, body.games))
 
     @router.post("/referee/new-match")
-    def new_match(name: actor) -> dict[str, Any]:
+    def new_match(name: actor) -> Done:
         """Start game 1 of a new match (after a result), with a fresh clock."""
         return apply_action(lambda: session.next_game(name, new_match=True))
 
@@ -173,13 +174,13 @@ def director_router(session: Session, login: Callable[..., str], served_on: str)
         )
 
     @router.get("/phone")
-    def phone(request: Request) -> dict[str, Any]:
+    def phone(request: Request) -> PhoneLink:
         """The address a phone opens to follow the game and its QR code (SVG); ``reachable``
         is false when that address is loopback, which no phone can open."""
         url = phone_url(request, served_on)
         host = url.split("://", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0].strip("[]")
         loopback = host == "localhost" or _is_loopback_address(host)
-        return {"url": url, "svg": qr_svg(url), "reachable": not loopback}
+        return PhoneLink(url=url, svg=qr_svg(url), reachable=not loopback)
 
     return router
 

@@ -1,4 +1,5 @@
-"""The request bodies the API accepts, validated before anything reaches the session.
+"""The request bodies the API accepts, validated before anything reaches the session, and the
+small answers it gives (each documented in /openapi.json).
 
 Every field is checked (types are strict: ``"5"`` is not a square), so a bad request gets a 422
 whose message names the field and what was wrong, never a server error.
@@ -9,7 +10,15 @@ from __future__ import annotations
 import math
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    StrictFloat,
+    StrictInt,
+    field_validator,
+)
 
 from engine.color import Color
 from engine.sensing import occupancy
@@ -68,7 +77,7 @@ class MoveCorrection(_Body):
     move: str = Field(min_length=3, max_length=60, pattern=r"^[0-9x\-]+$", examples=["11-15"])
 
 
-class Position(_Body):
+class PositionSetup(_Body):
     """A position to set up, in PDN FEN (``B:W21,22:B1,K2``)."""
 
     fen: str = Field(min_length=3, max_length=200, examples=["W:WK10:B19,27"])
@@ -87,3 +96,27 @@ class Result(_Body):
 
     result: Literal["1-0", "0-1", "1/2-1/2"]
     reason: str = Field(default="", max_length=200)
+
+
+class Done(BaseModel):
+    """The answer to an action the session took (a refused one is a 422 instead)."""
+
+    ok: bool = True
+
+
+class AuditEntry(BaseModel):
+    """A referee action from the audit log: when (ISO 8601), who, what, and its details."""
+
+    time: str
+    actor: str
+    action: str
+    data: dict[str, JsonValue]
+
+
+class PhoneLink(BaseModel):
+    """The address a phone opens to follow the game, its QR code (SVG), and whether a phone
+    can reach it (false for a loopback address)."""
+
+    url: str
+    svg: str
+    reachable: bool

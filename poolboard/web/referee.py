@@ -10,17 +10,19 @@ import secrets
 import time
 import unicodedata
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Request, status
 
 from poolboard.config import RefereeConfig
 from poolboard.session import RefereeError, Session
 from poolboard.web.models import (
+    AuditEntry,
     ClockAdjustment,
+    Done,
     MoveCorrection,
     Penalty,
-    Position,
+    PositionSetup,
     Result,
     SideBody,
 )
@@ -132,13 +134,13 @@ def _unauthorized(detail: str, realm: str) -> HTTPException:
     )
 
 
-def apply_action(action: Callable[[], None]) -> dict[str, Any]:
+def apply_action(action: Callable[[], None]) -> Done:
     """Run a session action; its RefereeError becomes a 422 with the session's message."""
     try:
         action()
     except RefereeError as error:
         raise HTTPException(422, str(error)) from None
-    return {"ok": True}
+    return Done()
 
 
 def referee_router(session: Session, login: Callable[..., str]) -> APIRouter:
@@ -153,57 +155,57 @@ def referee_router(session: Session, login: Callable[..., str]) -> APIRouter:
         return {"referee": name}
 
     @router.post("/pause")
-    def pause(name: actor) -> dict[str, Any]:
+    def pause(name: actor) -> Done:
         """Stop both clocks."""
         return apply_action(lambda: session.pause_clock(name))
 
     @router.post("/resume")
-    def resume(name: actor) -> dict[str, Any]:
+    def resume(name: actor) -> Done:
         """Restart the clock of the side to move."""
         return apply_action(lambda: session.resume_clock(name))
 
     @router.post("/adjust-clock")
-    def adjust_clock(name: actor, body: ClockAdjustment) -> dict[str, Any]:
+    def adjust_clock(name: actor, body: ClockAdjustment) -> Done:
         """Add time to a side's clock (negative seconds take time)."""
         return apply_action(lambda: session.adjust_clock(name, body.color, float(body.seconds)))
 
     @router.post("/correct-move")
-    def correct_move(name: actor, body: MoveCorrection) -> dict[str, Any]:
+    def correct_move(name: actor, body: MoveCorrection) -> Done:
         """Replace a recorded move; later moves are kept while they stay legal."""
         return apply_action(lambda: session.correct_move(name, body.ply, body.move))
 
     @router.post("/position")
-    def set_position(name: actor, body: Position) -> dict[str, Any]:
+    def set_position(name: actor, body: PositionSetup) -> Done:
         """Start a new game from a position (a problem, an adjourned game)."""
         return apply_action(lambda: session.set_position(name, body.fen))
 
     @router.post("/count")
-    def invoke_count(name: actor, body: SideBody) -> dict[str, Any]:
+    def invoke_count(name: actor, body: SideBody) -> Done:
         """``side`` (the weaker side) calls the stronger-side count (R-DRW-4)."""
         return apply_action(lambda: session.invoke_count(name, body.color))
 
     @router.post("/penalty")
-    def penalty(name: actor, body: Penalty) -> dict[str, Any]:
+    def penalty(name: actor, body: Penalty) -> Done:
         """Record a caution, or a forfeit that ends the game (R-TCH-2, R-ILL-1, R-END-3)."""
         return apply_action(
             lambda: session.penalty(name, body.color, body.rule, body.severity, body.note)
         )
 
     @router.post("/result")
-    def declare_result(name: actor, body: Result) -> dict[str, Any]:
+    def declare_result(name: actor, body: Result) -> Done:
         """End the game with a result and its reason."""
         return apply_action(lambda: session.declare_result(name, body.result, body.reason))
 
     @router.post("/next-game")
-    def next_game(name: actor) -> dict[str, Any]:
+    def next_game(name: actor) -> Done:
         """Start the next game of a match; the players change colours (R-TRN-2)."""
         return apply_action(lambda: session.next_game(name))
 
     @router.get("/audit")
-    def audit(name: actor) -> list[dict[str, Any]]:
+    def audit(name: actor) -> list[AuditEntry]:
         """Every referee action, oldest first."""
         return [
-            {"time": time, "actor": who, "action": action, "data": data}
+            AuditEntry(time=time, actor=who, action=action, data=data)
             for time, who, action, data in session.store.audit_log()
         ]
 

@@ -22,6 +22,51 @@ HALL_PASSWORD = "hall-pw"
 TABLES = {"t1": "pw-one", "t2": "pw-two", "t3": "pw-three"}
 #: The start position's occupancy: Black on 1-12, White on 21-32.
 START = frozenset(range(1, 13)) | frozenset(range(21, 33))
+START_FEN = Board().fen()
+
+
+def table_state(moves=(), *, tracker="to_move", result=None, running="black", link=None) -> dict:
+    """A table's whole state (poolboard.session.state.BoardState) as it publishes it."""
+    return {
+        "game_id": 1,
+        "fen": START_FEN,
+        "start_fen": START_FEN,
+        "turn": "black",
+        "moves": list(moves),
+        "result": result,
+        "result_reason": "r" if result else None,
+        "headers": {"White": "W", "Black": "B"},
+        "link": link,
+        "clock": {
+            "black": 60.0,
+            "white": 60.0,
+            "running": running,
+            "state": "running",
+            "control": "3600",
+            "game": 1,
+            "events": [],
+        },
+        "state": {"name": tracker, "detail": ""},
+        "last_move": None,
+        "cues": {},
+        "result_text": None,
+        "winner": None,
+        "counts": [],
+        "legal": [],
+        "pieces": {"black": 12, "white": 12},
+        "violations": [],
+        "violation": None,
+        "faults": [],
+        "details": {},
+        "pending": {},
+        "match": {"game": 1, "games": 2, "round": "1", "score": [], "results": [], "over": False},
+        "storage": None,
+        "rules": "casual",
+        "opponent": None,
+        "hint": None,
+        "hints": True,
+    }
+
 
 try:
     mosquitto_program()

@@ -11,8 +11,7 @@ from poolboard.hall.event import EventStore
 from poolboard.hall.monitor import HallMonitor
 from poolboard.hall.settings import hall_config_from_mapping
 from poolboard.hall.topics import encode
-
-START_FEN = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+from tests.hall.conftest import table_state as state
 
 
 class Clock:
@@ -37,49 +36,6 @@ def monitor(tmp_path):
     hall.connected.set()  # as if the broker were there
     yield hall
     event.close()
-
-
-def state(moves=(), *, tracker="to_move", result=None, running="black", link=None) -> dict:
-    return {
-        "game_id": 1,
-        "fen": START_FEN,
-        "start_fen": START_FEN,
-        "turn": "black",
-        "moves": list(moves),
-        "result": result,
-        "result_reason": "r" if result else None,
-        "headers": {"White": "W", "Black": "B"},
-        "link": link,
-        "clock": {
-            "black": 60.0,
-            "white": 60.0,
-            "running": running,
-            "state": "running",
-            "control": "3600",
-            "game": 1,
-            "events": [],
-        },
-        "state": {"name": tracker, "detail": ""},
-        # The rest of a table's state (poolboard.session.state.BoardState), as a table sends it.
-        "last_move": None,
-        "cues": {},
-        "result_text": None,
-        "winner": None,
-        "counts": [],
-        "legal": [],
-        "pieces": {"black": 12, "white": 12},
-        "violations": [],
-        "violation": None,
-        "faults": [],
-        "details": {},
-        "pending": {},
-        "match": {"game": 1, "games": 2, "round": "1", "score": [], "results": [], "over": False},
-        "storage": None,
-        "rules": "casual",
-        "opponent": None,
-        "hint": None,
-        "hints": True,
-    }
 
 
 def send(hall, suffix, seq=0, **data) -> None:

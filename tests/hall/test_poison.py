@@ -14,35 +14,29 @@ from hypothesis import strategies as st
 from poolboard.hall.event import EventStore
 from poolboard.hall.monitor import HallMonitor
 from poolboard.hall.settings import hall_config_from_mapping
-from tests.hall.conftest import HALL_PASSWORD, TABLES, HallProcess, Listener, needs_mosquitto
+from tests.hall.conftest import (
+    HALL_PASSWORD,
+    TABLES,
+    HallProcess,
+    Listener,
+    needs_mosquitto,
+    table_state,
+)
 
 pytestmark = needs_mosquitto
 
-START_FEN = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
 SUFFIXES = ("state", "status", "events", "reply")
 
 
 def good_state(table: str, moves: list[str], seq: int = 1) -> dict:
-    """A state message as a table sends it."""
+    """A state message as a table sends it (its state a whole BoardState)."""
     return {
         "v": 1,
         "table": table,
         "boot": "b1",
         "seq": seq,
         "sent": 1795430000.5,
-        "state": {
-            "game_id": 1,
-            "fen": START_FEN,
-            "start_fen": START_FEN,
-            "turn": "black",
-            "moves": moves,
-            "clock": {"black": 60.0, "white": 60.0, "running": "black", "state": "running"},
-            "result": None,
-            "result_reason": None,
-            "headers": {"White": "W", "Black": "B"},
-            "state": {"name": "to_move", "detail": ""},
-            "link": {"connected": True, "detail": ""},
-        },
+        "state": table_state(moves, link={"connected": True, "detail": ""}),
     }
 
 
@@ -102,6 +96,12 @@ poison = st.one_of(
     st.integers(33, 200_000).map(lambda n: b'{"v": 1, "state": ' + b"[" * n + b"]" * n + b"}"),
     st.sampled_from([b"NaN", b"Infinity", b"-Infinity", b"1e999", b"9" * 5000]).map(_raw_number),
 )
+
+
+def moves_of(hall: HallMonitor, table: str) -> list[str] | None:
+    """The moves in the last state the hall took from ``table`` (None before any)."""
+    state = hall.tables[table].state
+    return None if state is None else state.moves
 
 
 def wait_for(check, what: str, timeout: float = 10.0):
@@ -164,8 +164,8 @@ def test_no_payload_on_any_topic_blinds_the_hall(room, suffix, payload) -> None:
         moves = ["11-15", "23-19"]
         publish(t2, "t2", "state", json.dumps(good_state("t2", moves)).encode())
         publish(t1, "t1", "state", json.dumps(good_state("t1", moves[:1], seq=2)).encode())
-        wait_for(lambda: (hall.tables["t2"].state or {}).get("moves") == moves, "t2's state")
-        wait_for(lambda: (hall.tables["t1"].state or {}).get("moves") == moves[:1], "t1's state")
+        wait_for(lambda: moves_of(hall, "t2") == moves, "t2's state")
+        wait_for(lambda: moves_of(hall, "t1") == moves[:1], "t1's state")
         json.dumps([hall.summary(table) for table in hall.tables], allow_nan=False)
     finally:
         hall.stop()

@@ -49,6 +49,12 @@ def test_explicit_square_map_for_a_4_by_8_wiring() -> None:
         ),
         ({"levers": {"black": 23}}, r"matrix\.levers\.black: GPIO 23 is already used"),
         ({"levers": {"red": 7}}, r"matrix\.levers: unknown key 'red'"),
+        ({"levers": 5}, r"matrix\.levers: expected a table, got 5"),
+        ({"square_map": {"1": [0, "x"]}}, r"matrix\.square_map\.1\[1\]: expected a whole number"),
+        (
+            {"square_map": {"1": [0]}},
+            r"matrix\.square_map\.1: expected \[row_index, column_index\]",
+        ),
         ({"colums": [1]}, r"matrix: unknown key 'colums'"),
         ({"orientation": "sideways"}, r"matrix\.orientation: expected one of white, black"),
         ({"columns": [23, 24, 25]}, r"needs 8 rows and 4 columns .* give matrix\.square_map"),
@@ -65,6 +71,12 @@ def test_explicit_square_map_for_a_4_by_8_wiring() -> None:
 def test_bad_pin_tables_name_the_key(pin_table, change, message) -> None:
     pin_table.update(change)
     with pytest.raises(ValueError, match=message):
+        MatrixPins.from_mapping(pin_table)
+
+
+def test_a_misspelt_key_is_named_not_the_key_it_leaves_missing(pin_table) -> None:
+    pin_table["colums"] = pin_table.pop("columns")
+    with pytest.raises(ValueError, match=r"matrix: unknown key 'colums' \(expected one of rows"):
         MatrixPins.from_mapping(pin_table)
 
 
