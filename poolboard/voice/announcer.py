@@ -100,6 +100,12 @@ class Announcer:
                 lambda: not (self._events or self._sentences or self._busy), timeout
             )
 
+    def wait_said(self, check: Callable[[list[str]], bool], timeout: float) -> bool:
+        """Wait until what has been said (or tried) passes ``check``; ``False`` if it does not
+        within ``timeout``."""
+        with self._wake:
+            return self._wake.wait_for(lambda: check(self.said), timeout)
+
     def _heard(self, event: DomainEvent) -> None:
         """On the session's thread: only queue the event."""
         with self._wake:
@@ -126,6 +132,7 @@ class Announcer:
                 sentence = self._sentences.popleft()
                 self._busy = True
                 self.said.append(sentence)
+                self._wake.notify_all()
             self._say(sentence)  # outside the lock: events keep arriving meanwhile
 
     def _sentences_for(self, event: DomainEvent) -> list[str]:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine.board import Board, Move
-from poolboard.config import VoiceConfig
+from poolboard.config import OpponentConfig, RulesConfig, VoiceConfig
 from poolboard.service import _start_voice
 from poolboard.simulator import random_game
 from poolboard.voice import Announcer, VoiceUnavailable, check_program
@@ -99,3 +99,25 @@ def test_without_espeak_ng_one_line_names_the_package(
     lines: list[str] = []
     assert _start_voice(table.session, lines.append) is None
     assert len(lines) == 1 and "espeak-ng" in lines[0] and "\n" not in lines[0]
+
+
+def test_the_computer_says_its_move_once_it_has_chosen(make_table) -> None:
+    table = make_table(
+        rules=RulesConfig(profile="casual"),
+        opponent=OpponentConfig(kind="engine", side="white", level=1),
+        voice=VoiceConfig(enabled=True, language="es"),
+    )
+    voice = Announcer(table.session, table.config.voice, table.config.voice_language)
+    voice.start()
+    table.set_up()
+    table.move(11, 15)
+    heading = "La computadora juega "
+    # The computer thinks on its own thread: wait until the voice has said its choice.
+    assert voice.wait_said(lambda said: any(s.startswith(heading) for s in said), timeout=60)
+    voice.stop()
+    with table.session.lock:
+        board, chosen = table.session.game.board, table.session.tracker.expected
+        assert chosen is not None  # cued for the hand here to execute
+        words = Phrasebook("es")
+        move = words.move(board.notation(chosen), board.fen())
+    assert voice.said[-1] == f"{heading}{move}."
