@@ -1,8 +1,8 @@
 """Speech through Debian's espeak-ng, to the default audio output or into a WAV file.
 
 A sentence is one run of ``espeak-ng``; a failing or missing audio device costs only the voice
-(logged once until it works again), and a device that hangs is given up on after
-:data:`SPEAK_TIMEOUT` seconds.
+(logged once until it works again, tried again every :data:`RETRY_EVERY` seconds), and a device
+that hangs is given up on after :data:`SPEAK_TIMEOUT` seconds.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 from poolboard.config import VoiceConfig
@@ -18,6 +19,9 @@ log = logging.getLogger("poolboard.voice")
 
 #: espeak-ng's voice for each language: American English, Latin American Spanish (Puerto Rico).
 VOICES = {"en": "en-us", "es": "es-419"}
+#: While the audio output fails, it is tried again at most this often (seconds); the sentences
+#: in between are not said (nobody could hear them) and cost no CPU.
+RETRY_EVERY = 10.0
 #: The longest a sentence may take to say before its device is taken to hang.
 SPEAK_TIMEOUT = 30.0
 PACKAGE = "espeak-ng"
@@ -54,10 +58,14 @@ class Speaker:
     def __init__(self, settings: VoiceConfig, language: str) -> None:
         self.command = espeak_command(settings, language)
         self._failing = False
+        self._retry_at = 0.0
 
     def say(self, text: str) -> bool:
         """Say ``text``; ``False`` (logged once until speech works again) if the audio output
-        failed or hung. Never raises: a silent board still plays."""
+        failed or hung, or is left alone for a while after failing. Never raises: a silent board
+        still plays."""
+        if self._failing and time.monotonic() < self._retry_at:
+            return False
         try:
             done = subprocess.run(
                 self.command,
@@ -85,4 +93,5 @@ class Speaker:
         if not self._failing:
             log.warning("voice: %s; the game goes on without speech", why)
         self._failing = True
+        self._retry_at = time.monotonic() + RETRY_EVERY
         return False
