@@ -1,7 +1,7 @@
 // The virtual board (/board): the simulated sensor. Every change of occupancy is sent as a whole
 // snapshot (POST /api/board), exactly what a reed board reports, so the real tracker does the rest.
 import {
-  BoardView, ClockModel, askHint, connect, cueStyles, parseFen, players, renderMoves, showClockFaces,
+  BoardView, ClockModel, askHint, connect, cueStyles, describeSquare, parseFen, players, renderMoves, showClockFaces,
   showConnection, showOpponent, showPlayer, stateLine, storeFlip, storedFlip, violationText,
 } from "/static/poolboard.js";
 
@@ -105,6 +105,9 @@ function tap(square) {
   draw();
 }
 
+view.enableKeyboard(tap, (square) => {
+  document.getElementById("cursor-line").textContent = `square ${describeSquare(pieces, square)}`;
+});
 const svgElement = document.getElementById("board");
 svgElement.addEventListener("pointerdown", (event) => {
   const square = view.squareAt(event.clientX, event.clientY);

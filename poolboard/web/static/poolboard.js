@@ -94,7 +94,7 @@ export function renderMoves(tbody, state, { limit = 0, onPly = null } = {}) {
   const names = players(state);
   const heads = document.createElement("tr");
   heads.className = "heads";
-  for (const text of ["", names.black, names.white]) {
+  for (const text of ["move", names.black, names.white]) {
     const th = document.createElement("th");
     th.textContent = text;
     th.scope = "col";
@@ -112,13 +112,19 @@ export function renderMoves(tbody, state, { limit = 0, onPly = null } = {}) {
     tr.append(number);
     ["black", "white"].forEach((side, index) => {
       const td = document.createElement("td");
-      td.textContent = row[side];
       const ply = (row.number - 1) * 2 + index + 1 - (firstPly - 1);
       if (row[side] && ply === state.moves.length) td.classList.add("last");
       if (row[side] && onPly) {
-        td.classList.add("pick");
-        td.title = `ply ${ply}`;
-        td.addEventListener("click", () => onPly(ply, row[side]));
+        // A button, so the keyboard reaches it as well as the mouse.
+        const pick = document.createElement("button");
+        pick.type = "button";
+        pick.className = "pick";
+        pick.textContent = row[side];
+        pick.title = `ply ${ply}`;
+        pick.addEventListener("click", () => onPly(ply, row[side]));
+        td.append(pick);
+      } else {
+        td.textContent = row[side];
       }
       tr.append(td);
     });
@@ -168,6 +174,14 @@ function svg(tag, attributes = {}, parent = null) {
   return element;
 }
 
+/** The letter each cue shows in its square's corner (docs/cues.md), beside its colour. */
+const CUE_MARKS = {
+  "error": "!", "touch-move": "T", "restore-fill": "+", "restore-clear": "−", "wrong-piece": "?",
+  "must-capture": "C", "jump-reminder": "J", "continue-jump": "J", "remove": "×", "crown": "K",
+  "play-from": "1", "play-path": "·", "play-to": "2", "hint-from": "h", "hint-to": "h",
+  "confirm": "✓", "move-from": "", "move-to": "",
+};
+
 const CROWN = "M-17,8 L-20,-10 L-9,-1 L0,-14 L9,-1 L20,-10 L17,8 Z";
 
 /** The board drawn in an <svg>: squares, cues as the LEDs show them, last move, pieces. */
@@ -191,7 +205,58 @@ export class BoardView {
     );
     svg("path", { d: "M0,0 L10,5 L0,10 Z", class: "arrow-head" }, marker);
     this.last = null;
+    this.cursor = null;
     this.drawSquares();
+  }
+
+  /** Work the board from the keyboard: the arrow keys move a cursor over the dark squares
+   * (or type a square's number), Enter or Space calls ``activate(square)``; ``moved(square)``
+   * hears where the cursor is, to say it. */
+  enableKeyboard(activate, moved) {
+    this.svg.setAttribute("tabindex", "0");
+    this.svg.setAttribute("role", "application");
+    this.svg.setAttribute("aria-roledescription", "board");
+    let typed = "";
+    const go = (square) => {
+      this.cursor = square;
+      moved(square);
+      if (this.last) this.render(this.last);
+    };
+    this.svg.addEventListener("focus", () => go(this.cursor ?? (this.flipped ? 1 : 32)));
+    this.svg.addEventListener("keydown", (event) => {
+      const steps = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+      if (event.key in steps) {
+        go(this.step(this.cursor ?? 32, ...steps[event.key]));
+      } else if (event.key === "Enter" || event.key === " ") {
+        if (this.cursor !== null) {
+          activate(this.cursor);
+          moved(this.cursor); // say what stands there now
+        }
+      } else if (/^[0-9]$/.test(event.key)) {
+        typed = Number(typed + event.key) <= 32 ? typed + event.key : event.key;
+        if (Number(typed) >= 1) go(Number(typed));
+        if (typed.length === 2 || Number(typed) > 3) typed = "";
+        return event.preventDefault();
+      } else {
+        return;
+      }
+      typed = "";
+      event.preventDefault();
+    });
+  }
+
+  /** The dark square one step from ``square`` as seen on the screen: up and down go to the
+   * row above or below (the nearer diagonal), left and right to the next dark square. */
+  step(square, rows, cols) {
+    let { row, col } = squareCell(square);
+    if (this.flipped) [row, col] = [7 - row, 7 - col];
+    const tries = rows ? [[row + rows, col - 1], [row + rows, col + 1]] : [[row, col + 2 * cols]];
+    for (let [r, c] of tries) {
+      if (this.flipped) [r, c] = [7 - r, 7 - c];
+      const found = cellSquare(r, c);
+      if (found !== null) return found;
+    }
+    return square;
   }
 
   setFlipped(flipped) {
@@ -254,6 +319,10 @@ export class BoardView {
         );
         rect.style.fill = style.hex;
         rect.style.stroke = style.hex;
+        // A mark and a name as well as the colour: colour is never the only sign of a cue.
+        svg("title", {}, rect).textContent = kind.replaceAll("-", " ");
+        const mark = svg("text", { x: x + CELL / 2 - 10, y: y + CELL / 2 - 10, class: "cue-mark", "text-anchor": "end" }, this.cueLayer);
+        mark.textContent = CUE_MARKS[kind] ?? "•";
         if (style.hertz) {
           // Every blinking square in phase, whenever it was drawn.
           const period = 1000 / style.hertz;
@@ -277,7 +346,11 @@ export class BoardView {
       svg("circle", { r: 28, class: "ring" }, group);
       if (piece.king) svg("path", { d: CROWN, class: "crown" }, group);
     }
-    this.svg.setAttribute("aria-label", `board: ${pieces.size} pieces`);
+    this.svg.setAttribute("aria-label", `board: ${describePosition(pieces)}`);
+    if (this.cursor !== null) {
+      const { x, y } = this.centre(this.cursor);
+      svg("rect", { x: x - CELL / 2 + 3, y: y - CELL / 2 + 3, width: CELL - 6, height: CELL - 6, class: "cursor", "data-square": this.cursor }, this.markLayer);
+    }
   }
 }
 
@@ -410,8 +483,71 @@ export function showClockFaces(clock) {
 /** The text of a player's side line: pieces on the board and match points. */
 export function sideLine(state, side) {
   const points = matchPoints(state, side);
-  const pieces = `${state.pieces?.[side] ?? ""} pieces`;
+  // The side in words as well: the swatch's colour is never the only sign of it.
+  const pieces = `${sideName(side)} · ${state.pieces?.[side] ?? ""} pieces`;
   return points === null ? pieces : `${pieces} · match ${points}`;
+}
+
+/** "Black" or "White". */
+export function sideName(side) {
+  return side === "white" ? "White" : "Black";
+}
+
+/** A square and what stands on it, for a screen reader: "15: black man", "16: empty". */
+export function describeSquare(pieces, square) {
+  const piece = pieces.get(square);
+  if (!piece) return `${square}: empty`;
+  const color = piece.color === "unknown" ? "" : `${piece.color} `;
+  return `${square}: ${color}${piece.king ? "king" : "man"}`;
+}
+
+/** The position in words: each side's men and kings by square. */
+export function describePosition(pieces) {
+  const parts = [];
+  for (const color of ["black", "white"]) {
+    for (const king of [false, true]) {
+      const squares = [...pieces].filter(([, p]) => p.color === color && p.king === king)
+        .map(([square]) => square).sort((a, b) => a - b);
+      if (squares.length) parts.push(`${sideName(color)} ${king ? "kings" : "men"} ${squares.join(", ")}`);
+    }
+  }
+  return parts.length ? parts.join("; ") : "empty board";
+}
+
+/** Tells a screen reader what happens in the game (an aria-live region): each new move, each
+ * new violation (assertively), the result. ``polite`` and ``urgent`` are the live regions. */
+export class Narrator {
+  constructor(polite, urgent) {
+    this.polite = polite;
+    this.urgent = urgent;
+    this.seen = null;
+  }
+
+  /** Announce what changed from the last state seen; the first state only sets the baseline. */
+  update(state) {
+    const now = {
+      game: state.game_id, moves: state.moves.length, result: state.result,
+      violation: state.violation ? `${state.violation.t}/${state.violation.rule}` : null,
+    };
+    const before = this.seen;
+    this.seen = now;
+    if (!before) return;
+    const lines = [];
+    if (before.game === now.game && now.moves > before.moves) {
+      const firstWhite = state.start_fen.trim()[0].toUpperCase() === "W";
+      for (let ply = before.moves + 1; ply <= now.moves; ply++) {
+        const side = (ply % 2 === 1) !== firstWhite ? "black" : "white";
+        lines.push(`${sideName(side)}: ${state.moves[ply - 1]}`);
+      }
+    } else if (before.game === now.game && now.moves < before.moves) {
+      lines.push(`moves taken back: ${sideName(state.turn)} to move`);
+    }
+    if (now.result && now.result !== before.result) lines.push(stateLine(state));
+    if (lines.length) this.polite.textContent = lines.join(". ");
+    if (now.violation && now.violation !== before.violation) {
+      this.urgent.textContent = violationText(state.violation);
+    }
+  }
 }
 
 function known(value) {

@@ -1,6 +1,6 @@
 // The spectator page (/ and /big): the live board, clocks, moves, counts, the match and result.
 import {
-  BoardView, ClockModel, askHint, connect, cueStyles, formatClock, matchLine, parseFen, players,
+  BoardView, ClockModel, Narrator, askHint, connect, cueStyles, formatClock, matchLine, parseFen, players,
   renderMoves, showConnection, showOpponent, showPlayer, standingFaults, stateLine, storeFlip,
   storedFlip, violationText,
 } from "/static/poolboard.js";
@@ -12,6 +12,7 @@ const view = new BoardView(document.getElementById("board"), { flipped: storedFl
 const clock = new ClockModel();
 let styles = null;
 let state = null;
+const narrator = new Narrator(document.getElementById("said"), document.getElementById("said-urgent"));
 
 function playerBoxes() {
   // The side nearest the viewer is at the bottom: White unless the board is flipped.
@@ -121,5 +122,6 @@ connect((next) => {
   state = next;
   clock.update(state.clock);
   show();
+  narrator.update(state);
 }, (live) => showConnection(document.getElementById("conn"), live));
 setInterval(tickClocks, 100);
