@@ -44,9 +44,10 @@ def translation(language: str) -> gettext.NullTranslations:
     return gettext.GNUTranslations(compiled)
 
 
+@cache
 def messages(language: str) -> dict[str, str]:
     """Every translated message of ``language``, English text to its translation (what the
-    pages look their words up in); empty for English."""
+    pages look their words up in); empty for English. Read once: do not change the result."""
     if language == "en":
         return {}
     with open(catalogue_path(language), "rb") as handle:

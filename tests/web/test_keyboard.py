@@ -22,10 +22,11 @@ def tab_to(page, element_id: str) -> None:
     raise AssertionError(f"Tab never reaches #{element_id}")
 
 
-def type_square(page, square: int) -> None:
-    """Go to ``square`` by typing its number and lift or put down there (Enter)."""
+def type_square(page, square: int, word: str = "square") -> None:
+    """Go to ``square`` by typing its number and lift or put down there (Enter); ``word``:
+    "square" in the page's language."""
     page.keyboard.type(str(square))
-    wait_text(page, "#cursor-line", f"square {square}:")
+    wait_text(page, "#cursor-line", f"{word} {square}:")
     page.keyboard.press("Enter")
 
 

@@ -2,6 +2,62 @@
 // Plain ES module, no build step; the server is the one source of state and of the cue styles.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
+
+// -- the pages' language (docs/web.md): English text looked up in the catalogue ---------------
+
+let catalogue = {};
+/** The language the page shows ("en" or "es"). */
+export let language = "en";
+
+/** ``text`` (English) in the page's language, its ``{name}`` places filled from ``values``. */
+export function t(text, values = {}) {
+  const found = catalogue[text] || text;
+  return found.replace(/\{(\w+)\}/g, (place, name) => (name in values ? values[name] : place));
+}
+
+/** Put every text of the page (and its titles, labels, placeholders) in the page's language;
+ * an element marked translate="no" keeps its words (rule IDs, FEN, PDN). */
+export function translatePage(root = document) {
+  const walker = document.createTreeWalker(root.body ?? root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.parentElement?.closest("[translate=no], script, style")) continue;
+    const key = node.nodeValue.replace(/\s+/g, " ").trim();
+    if (catalogue[key]) node.nodeValue = node.nodeValue.replace(/\S[\s\S]*\S|\S/, catalogue[key]);
+  }
+  for (const attribute of ["title", "aria-label", "placeholder", "alt"]) {
+    for (const element of (root.body ?? root).querySelectorAll(`[${attribute}]`)) {
+      if (element.closest("[translate=no]")) continue;
+      const key = element.getAttribute(attribute).replace(/\s+/g, " ").trim();
+      if (catalogue[key]) element.setAttribute(attribute, catalogue[key]);
+    }
+  }
+  const title = document.title.replace(/\s+/g, " ").trim();
+  if (catalogue[title]) document.title = catalogue[title];
+}
+
+/** Choose the page's language (?lang=, the reader's choice on this browser, else the board's
+ * [display] language), load its words, translate the page and wire the #language switch. */
+export async function loadLanguage() {
+  const info = await fetch("/api/info").then((r) => r.json());
+  const known = info.languages ?? ["en"];
+  const asked = new URLSearchParams(location.search).get("lang") ?? localStorage.getItem("language");
+  language = known.includes(asked) ? asked : info.language ?? "en";
+  catalogue = language === "en" ? {} : await fetch(`/api/messages/${language}`).then((r) => r.json());
+  document.documentElement.lang = language;
+  document.documentElement.style.setProperty("--to-move", JSON.stringify(` · ${t("to move")}`));
+  translatePage();
+  const choice = document.getElementById("language");
+  if (choice) {
+    choice.value = language;
+    choice.addEventListener("change", () => {
+      localStorage.setItem("language", choice.value);
+      const url = new URL(location.href);
+      url.searchParams.delete("lang");
+      location.assign(url);
+    });
+  }
+  return info;
+}
 const CELL = 100;
 
 /** Row and column (0-7, row 0 = the far row from White) of a dark square 1-32 (R-BRD-2). */
@@ -94,7 +150,7 @@ export function renderMoves(tbody, state, { limit = 0, onPly = null } = {}) {
   const names = players(state);
   const heads = document.createElement("tr");
   heads.className = "heads";
-  for (const text of ["move", names.black, names.white]) {
+  for (const text of [t("move"), names.black, names.white]) {
     const th = document.createElement("th");
     th.textContent = text;
     th.scope = "col";
@@ -120,7 +176,7 @@ export function renderMoves(tbody, state, { limit = 0, onPly = null } = {}) {
         pick.type = "button";
         pick.className = "pick";
         pick.textContent = row[side];
-        pick.title = `ply ${ply}`;
+        pick.title = t("ply {ply}", { ply });
         pick.addEventListener("click", () => onPly(ply, row[side]));
         td.append(pick);
       } else {
@@ -163,7 +219,7 @@ export function connect(onState, onStatus = () => {}) {
 
 /** Show the connection state in an element (class "live" or "down"). */
 export function showConnection(element, live) {
-  element.textContent = live ? "live" : "reconnecting…";
+  element.textContent = live ? t("live") : t("reconnecting…");
   element.className = `conn ${live ? "live" : "down"}`;
 }
 
@@ -181,6 +237,21 @@ const CUE_MARKS = {
   "play-from": "1", "play-path": "·", "play-to": "2", "hint-from": "h", "hint-to": "h",
   "confirm": "✓", "move-from": "", "move-to": "",
 };
+
+/** What a cue asks for, in words (a lit square's title). */
+function cueName(kind) {
+  return {
+    "error": t("a wrong move or a sensor fault here"), "touch-move": t("the touched piece must move"),
+    "restore-fill": t("put a piece back here"), "restore-clear": t("take the piece off here"),
+    "wrong-piece": t("the wrong piece stands here"), "must-capture": t("this piece must capture"),
+    "jump-reminder": t("jump on to here"), "continue-jump": t("the capture can jump on to here"),
+    "remove": t("take the captured piece off"), "crown": t("crown this piece"),
+    "play-from": t("the opponent's move: lift this piece"), "play-path": t("the opponent's capture lands here"),
+    "play-to": t("the opponent's move: put the piece down here"), "hint-from": t("hint: move this piece"),
+    "hint-to": t("hint: to here"), "confirm": t("move recorded"), "move-from": t("the last move's start"),
+    "move-to": t("the last move's end"),
+  }[kind] ?? kind;
+}
 
 const CROWN = "M-17,8 L-20,-10 L-9,-1 L0,-14 L9,-1 L20,-10 L17,8 Z";
 
@@ -215,7 +286,7 @@ export class BoardView {
   enableKeyboard(activate, moved) {
     this.svg.setAttribute("tabindex", "0");
     this.svg.setAttribute("role", "application");
-    this.svg.setAttribute("aria-roledescription", "board");
+    this.svg.setAttribute("aria-roledescription", t("board"));
     let typed = "";
     const go = (square) => {
       this.cursor = square;
@@ -320,7 +391,7 @@ export class BoardView {
         rect.style.fill = style.hex;
         rect.style.stroke = style.hex;
         // A mark and a name as well as the colour: colour is never the only sign of a cue.
-        svg("title", {}, rect).textContent = kind.replaceAll("-", " ");
+        svg("title", {}, rect).textContent = cueName(kind);
         const mark = svg("text", { x: x + CELL / 2 - 10, y: y + CELL / 2 - 10, class: "cue-mark", "text-anchor": "end" }, this.cueLayer);
         mark.textContent = CUE_MARKS[kind] ?? "•";
         if (style.hertz) {
@@ -346,7 +417,7 @@ export class BoardView {
       svg("circle", { r: 28, class: "ring" }, group);
       if (piece.king) svg("path", { d: CROWN, class: "crown" }, group);
     }
-    this.svg.setAttribute("aria-label", `board: ${describePosition(pieces)}`);
+    this.svg.setAttribute("aria-label", t("board: {position}", { position: describePosition(pieces) }));
     if (this.cursor !== null) {
       const { x, y } = this.centre(this.cursor);
       svg("rect", { x: x - CELL / 2 + 3, y: y - CELL / 2 + 3, width: CELL - 6, height: CELL - 6, class: "cursor", "data-square": this.cursor }, this.markLayer);
@@ -371,16 +442,18 @@ export function players(state) {
     const value = state.headers?.[tag];
     return value && value !== "?" ? value : fallback;
   };
-  return { black: name("Black", "Black"), white: name("White", "White") };
+  return { black: name("Black", t("Black")), white: name("White", t("White")) };
 }
 
 /** One line saying what the board waits for now, or the result in words. */
 export function stateLine(state) {
   if (state.result) return state.result_text ?? `${state.result} — ${state.result_reason}`;
-  const turn = `${state.turn === "white" ? "White" : "Black"} to move`;
-  if (state.clock?.state === "paused") return `PAUSED by the referee — ${turn}`;
-  if (state.state) return state.state.detail || state.state.name.replaceAll("_", " ");
-  return `set up the position on the board (${turn})`;
+  const turn = state.turn === "white" ? t("White to move") : t("Black to move");
+  if (state.clock?.state === "paused") return t("PAUSED by the referee — {turn}", { turn });
+  // The tracker's words come from the server in English; those the catalogue has are shown in
+  // the page's language (the rest, with their rule IDs, as they are: docs/web.md).
+  if (state.state) return t(state.state.detail) || state.state.name.replaceAll("_", " ");
+  return t("set up the position on the board ({turn})", { turn });
 }
 
 /** What the opponent off the board and a hint are doing now, or "" (docs/opponents.md). */
@@ -388,16 +461,16 @@ export function opponentLine(state) {
   const parts = [];
   const opponent = state.opponent;
   if (opponent && !state.result && opponent.status !== "idle") {
-    const side = opponent.side === "white" ? "White" : "Black";
+    const side = sideName(opponent.side);
     parts.push(`${opponent.name} (${side}): ${opponent.text}`);
   }
   // A remote game (docs/remote.md): the link down, or the two boards' records disagreeing.
   if (opponent?.kind === "remote" && !opponent.connected) {
-    parts.push("the link to the other board is down: moves wait");
+    parts.push(t("the link to the other board is down: moves wait"));
   }
   if (opponent?.problem) parts.push(opponent.problem);
-  if (state.hint?.status === "thinking") parts.push("hint: looking for a good move…");
-  else if (state.hint?.status === "shown") parts.push(`hint: ${state.hint.move} (lit on the board)`);
+  if (state.hint?.status === "thinking") parts.push(t("hint: looking for a good move…"));
+  else if (state.hint?.status === "shown") parts.push(t("hint: {move} (lit on the board)", { move: state.hint.move }));
   return parts.join(" · ");
 }
 
@@ -411,9 +484,9 @@ export async function askHint() {
     });
     if (response.ok) return "";
     const detail = (await response.json()).detail;
-    return typeof detail === "string" ? detail : `refused (${response.status})`;
+    return typeof detail === "string" ? detail : t("refused ({status})", { status: response.status });
   } catch (error) {
-    return `not sent: ${error}`;
+    return t("not sent: {error}", { error });
   }
 }
 
@@ -438,7 +511,7 @@ export function violationText(violation) {
 export function standingFaults(state) {
   const lines = [];
   if (state.storage) lines.push(state.storage);
-  if (state.link && !state.link.connected) lines.push(`sensor link DOWN: ${state.link.detail}`);
+  if (state.link && !state.link.connected) lines.push(t("sensor link DOWN: {detail}", { detail: state.link.detail }));
   return lines;
 }
 
@@ -448,8 +521,8 @@ export function matchLine(state, { event = true } = {}) {
   const parts = [];
   if (event && known(state.headers?.Event)) parts.push(state.headers.Event);
   const match = state.match ?? {};
-  if (known(match.round)) parts.push(`round ${match.round}`);
-  if (match.game) parts.push(`game ${match.game} of ${match.games}`);
+  if (known(match.round)) parts.push(t("round {round}", { round: match.round }));
+  if (match.game) parts.push(t("game {game} of {games}", { game: match.game, games: match.games }));
   return parts.join(" · ");
 }
 
@@ -484,21 +557,24 @@ export function showClockFaces(clock) {
 export function sideLine(state, side) {
   const points = matchPoints(state, side);
   // The side in words as well: the swatch's colour is never the only sign of it.
-  const pieces = `${sideName(side)} · ${state.pieces?.[side] ?? ""} pieces`;
-  return points === null ? pieces : `${pieces} · match ${points}`;
+  const pieces = `${sideName(side)} · ${t("{n} pieces", { n: state.pieces?.[side] ?? "" })}`;
+  return points === null ? pieces : `${pieces} · ${t("match {points}", { points })}`;
 }
 
 /** "Black" or "White". */
 export function sideName(side) {
-  return side === "white" ? "White" : "Black";
+  return side === "white" ? t("White") : t("Black");
 }
 
 /** A square and what stands on it, for a screen reader: "15: black man", "16: empty". */
 export function describeSquare(pieces, square) {
   const piece = pieces.get(square);
-  if (!piece) return `${square}: empty`;
-  const color = piece.color === "unknown" ? "" : `${piece.color} `;
-  return `${square}: ${color}${piece.king ? "king" : "man"}`;
+  if (!piece) return t("{square}: empty", { square });
+  const what = {
+    black: piece.king ? t("black king") : t("black man"),
+    white: piece.king ? t("white king") : t("white man"),
+  }[piece.color] ?? (piece.king ? t("king") : t("man"));
+  return `${square}: ${what}`;
 }
 
 /** The position in words: each side's men and kings by square. */
@@ -508,10 +584,15 @@ export function describePosition(pieces) {
     for (const king of [false, true]) {
       const squares = [...pieces].filter(([, p]) => p.color === color && p.king === king)
         .map(([square]) => square).sort((a, b) => a - b);
-      if (squares.length) parts.push(`${sideName(color)} ${king ? "kings" : "men"} ${squares.join(", ")}`);
+      if (!squares.length) continue;
+      const what = {
+        black: king ? t("Black kings") : t("Black men"),
+        white: king ? t("White kings") : t("White men"),
+      }[color];
+      parts.push(`${what} ${squares.join(", ")}`);
     }
   }
-  return parts.length ? parts.join("; ") : "empty board";
+  return parts.length ? parts.join("; ") : t("empty board");
 }
 
 /** Tells a screen reader what happens in the game (an aria-live region): each new move, each
@@ -540,7 +621,7 @@ export class Narrator {
         lines.push(`${sideName(side)}: ${state.moves[ply - 1]}`);
       }
     } else if (before.game === now.game && now.moves < before.moves) {
-      lines.push(`moves taken back: ${sideName(state.turn)} to move`);
+      lines.push(t("moves taken back: {turn}", { turn: state.turn === "white" ? t("White to move") : t("Black to move") }));
     }
     if (now.result && now.result !== before.result) lines.push(stateLine(state));
     if (lines.length) this.polite.textContent = lines.join(". ");

@@ -1,7 +1,7 @@
 // The referee console (/referee): every action is a POST to /api/referee/... with the HTTP Basic
 // credentials the browser asked for when the page was opened; the session audits each one.
 import {
-  BoardView, ClockModel, connect, cueStyles, matchLine, parseFen, players, renderMoves,
+  BoardView, ClockModel, connect, cueStyles, loadLanguage, matchLine, parseFen, players, renderMoves,
   showClockFaces, showConnection, showPlayer, standingFaults, stateLine, violationText,
 } from "/static/poolboard.js";
 
@@ -194,6 +194,7 @@ function show() {
 fetch("/api/referee/whoami").then((r) => r.json()).then((who) => {
   document.getElementById("who").textContent = who.referee ? `— ${who.referee}` : "";
 });
+await loadLanguage();
 styles = await cueStyles();
 let logsDue = false;
 function refreshLogsSoon() {
