@@ -49,6 +49,7 @@ def test_the_pages_speak_spanish_and_switch_to_english(browser, spanish: Live) -
     type_square(board, 15, "casilla")
     wait_text(spectator, "#said", "Negras: 11-15")  # the move in PDN, as in every language
     wait_text(spectator, ".player.black .pieces", "Negras · 12 piezas")
+    wait_text(referee, "#clock-note", "apca-match · reloj en marcha")
     spectator.screenshot(path=str(Path(spanish.session.store.path).parent / "es.png"))
 
     # The reader's own choice, kept by this browser: English on every page from now on.
