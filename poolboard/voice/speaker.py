@@ -59,6 +59,8 @@ class Speaker:
         self.command = espeak_command(settings, language)
         self._failing = False
         self._retry_at = 0.0
+        #: Why the last sentence was not said (``""`` once one is).
+        self.problem = ""
 
     def say(self, text: str) -> bool:
         """Say ``text``; ``False`` (logged once until speech works again) if the audio output
@@ -86,10 +88,11 @@ class Speaker:
             return self._failed(f"the audio output failed ({last})")
         if self._failing:
             log.info("voice: the audio output works again")
-        self._failing = False
+        self._failing, self.problem = False, ""
         return True
 
     def _failed(self, why: str) -> bool:
+        self.problem = why
         if not self._failing:
             log.warning("voice: %s; the game goes on without speech", why)
         self._failing = True

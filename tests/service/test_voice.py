@@ -16,6 +16,7 @@ from poolboard.service import _start_voice
 from poolboard.simulator import random_game
 from poolboard.voice import Announcer, VoiceUnavailable, check_program
 from poolboard.voice.phrases import Phrasebook
+from tests.poolboard_cli import poolboard
 
 pytestmark = pytest.mark.system  # espeak-ng runs as a child process
 
@@ -121,3 +122,23 @@ def test_the_computer_says_its_move_once_it_has_chosen(make_table) -> None:
         words = Phrasebook("es")
         move = words.move(board.notation(chosen), board.fen())
     assert voice.said[-1] == f"{heading}{move}."
+
+
+def test_doctor_says_whether_the_voice_works(tmp_path: Path) -> None:
+    config = tmp_path / "board.toml"
+    config.write_text(
+        f'[sensor]\nkind = "simulated"\n[storage]\npath = "{tmp_path / "data"}"\n'
+        '[voice]\nenabled = true\nlanguage = "es"\n'
+    )
+    # This machine has no sound card: the voice check fails and says why.
+    result = poolboard("doctor", "--config", str(config), "--seconds", "0.2")
+    assert "FAIL  voice    the audio output failed (error:" in result.stdout, result.stdout
+    assert result.returncode == 1
+    # With the speech going into a file instead (a program of the user's choice), it passes.
+    program = tmp_path / "espeak-to-file"
+    program.write_text(f'#!/bin/sh\nexec espeak-ng "$@" -w "{tmp_path / "said.wav"}"\n')
+    program.chmod(program.stat().st_mode | stat.S_IXUSR)
+    config.write_text(config.read_text() + f'program = "{program}"\n')
+    result = poolboard("doctor", "--config", str(config), "--seconds", "0.2")
+    assert f"ok    voice    {program} said 11-15 (es)" in result.stdout, result.stdout
+    assert (tmp_path / "said.wav").stat().st_size > 10_000
