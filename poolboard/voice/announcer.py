@@ -113,27 +113,31 @@ class Announcer:
             self._wake.notify_all()
 
     def _work(self) -> None:
+        events: list[DomainEvent] = []
         while True:
+            # The events are worded outside the lock, so the session's thread never waits on it
+            # for more than an append.
+            sentences = [sentence for event in events for sentence in self._sentences_for(event)]
             with self._wake:
-                self._busy = False
-                self._wake.notify_all()
-                self._wake.wait_for(lambda: self._stopping or self._events or self._sentences)
-                if self._stopping:
-                    return
-                events = list(self._events)
-                self._events.clear()
-                for event in events:
-                    self._sentences.extend(self._sentences_for(event))
+                self._sentences.extend(sentences)
                 while len(self._sentences) > BACKLOG:
                     self._sentences.popleft()
                     self.dropped += 1
                 if not self._sentences:
-                    continue
-                sentence = self._sentences.popleft()
+                    self._busy = False
+                    self._wake.notify_all()
+                    self._wake.wait_for(lambda: self._stopping or self._events)
+                if self._stopping:
+                    return
+                events = list(self._events)
+                self._events.clear()
+                sentence = self._sentences.popleft() if self._sentences else None
                 self._busy = True
-                self.said.append(sentence)
-                self._wake.notify_all()
-            self._say(sentence)  # outside the lock: events keep arriving meanwhile
+                if sentence is not None:
+                    self.said.append(sentence)
+                    self._wake.notify_all()
+            if sentence is not None:
+                self._say(sentence)  # outside the lock: events keep arriving meanwhile
 
     def _sentences_for(self, event: DomainEvent) -> list[str]:
         """What to say of ``event``, as the settings allow; keeps track of the position."""
