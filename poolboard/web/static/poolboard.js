@@ -262,6 +262,8 @@ export class BoardView {
     this.flipped = flipped;
     element.setAttribute("viewBox", `0 0 ${8 * CELL} ${8 * CELL}`);
     element.setAttribute("role", "img");
+    // A name before the first position is drawn (render() then describes the position).
+    if (!element.getAttribute("aria-label")) element.setAttribute("aria-label", t("board"));
     this.squares = svg("g", { class: "squares" }, element);
     this.cueLayer = svg("g", { class: "cues" }, element);
     this.pieceLayer = svg("g", { class: "pieces" }, element);
