@@ -142,3 +142,20 @@ def test_doctor_says_whether_the_voice_works(tmp_path: Path) -> None:
     result = poolboard("doctor", "--config", str(config), "--seconds", "0.2")
     assert f"ok    voice    {program} said 11-15 (es)" in result.stdout, result.stdout
     assert (tmp_path / "said.wav").stat().st_size > 10_000
+
+
+def test_a_violation_and_the_clock_are_said_with_what_to_do(make_table) -> None:
+    table = make_table(rules=RulesConfig(fen="B:W18,30:B14,15,1"))
+    voice = Announcer(table.session, VoiceConfig(enabled=True), "en")
+    voice.start()
+    table.set_up()
+    table.move(1, 5)  # a capture was there to make (R-CAP-1)
+    assert voice.wait_said(lambda said: len(said) >= 1, timeout=30)
+    assert voice.said[0] == "Black: a capture is compulsory: capture with 14 or 15."
+    table.move(5, 1)  # the position restored
+    table.move(14, 23, 18)
+    left = table.session.clock.remaining(table.session.clock.running)
+    table.settle(left - 299)  # White's time falls to five minutes
+    assert voice.quiet(timeout=30)
+    voice.stop()
+    assert voice.said[1:] == ["14 takes 23.", "White: 5 minutes left."]
