@@ -50,7 +50,18 @@ def test_the_pages_speak_spanish_and_switch_to_english(browser, spanish: Live) -
     wait_text(spectator, "#said", "Negras: 11-15")  # the move in PDN, as in every language
     wait_text(spectator, ".player.black .pieces", "Negras · 12 piezas")
     wait_text(referee, "#clock-note", "apca-match · reloj en marcha")
+    # A refused move: what the rule asks, in Spanish, by its ID; and what to do now.
+    type_square(board, 21, "casilla")
+    type_square(board, 13, "casilla")
+    wait_text(
+        spectator, "#alerts", "R-ILL-1: Blancas: esa jugada no es legal: vuelva a poner las piezas"
+    )
+    wait_text(spectator, "#state-line", "restaure la posición como indican las casillas iluminadas")
     spectator.screenshot(path=str(Path(spanish.session.store.path).parent / "es.png"))
+
+    type_square(board, 13, "casilla")
+    type_square(board, 21, "casilla")
+    wait_text(spectator, "#state-line", "Juegan las blancas")
 
     # The reader's own choice, kept by this browser: English on every page from now on.
     spectator.select_option("#language", "en")

@@ -452,10 +452,25 @@ export function stateLine(state) {
   if (state.result) return state.result_text ?? `${state.result} — ${state.result_reason}`;
   const turn = state.turn === "white" ? t("White to move") : t("Black to move");
   if (state.clock?.state === "paused") return t("PAUSED by the referee — {turn}", { turn });
-  // The tracker's words come from the server in English; those the catalogue has are shown in
-  // the page's language (the rest, with their rule IDs, as they are: docs/web.md).
-  if (state.state) return t(state.state.detail) || state.state.name.replaceAll("_", " ");
+  if (state.state) return trackerLine(state.state);
   return t("set up the position on the board ({turn})", { turn });
+}
+
+/** What the board waits for. The tracker's words come from the server in English: in another
+ * language a sentence the catalogue has is shown translated, else what the state asks for in
+ * general (the lit squares, with their marks, say where). */
+function trackerLine({ name, detail }) {
+  if (language === "en" || catalogue[detail]) return t(detail) || name.replaceAll("_", " ");
+  const squares = detail.split(": ").at(-1);
+  return {
+    setup: t("set up the position"),
+    to_move: detail.startsWith("White") ? t("White to move") : t("Black to move"),
+    moving: t("move in progress"),
+    continue_capture: t("continue the capture as the lit squares show"),
+    remove_captured: t("remove the captured pieces: {squares}", { squares }),
+    restore: t("restore the position as the lit squares show"),
+    crowning: t("crown the new king"),
+  }[name] ?? detail;
 }
 
 /** What the opponent off the board and a hint are doing now, or "" (docs/opponents.md). */
@@ -505,6 +520,18 @@ export function showOpponent(state, line, button) {
 /** A violation as one line naming its rule once. */
 export function violationText(violation) {
   const { rule, message } = violation;
+  // The server's message is in English: another language says what the rule asks, by its ID.
+  const asks = {
+    "R-CAP-1": t("a capture is compulsory"),
+    "R-CAP-3": t("the jump is not finished: finish the capture"),
+    "R-ILL-1": t("that move is not legal: put the pieces back"),
+    "R-TCH-1": t("touch move: the piece touched first must be moved"),
+    "R-TCH-2": t("touch move: a piece that cannot be played was touched, a caution"),
+  }[rule];
+  if (language !== "en" && asks) {
+    const side = violation.side ? `${sideName(violation.side)}: ` : "";
+    return `${rule}: ${side}${asks} (${violation.squares.join(", ")})`;
+  }
   return rule && !message.includes(rule) ? `${rule}: ${message}` : message;
 }
 
