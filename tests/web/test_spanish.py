@@ -62,6 +62,8 @@ def test_the_pages_speak_spanish_and_switch_to_english(browser, spanish: Live) -
     type_square(board, 13, "casilla")
     type_square(board, 21, "casilla")
     wait_text(spectator, "#state-line", "Juegan las blancas")
+    spanish.session.declare_result("referee", "0-1", "Black left the hall")
+    wait_text(spectator, "#game-over", "Ganan las blancas.")
 
     # The reader's own choice, kept by this browser: English on every page from now on.
     spectator.select_option("#language", "en")

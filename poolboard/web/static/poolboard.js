@@ -449,11 +449,20 @@ export function players(state) {
 
 /** One line saying what the board waits for now, or the result in words. */
 export function stateLine(state) {
-  if (state.result) return state.result_text ?? `${state.result} — ${state.result_reason}`;
+  if (state.result) return resultText(state);
   const turn = state.turn === "white" ? t("White to move") : t("Black to move");
   if (state.clock?.state === "paused") return t("PAUSED by the referee — {turn}", { turn });
   if (state.state) return trackerLine(state.state);
   return t("set up the position on the board ({turn})", { turn });
+}
+
+/** The result in words. The server's words are English: another language says who won, with the
+ * rule IDs the reason cites. */
+export function resultText(state) {
+  if (language === "en") return state.result_text ?? `${state.result} — ${state.result_reason}`;
+  const head = { "1-0": t("Black wins."), "0-1": t("White wins."), "1/2-1/2": t("The game is drawn.") };
+  const rules = [...new Set((state.result_reason ?? "").match(/R-[A-Z]{3}-\d+/g) ?? [])];
+  return `${head[state.result] ?? t("The game is over.")}${rules.length ? ` (${rules.join(", ")})` : ""}`;
 }
 
 /** What the board waits for. The tracker's words come from the server in English: in another

@@ -1,8 +1,8 @@
 // The spectator page (/ and /big): the live board, clocks, moves, counts, the match and result.
 import {
-  BoardView, ClockModel, Narrator, askHint, loadLanguage, t, connect, cueStyles, formatClock, matchLine, parseFen, players,
-  renderMoves, showConnection, showOpponent, showPlayer, standingFaults, stateLine, storeFlip,
-  storedFlip, violationText,
+  BoardView, ClockModel, Narrator, askHint, connect, cueStyles, formatClock, loadLanguage,
+  matchLine, parseFen, players, renderMoves, resultText, showConnection, showOpponent, showPlayer,
+  standingFaults, stateLine, storeFlip, storedFlip, t, violationText,
 } from "/static/poolboard.js";
 
 const big = location.pathname === "/big" || new URLSearchParams(location.search).get("big") === "1";
@@ -57,7 +57,7 @@ function show() {
   document.getElementById("paused").hidden = !paused || Boolean(state.result);
   const over = document.getElementById("game-over");
   over.hidden = !state.result;
-  over.textContent = state.result_text ?? "";
+  over.textContent = state.result ? resultText(state) : "";
   const result = document.getElementById("result");
   result.hidden = !state.result;
   result.textContent = state.result ? t("result {result}", { result: state.result }) : "";
