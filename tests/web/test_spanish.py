@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from poolboard.config import DisplayConfig
+from engine.color import Color
+from poolboard.config import DisplayConfig, RulesConfig
 from tests.web.conftest import PASSWORD, Live
 from tests.web.test_axe import serious
 from tests.web.test_keyboard import tab_to, type_square
@@ -74,3 +75,28 @@ def test_the_pages_speak_spanish_and_switch_to_english(browser, spanish: Live) -
     board.wait_for_selector(".conn.live", timeout=TIMEOUT)
     assert text_of(board, "#setup") == "set up the position"
     context.close()
+
+
+def test_a_draw_count_is_told_in_spanish(browser, tmp_path: Path) -> None:
+    server = Live(
+        tmp_path,
+        display=DisplayConfig(language="es"),
+        rules=RulesConfig(fen="B:WK31,K32,5,25:BK10"),
+    )
+    try:
+        board = server.session.sensor
+        board.set_occupied({31, 32, 5, 25, 10})
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        spectator = context.new_page()
+        spectator.goto(server.url + "/")
+        spectator.wait_for_selector(".conn.live", timeout=TIMEOUT)
+        wait_text(spectator, "#state-line", "Juegan las negras")
+        server.session.invoke_count("referee", Color.BLACK)  # the weaker side asks (R-DRW-4)
+        wait_text(
+            spectator,
+            "#counts",
+            "R-DRW-4: cuenta del bando fuerte: Negras han hecho 0 de 30 jugadas",
+        )
+        context.close()
+    finally:
+        server.close()

@@ -456,6 +456,24 @@ export function stateLine(state) {
   return t("set up the position on the board ({turn})", { turn });
 }
 
+/** A running draw count in words (R-DRW-*). The server's words are English: another language
+ * says the count, whose moves count and how far it has got, by its rule ID. */
+export function countText(count) {
+  if (language === "en") return count.text;
+  const kind = {
+    "repetition": t("repetition of the position"),
+    "13 count": t("13 count"),
+    "long line": t("long line"),
+    "stronger-side count": t("count for the stronger side"),
+    "quiet play": t("quiet play"),
+  }[count.kind] ?? count.kind;
+  const { made, limit } = count;
+  const far = count.side
+    ? t("{side} has made {made} of {limit} moves", { side: sideName(count.side), made, limit })
+    : t("{made} of {limit}", { made, limit });
+  return `${count.rule}: ${kind}: ${far}`;
+}
+
 /** The result in words. The server's words are English: another language says who won, with the
  * rule IDs the reason cites. */
 export function resultText(state) {

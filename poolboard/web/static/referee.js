@@ -1,8 +1,8 @@
 // The referee console (/referee): every action is a POST to /api/referee/... with the HTTP Basic
 // credentials the browser asked for when the page was opened; the session audits each one.
 import {
-  BoardView, ClockModel, connect, cueStyles, loadLanguage, matchLine, sideName, t, parseFen, players, renderMoves,
-  showClockFaces, showConnection, showPlayer, standingFaults, stateLine, violationText,
+  BoardView, ClockModel, connect, countText, cueStyles, language, loadLanguage, matchLine, parseFen,
+  players, renderMoves, sideName, t, showClockFaces, showConnection, showPlayer, standingFaults, stateLine, violationText,
 } from "/static/poolboard.js";
 
 const view = new BoardView(document.getElementById("board"));
@@ -171,7 +171,7 @@ function show() {
   document.getElementById("state-line").textContent = stateLine(state);
   document.getElementById("counts").replaceChildren(...state.counts.map((count) => {
     const li = document.createElement("li");
-    li.textContent = `${count.rule}: ${count.text}`;
+    li.textContent = language === "en" ? `${count.rule}: ${count.text}` : countText(count);
     return li;
   }));
   const violations = state.violations.slice(-4).map((v) =>

@@ -1,6 +1,6 @@
 // The spectator page (/ and /big): the live board, clocks, moves, counts, the match and result.
 import {
-  BoardView, ClockModel, Narrator, askHint, connect, cueStyles, formatClock, loadLanguage,
+  BoardView, ClockModel, Narrator, askHint, connect, countText, cueStyles, formatClock, loadLanguage,
   matchLine, parseFen, players, renderMoves, resultText, showConnection, showOpponent, showPlayer,
   standingFaults, stateLine, storeFlip, storedFlip, t, violationText,
 } from "/static/poolboard.js";
@@ -64,7 +64,7 @@ function show() {
   const counts = document.getElementById("counts");
   counts.replaceChildren(...state.counts.map((count) => {
     const li = document.createElement("li");
-    li.textContent = count.text;
+    li.textContent = countText(count);
     return li;
   }));
   // Only what stands now: a violation goes once the position is restored, a move the store
