@@ -47,7 +47,8 @@ class Phrasebook:
     def to_move(self, turn: str, kind: str) -> str:
         """After a correction or a takeback (``kind``): whose move it is now."""
         head = self._("Move corrected.") if kind == "correction" else self._("Move taken back.")
-        return head + " " + self._("{side} to move.").format(side=self.side(turn))
+        to_move = self._("White to move") if turn == "white" else self._("Black to move")
+        return f"{head} {to_move}."
 
     def opponent_plays(self, kind: str, side: str, move: str) -> str:
         """The computer (or a board far away) chose ``move`` (already in words)."""
