@@ -49,7 +49,8 @@ def test_the_pages_speak_spanish_and_switch_to_english(browser, spanish: Live) -
     wait_text(board, "#hand", "en la mano: una pieza negra de la 11")
     type_square(board, 15, "casilla")
     wait_text(spectator, "#said", "Negras: 11-15")  # the move in PDN, as in every language
-    wait_text(spectator, ".player.black .pieces", "Negras · 12 piezas")
+    wait_text(spectator, ".player.black .name", "Negras")  # no players' names: the side's
+    wait_text(spectator, ".player.black .pieces", "12 piezas")
     wait_text(referee, "#clock-note", "apca-match · reloj en marcha")
     # A refused move: what the rule asks, in Spanish, by its ID; and what to do now.
     type_square(board, 21, "casilla")
@@ -70,7 +71,7 @@ def test_the_pages_speak_spanish_and_switch_to_english(browser, spanish: Live) -
     spectator.select_option("#language", "en")
     spectator.wait_for_function("document.documentElement.lang === 'en'", timeout=TIMEOUT)
     wait_text(spectator, "#flip", "flip")
-    wait_text(spectator, ".player.black .pieces", "Black · 12 pieces")
+    wait_text(spectator, ".player.black .name", "Black")
     board.reload()
     board.wait_for_selector(".conn.live", timeout=TIMEOUT)
     assert text_of(board, "#setup") == "set up the position"

@@ -596,7 +596,8 @@ export function matchPoints(state, side) {
 /** Fill a player's box: the name, the side line, and whether their time runs or it is their move. */
 export function showPlayer(box, state, side, name) {
   box.querySelector(".name").textContent = name;
-  box.querySelector(".pieces").textContent = sideLine(state, side);
+  // The side in words unless the name already is it (a game without players' names).
+  box.querySelector(".pieces").textContent = sideLine(state, side, name !== sideName(side));
   box.classList.toggle("running", state.clock.running === side && state.clock.state === "running");
   box.classList.toggle("to-move", state.turn === side && !state.result);
 }
@@ -610,10 +611,11 @@ export function showClockFaces(clock) {
 }
 
 /** The text of a player's side line: pieces on the board and match points. */
-export function sideLine(state, side) {
+export function sideLine(state, side, named = true) {
   const points = matchPoints(state, side);
   // The side in words as well: the swatch's colour is never the only sign of it.
-  const pieces = `${sideName(side)} · ${t("{n} pieces", { n: state.pieces?.[side] ?? "" })}`;
+  const count = t("{n} pieces", { n: state.pieces?.[side] ?? "" });
+  const pieces = named ? `${sideName(side)} · ${count}` : count;
   return points === null ? pieces : `${pieces} · ${t("match {points}", { points })}`;
 }
 
