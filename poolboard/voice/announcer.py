@@ -34,6 +34,8 @@ log = logging.getLogger("poolboard.voice")
 
 #: Sentences waiting to be said beyond which the oldest are dropped.
 BACKLOG = 12
+#: Sentences kept in :attr:`Announcer.said` (a board runs for months).
+REMEMBERED = 1000
 #: The events the voice hears.
 HEARD = (
     GameOpened,
@@ -49,19 +51,18 @@ HEARD = (
 
 class Announcer:
     """Says ``session``'s game as it goes (``start``/``stop``), as ``settings`` asks, in
-    ``language``; ``say`` is the speech (by default espeak-ng to the audio output)."""
+    ``language``, with espeak-ng on the audio output."""
 
     def __init__(
         self,
         session: Session,
         settings: VoiceConfig,
         language: str,
-        say: Callable[[str], object] | None = None,
     ) -> None:
         self.session = session
         self.settings = settings
         self.words = Phrasebook(language)
-        self._say = say or Speaker(settings, language).say
+        self._say = Speaker(settings, language).say
         self._events: deque[DomainEvent] = deque()
         self._sentences: deque[str] = deque()
         self._wake = threading.Condition()
@@ -72,7 +73,7 @@ class Announcer:
         self._fen: str | None = None
         self._opponent_move: str | None = None
         self.dropped = 0
-        #: Every sentence said (or tried), in order: what the voice has told the players.
+        #: The last :data:`REMEMBERED` sentences said (or tried), in order.
         self.said: list[str] = []
 
     def start(self) -> None:
@@ -135,6 +136,7 @@ class Announcer:
                 self._busy = True
                 if sentence is not None:
                     self.said.append(sentence)
+                    del self.said[:-REMEMBERED]
                     self._wake.notify_all()
             if sentence is not None:
                 self._say(sentence)  # outside the lock: events keep arriving meanwhile
