@@ -159,3 +159,16 @@ def test_a_violation_and_the_clock_are_said_with_what_to_do(make_table) -> None:
     assert voice.quiet(timeout=30)
     voice.stop()
     assert voice.said[1:] == ["14 takes 23.", "White: 5 minutes left."]
+
+
+def test_a_kind_turned_off_is_not_said(make_table) -> None:
+    table = make_table(rules=RulesConfig(fen="B:W18,30:B14,15,1"))
+    voice = Announcer(table.session, VoiceConfig(enabled=True, violations=False), "en")
+    voice.start()
+    table.set_up()
+    table.move(1, 5)  # R-CAP-1, not said
+    table.move(5, 1)
+    table.move(14, 23, 18)
+    assert voice.quiet(timeout=30)
+    voice.stop()
+    assert voice.said == ["14 takes 23."]
