@@ -30,7 +30,7 @@ from engine.color import Color
 #: A monotonic time source: seconds as a float, never going backwards (``time.monotonic``).
 TimeSource = Callable[[], float]
 
-DEFAULT_WARNINGS = (60.0, 10.0)
+DEFAULT_WARNINGS = (300.0, 60.0, 10.0)
 MOVE_CALL = 300.0  # R-TIM-1: "time" is called after five minutes on one move ...
 MOVE_GRACE = 60.0  # ... and the move not completed a minute later forfeits.
 APCA_MATCH_SECONDS = 2700.0  # R-TIM-4: double clocks, 45 minutes a side for the match

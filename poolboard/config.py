@@ -21,6 +21,7 @@ from engine.board import Board, FenError
 from engine.clock import TimeControl
 from engine.profiles import PROFILES
 from poolboard.hall.link import HallLinkConfig, check_hall_link
+from poolboard.locale import LANGUAGES
 from poolboard.remote_settings import RemoteLinkConfig, check_remote_link
 from poolboard.section import Section, between, no_control, one_of
 
@@ -169,6 +170,49 @@ class OpponentConfig(Section):
     level: Annotated[int, between(1, 10, "a level 1-10")] = 5
 
 
+class DisplayConfig(Section):
+    """The language of the pages, the messages and the voice (docs/voice.md)."""
+
+    language: Annotated[str, one_of(*LANGUAGES)] = "en"
+
+
+class VoiceConfig(Section):
+    """The board's voice (docs/voice.md): espeak-ng to the default audio output, saying the
+    game as it goes; each kind of announcement can be turned off."""
+
+    enabled: bool = False
+    #: The voice's language; empty: the one ``[display] language`` sets.
+    language: str = ""
+    volume: Annotated[int, between(0, 200, "0-200 (espeak-ng's amplitude; 100 is normal)")] = 100
+    rate: Annotated[int, between(80, 450, "80-450 words a minute")] = 160
+    program: str = "espeak-ng"
+    moves: bool = True
+    crownings: bool = True
+    turns: bool = True
+    violations: bool = True
+    clock: bool = True
+    pauses: bool = True
+    results: bool = True
+    opponent: bool = True
+
+    @field_validator("language")
+    @classmethod
+    def _language(cls, language: str) -> str:
+        if language and language not in LANGUAGES:
+            raise ValueError(
+                f"expected {' or '.join(LANGUAGES)} (or leave it out: the [display] language), "
+                f"got {language!r}"
+            )
+        return language
+
+    @field_validator("program")
+    @classmethod
+    def _program(cls, program: str) -> str:
+        if not program.strip():
+            raise ValueError('empty: leave it out for "espeak-ng", or give the program to run')
+        return program
+
+
 class Config(Section):
     """The whole configuration; every section has working defaults (the demo's)."""
 
@@ -184,6 +228,13 @@ class Config(Section):
     hall: HallLinkConfig = HallLinkConfig()  # docs/hall.md
     opponent: OpponentConfig = OpponentConfig()  # docs/opponents.md
     remote: RemoteLinkConfig = RemoteLinkConfig()  # docs/remote.md
+    display: DisplayConfig = DisplayConfig()  # docs/voice.md
+    voice: VoiceConfig = VoiceConfig()  # docs/voice.md
+
+    @property
+    def voice_language(self) -> str:
+        """The language the board speaks: ``[voice] language``, else ``[display]``'s."""
+        return self.voice.language or self.display.language
 
 
 def load_config(path: str | Path | None, *, require_sensor: bool = False) -> Config:

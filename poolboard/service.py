@@ -16,6 +16,7 @@ from poolboard.sensor_spec import open_sensor
 from poolboard.session import Session
 from poolboard.simulated_board import SimulatedBoard
 from poolboard.storage import DataFolderLock
+from poolboard.voice import Announcer, VoiceUnavailable, check_program
 
 log = logging.getLogger("poolboard")
 
@@ -81,6 +82,22 @@ def _start_hall_publisher(
     return publisher
 
 
+def _start_voice(session: Session, announce: Callable[[str], None]) -> Announcer | None:
+    """With ``[voice] enabled``: say the game aloud (docs/voice.md); else, or without
+    espeak-ng (one line saying which package to install), ``None``."""
+    settings = session.config.voice
+    if not settings.enabled:
+        return None
+    try:
+        check_program(settings)
+    except VoiceUnavailable as error:
+        announce(f"poolboard: {error}")
+        return None
+    announcer = Announcer(session, settings, session.config.voice_language)
+    announcer.start()
+    return announcer
+
+
 def serve(
     session: Session,
     *,
@@ -108,6 +125,7 @@ def serve(
         return run
 
     publisher = _start_hall_publisher(session, announce)
+    voice = _start_voice(session, announce)
     workers = [threading.Thread(target=guarded(session.run), name="session", daemon=True)]
     workers += [threading.Thread(target=guarded(h), daemon=True) for h in helpers]
     for worker in workers:
@@ -127,6 +145,8 @@ def serve(
             worker.join(timeout=5)
         if publisher is not None:
             publisher.stop()
+        if voice is not None:
+            voice.stop()
         session.close()
         log.info("stopped")
     return 1 if failed else 0

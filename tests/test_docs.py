@@ -26,7 +26,7 @@ from poolboard.hall.settings import hall_config_from_mapping
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted(
     [ROOT / "README.md", ROOT / "CHANGELOG.md", ROOT / "firmware_bridge" / "README.md"]
-    + list((ROOT / "docs").glob("*.md"))
+    + list((ROOT / "docs").rglob("*.md"))
 )
 #: Python blocks that are fragments, not programs: each with what it lacks.
 FRAGMENTS = {
@@ -170,3 +170,13 @@ def test_links_between_the_pages_lead_somewhere() -> None:
             if "://" not in target and not (page.parent / target).exists():
                 broken.append(f"{page.relative_to(ROOT)}: {target}")
     assert broken == []
+
+
+def test_the_spanish_rule_book_states_every_rule_of_the_english_one() -> None:
+    def stated(page: str) -> list[str]:
+        text = (ROOT / "docs" / page).read_text()
+        text = text.split("\n## Improper moves")[0]  # the rule book, not how it is implemented
+        return re.findall(r"^\| (R-[A-Z]{3}-\d+) \|", text, flags=re.MULTILINE)
+
+    english = stated("rules.md")
+    assert len(english) >= 35 and stated("es/reglas.md") == english

@@ -16,13 +16,16 @@ from poolboard.autoplay import AutoPlayer
 from poolboard.config import (
     OPPONENT_KINDS,
     Config,
+    DisplayConfig,
     OpponentConfig,
     RefereeConfig,
     RulesConfig,
     StorageConfig,
+    VoiceConfig,
     WebConfig,
     default_data_dir,
 )
+from poolboard.locale import LANGUAGES
 from poolboard.service import build_session, serve
 from poolboard.simulated_board import SimulatedBoard
 from poolboard.storage import StorageError
@@ -80,6 +83,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         choices=tuple(PROFILES),
         default=None,
         help="rule profile (default casual against the computer, so takebacks work; else apca)",
+    )
+    parser.add_argument(
+        "--voice", action="store_true", help="say the game aloud with espeak-ng (docs/voice.md)"
+    )
+    parser.add_argument(
+        "--language",
+        choices=LANGUAGES,
+        default="en",
+        help="the pages' and the voice's language (default en; es: Spanish)",
     )
     parser.set_defaults(handler=run)
 
@@ -143,6 +155,8 @@ def run(args: argparse.Namespace) -> int:
         referee=RefereeConfig(password=DEMO_REFEREE_PASSWORD),
         rules=RulesConfig(profile=rules),
         opponent=OpponentConfig(kind=args.opponent, side=args.side, level=args.level),
+        display=DisplayConfig(language=args.language),
+        voice=VoiceConfig(enabled=args.voice),
     )
     try:
         session = build_session(config)

@@ -17,6 +17,9 @@ from poolboard.config import Config, ConfigError, StorageConfig, load_config
 from poolboard.sensor_spec import SensorSpecError
 from poolboard.service import open_configured_displays, open_configured_sensor
 from poolboard.storage import DamagedGame, GameStore, StorageError, StoredGame
+from poolboard.voice import VoiceUnavailable, check_program
+from poolboard.voice.phrases import Phrasebook
+from poolboard.voice.speaker import Speaker
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -74,6 +77,20 @@ def check_storage(config: Config) -> bool:
 def check_clock(config: Config) -> bool:
     control = TimeControl.from_string(config.clock.time_control)
     return _report(True, "clock", f"{control} (switched on each {config.clock.switch_on})")
+
+
+def check_voice(config: Config) -> bool:
+    """With ``[voice] enabled``: espeak-ng is installed and says a sentence on the audio
+    output (docs/voice.md)."""
+    settings = config.voice
+    try:
+        program = check_program(settings)
+    except VoiceUnavailable as error:
+        return _report(False, "voice", str(error).removeprefix("voice: "))
+    speaker = Speaker(settings, config.voice_language)
+    if not speaker.say(Phrasebook(config.voice_language).move("11-15", None) + "."):
+        return _report(False, "voice", speaker.problem)
+    return _report(True, "voice", f"{program} said 11-15 ({config.voice_language})")
 
 
 def check_sensor_and_leds(config: Config, seconds: float) -> bool:
@@ -141,6 +158,8 @@ def run(args: argparse.Namespace) -> int:
         check_clock(config),
         check_sensor_and_leds(config, args.seconds),
     ]
+    if config.voice.enabled:
+        results.append(check_voice(config))
     if config.sensor.kind == "gpio":  # on a Pi 5: rpi-lgpio on pinctrl-rp1
         from hardware.gpio import describe_gpio
 

@@ -13,6 +13,8 @@ from starlette.convertors import Convertor, register_url_convertor
 
 from engine.cues import CUE_STYLES, CueKind
 from engine.pdn.writer import write_game
+from poolboard.locale import LANGUAGES
+from poolboard.locale import messages as catalogue_messages
 from poolboard.session import RefereeError, Session
 from poolboard.session.state import BoardState
 from poolboard.simulated_board import SimulatedBoard
@@ -162,12 +164,22 @@ def api_router(session: Session, board_login: Callable[..., str] | None = None) 
     @router.get("/info")
     def info() -> dict[str, object]:
         """What this server offers: the sensor kind, whether the virtual board and the referee
-        console are open."""
+        console are open, the pages' language ([display]) and those there are."""
         return {
             "sensor": session.config.sensor.kind,
             "virtual_board": isinstance(session.sensor, SimulatedBoard),
             "referee_console": bool(session.config.referee.password),
+            "language": session.config.display.language,
+            "languages": list(LANGUAGES),
         }
+
+    @router.get("/messages/{language}")
+    def messages(language: str) -> dict[str, str]:
+        """The pages' words in ``language``: English text to its translation (docs/web.md);
+        English itself needs none."""
+        if language not in LANGUAGES:
+            raise HTTPException(404, f"no messages in {language!r}: one of {', '.join(LANGUAGES)}")
+        return dict(catalogue_messages(language))
 
     @router.get("/cue-styles")
     def styles() -> CueStyles:

@@ -216,7 +216,13 @@ def test_pages_and_their_files_are_served_locally(live: Live) -> None:
         "sensor": "simulated",
         "virtual_board": True,
         "referee_console": True,
+        "language": "en",
+        "languages": ["en", "es"],
     }
+    spanish = httpx.get(f"{live.url}/api/messages/es").json()
+    assert spanish["set up the position"] == "colocar la posición"
+    unknown = httpx.get(f"{live.url}/api/messages/fr")
+    assert unknown.status_code == 404 and "one of en, es" in unknown.json()["detail"]
 
 
 def test_openapi_documents_the_state_the_api_sends(live: Live) -> None:

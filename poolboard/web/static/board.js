@@ -1,7 +1,7 @@
 // The virtual board (/board): the simulated sensor. Every change of occupancy is sent as a whole
 // snapshot (POST /api/board), exactly what a reed board reports, so the real tracker does the rest.
 import {
-  BoardView, ClockModel, askHint, connect, cueStyles, parseFen, players, renderMoves, showClockFaces,
+  BoardView, ClockModel, askHint, connect, cueStyles, describeSquare, loadLanguage, parseFen, t, players, renderMoves, showClockFaces,
   showConnection, showOpponent, showPlayer, stateLine, storeFlip, storedFlip, violationText,
 } from "/static/poolboard.js";
 
@@ -39,7 +39,7 @@ async function post(url, body) {
       say(typeof detail === "string" ? detail : detail.map((d) => d.msg).join("; "), "error");
     }
   } catch (error) {
-    say(`not sent: ${error}`, "error");
+    say(t("not sent: {error}", { error }), "error");
   }
 }
 
@@ -67,8 +67,16 @@ function targets(square) {
 function draw(shown = drag?.shown ?? pieces) {
   const lifted = drag?.piece ? drag.start : hand?.from ?? null;
   view.render({ pieces: shown, cues: state?.cues ?? {}, lastMove: null, styles, lifted, targets: targets(lifted) });
-  const what = hand ? `${hand.color === "unknown" ? "" : `${hand.color} `}${hand.king ? "king" : "piece"}` : "";
-  document.getElementById("hand").textContent = hand ? `in hand: a ${what}${hand.from ? ` from ${hand.from}` : ""}` : "";
+  document.getElementById("hand").textContent = hand ? inHand(hand) : "";
+}
+
+/** What the hand holds, in words: "in hand: a black piece from 11". */
+function inHand({ color, king, from }) {
+  const what = {
+    black: king ? t("a black king") : t("a black piece"),
+    white: king ? t("a white king") : t("a white piece"),
+  }[color] ?? (king ? t("a king") : t("a piece"));
+  return from ? t("in hand: {what} from {square}", { what, square: from }) : t("in hand: {what}", { what });
 }
 
 function fenPieces() {
@@ -105,6 +113,10 @@ function tap(square) {
   draw();
 }
 
+await loadLanguage();
+view.enableKeyboard(tap, (square) => {
+  document.getElementById("cursor-line").textContent = t("square {square}", { square: describeSquare(pieces, square) });
+});
 const svgElement = document.getElementById("board");
 svgElement.addEventListener("pointerdown", (event) => {
   const square = view.squareAt(event.clientX, event.clientY);
@@ -169,13 +181,13 @@ document.getElementById("clear").addEventListener("click", () => {
 document.getElementById("show-legal").addEventListener("change", () => draw());
 for (const button of document.querySelectorAll("[data-lever]")) {
   button.addEventListener("click", () => {
-    say(`${button.dataset.lever}'s lever pressed`, "ok");
+    say(button.dataset.lever === "black" ? t("Black's lever pressed") : t("White's lever pressed"), "ok");
     send("/api/lever", { side: button.dataset.lever });
   });
 }
 for (const button of document.querySelectorAll("[data-adjust]")) {
   button.addEventListener("click", () => {
-    say(`${button.dataset.adjust} announced "adjust"`, "ok");
+    say(button.dataset.adjust === "black" ? t('Black announced "adjust"') : t('White announced "adjust"'), "ok");
     send("/api/adjust", { side: button.dataset.adjust });
   });
 }
@@ -215,7 +227,7 @@ connect((next) => {
   showOpponent(state, document.getElementById("opponent-line"), document.getElementById("hint"));
   // The reason a move was refused, until the position is restored.
   if (state.violation) {
-    say(`refused: ${violationText(state.violation)}`, "error");
+    say(t("refused: {why}", { why: violationText(state.violation) }), "error");
     refusal = true;
   } else if (refusal) {
     say("");

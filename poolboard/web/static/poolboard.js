@@ -2,6 +2,62 @@
 // Plain ES module, no build step; the server is the one source of state and of the cue styles.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
+
+// -- the pages' language (docs/web.md): English text looked up in the catalogue ---------------
+
+let catalogue = {};
+/** The language the page shows ("en" or "es"). */
+export let language = "en";
+
+/** ``text`` (English) in the page's language, its ``{name}`` places filled from ``values``. */
+export function t(text, values = {}) {
+  const found = catalogue[text] || text;
+  return found.replace(/\{(\w+)\}/g, (place, name) => (name in values ? values[name] : place));
+}
+
+/** Put every text of the page (and its titles, labels, placeholders) in the page's language;
+ * an element marked translate="no" keeps its words (rule IDs, FEN, PDN). */
+export function translatePage(root = document) {
+  const walker = document.createTreeWalker(root.body ?? root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.parentElement?.closest("[translate=no], script, style")) continue;
+    const key = node.nodeValue.replace(/\s+/g, " ").trim();
+    if (catalogue[key]) node.nodeValue = node.nodeValue.replace(/\S[\s\S]*\S|\S/, catalogue[key]);
+  }
+  for (const attribute of ["title", "aria-label", "placeholder", "alt"]) {
+    for (const element of (root.body ?? root).querySelectorAll(`[${attribute}]`)) {
+      if (element.closest("[translate=no]")) continue;
+      const key = element.getAttribute(attribute).replace(/\s+/g, " ").trim();
+      if (catalogue[key]) element.setAttribute(attribute, catalogue[key]);
+    }
+  }
+  const title = document.title.replace(/\s+/g, " ").trim();
+  if (catalogue[title]) document.title = catalogue[title];
+}
+
+/** Choose the page's language (?lang=, the reader's choice on this browser, else the board's
+ * [display] language), load its words, translate the page and wire the #language switch. */
+export async function loadLanguage() {
+  const info = await fetch("/api/info").then((r) => r.json());
+  const known = info.languages ?? ["en"];
+  const asked = new URLSearchParams(location.search).get("lang") ?? localStorage.getItem("language");
+  language = known.includes(asked) ? asked : info.language ?? "en";
+  catalogue = language === "en" ? {} : await fetch(`/api/messages/${language}`).then((r) => r.json());
+  document.documentElement.lang = language;
+  document.documentElement.style.setProperty("--to-move", JSON.stringify(` · ${t("to move")}`));
+  translatePage();
+  const choice = document.getElementById("language");
+  if (choice) {
+    choice.value = language;
+    choice.addEventListener("change", () => {
+      localStorage.setItem("language", choice.value);
+      const url = new URL(location.href);
+      url.searchParams.delete("lang");
+      location.assign(url);
+    });
+  }
+  return info;
+}
 const CELL = 100;
 
 /** Row and column (0-7, row 0 = the far row from White) of a dark square 1-32 (R-BRD-2). */
@@ -94,7 +150,7 @@ export function renderMoves(tbody, state, { limit = 0, onPly = null } = {}) {
   const names = players(state);
   const heads = document.createElement("tr");
   heads.className = "heads";
-  for (const text of ["", names.black, names.white]) {
+  for (const text of [t("move"), names.black, names.white]) {
     const th = document.createElement("th");
     th.textContent = text;
     th.scope = "col";
@@ -112,13 +168,19 @@ export function renderMoves(tbody, state, { limit = 0, onPly = null } = {}) {
     tr.append(number);
     ["black", "white"].forEach((side, index) => {
       const td = document.createElement("td");
-      td.textContent = row[side];
       const ply = (row.number - 1) * 2 + index + 1 - (firstPly - 1);
       if (row[side] && ply === state.moves.length) td.classList.add("last");
       if (row[side] && onPly) {
-        td.classList.add("pick");
-        td.title = `ply ${ply}`;
-        td.addEventListener("click", () => onPly(ply, row[side]));
+        // A button, so the keyboard reaches it as well as the mouse.
+        const pick = document.createElement("button");
+        pick.type = "button";
+        pick.className = "pick";
+        pick.textContent = row[side];
+        pick.title = t("ply {ply}", { ply });
+        pick.addEventListener("click", () => onPly(ply, row[side]));
+        td.append(pick);
+      } else {
+        td.textContent = row[side];
       }
       tr.append(td);
     });
@@ -157,7 +219,7 @@ export function connect(onState, onStatus = () => {}) {
 
 /** Show the connection state in an element (class "live" or "down"). */
 export function showConnection(element, live) {
-  element.textContent = live ? "live" : "reconnecting…";
+  element.textContent = live ? t("live") : t("reconnecting…");
   element.className = `conn ${live ? "live" : "down"}`;
 }
 
@@ -166,6 +228,29 @@ function svg(tag, attributes = {}, parent = null) {
   for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
   if (parent) parent.append(element);
   return element;
+}
+
+/** The letter each cue shows in its square's corner (docs/cues.md), beside its colour. */
+const CUE_MARKS = {
+  "error": "!", "touch-move": "T", "restore-fill": "+", "restore-clear": "−", "wrong-piece": "?",
+  "must-capture": "C", "jump-reminder": "J", "continue-jump": "J", "remove": "×", "crown": "K",
+  "play-from": "1", "play-path": "·", "play-to": "2", "hint-from": "h", "hint-to": "h",
+  "confirm": "✓", "move-from": "", "move-to": "",
+};
+
+/** What a cue asks for, in words (a lit square's title). */
+function cueName(kind) {
+  return {
+    "error": t("a wrong move or a sensor fault here"), "touch-move": t("the touched piece must move"),
+    "restore-fill": t("put a piece back here"), "restore-clear": t("take the piece off here"),
+    "wrong-piece": t("the wrong piece stands here"), "must-capture": t("this piece must capture"),
+    "jump-reminder": t("jump on to here"), "continue-jump": t("the capture can jump on to here"),
+    "remove": t("take the captured piece off"), "crown": t("crown this piece"),
+    "play-from": t("the opponent's move: lift this piece"), "play-path": t("the opponent's capture lands here"),
+    "play-to": t("the opponent's move: put the piece down here"), "hint-from": t("hint: move this piece"),
+    "hint-to": t("hint: to here"), "confirm": t("move recorded"), "move-from": t("the last move's start"),
+    "move-to": t("the last move's end"),
+  }[kind] ?? kind;
 }
 
 const CROWN = "M-17,8 L-20,-10 L-9,-1 L0,-14 L9,-1 L20,-10 L17,8 Z";
@@ -177,6 +262,8 @@ export class BoardView {
     this.flipped = flipped;
     element.setAttribute("viewBox", `0 0 ${8 * CELL} ${8 * CELL}`);
     element.setAttribute("role", "img");
+    // A name before the first position is drawn (render() then describes the position).
+    if (!element.getAttribute("aria-label")) element.setAttribute("aria-label", t("board"));
     this.squares = svg("g", { class: "squares" }, element);
     this.cueLayer = svg("g", { class: "cues" }, element);
     this.pieceLayer = svg("g", { class: "pieces" }, element);
@@ -191,7 +278,58 @@ export class BoardView {
     );
     svg("path", { d: "M0,0 L10,5 L0,10 Z", class: "arrow-head" }, marker);
     this.last = null;
+    this.cursor = null;
     this.drawSquares();
+  }
+
+  /** Work the board from the keyboard: the arrow keys move a cursor over the dark squares
+   * (or type a square's number), Enter or Space calls ``activate(square)``; ``moved(square)``
+   * hears where the cursor is, to say it. */
+  enableKeyboard(activate, moved) {
+    this.svg.setAttribute("tabindex", "0");
+    this.svg.setAttribute("role", "application");
+    this.svg.setAttribute("aria-roledescription", t("board"));
+    let typed = "";
+    const go = (square) => {
+      this.cursor = square;
+      moved(square);
+      if (this.last) this.render(this.last);
+    };
+    this.svg.addEventListener("focus", () => go(this.cursor ?? (this.flipped ? 1 : 32)));
+    this.svg.addEventListener("keydown", (event) => {
+      const steps = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+      if (event.key in steps) {
+        go(this.step(this.cursor ?? 32, ...steps[event.key]));
+      } else if (event.key === "Enter" || event.key === " ") {
+        if (this.cursor !== null) {
+          activate(this.cursor);
+          moved(this.cursor); // say what stands there now
+        }
+      } else if (/^[0-9]$/.test(event.key)) {
+        typed = Number(typed + event.key) <= 32 ? typed + event.key : event.key;
+        if (Number(typed) >= 1) go(Number(typed));
+        if (typed.length === 2 || Number(typed) > 3) typed = "";
+        return event.preventDefault();
+      } else {
+        return;
+      }
+      typed = "";
+      event.preventDefault();
+    });
+  }
+
+  /** The dark square one step from ``square`` as seen on the screen: up and down go to the
+   * row above or below (the nearer diagonal), left and right to the next dark square. */
+  step(square, rows, cols) {
+    let { row, col } = squareCell(square);
+    if (this.flipped) [row, col] = [7 - row, 7 - col];
+    const tries = rows ? [[row + rows, col - 1], [row + rows, col + 1]] : [[row, col + 2 * cols]];
+    for (let [r, c] of tries) {
+      if (this.flipped) [r, c] = [7 - r, 7 - c];
+      const found = cellSquare(r, c);
+      if (found !== null) return found;
+    }
+    return square;
   }
 
   setFlipped(flipped) {
@@ -254,6 +392,10 @@ export class BoardView {
         );
         rect.style.fill = style.hex;
         rect.style.stroke = style.hex;
+        // A mark and a name as well as the colour: colour is never the only sign of a cue.
+        svg("title", {}, rect).textContent = cueName(kind);
+        const mark = svg("text", { x: x + CELL / 2 - 10, y: y + CELL / 2 - 10, class: "cue-mark", "text-anchor": "end" }, this.cueLayer);
+        mark.textContent = CUE_MARKS[kind] ?? "•";
         if (style.hertz) {
           // Every blinking square in phase, whenever it was drawn.
           const period = 1000 / style.hertz;
@@ -277,7 +419,11 @@ export class BoardView {
       svg("circle", { r: 28, class: "ring" }, group);
       if (piece.king) svg("path", { d: CROWN, class: "crown" }, group);
     }
-    this.svg.setAttribute("aria-label", `board: ${pieces.size} pieces`);
+    this.svg.setAttribute("aria-label", t("board: {position}", { position: describePosition(pieces) }));
+    if (this.cursor !== null) {
+      const { x, y } = this.centre(this.cursor);
+      svg("rect", { x: x - CELL / 2 + 3, y: y - CELL / 2 + 3, width: CELL - 6, height: CELL - 6, class: "cursor", "data-square": this.cursor }, this.markLayer);
+    }
   }
 }
 
@@ -298,16 +444,60 @@ export function players(state) {
     const value = state.headers?.[tag];
     return value && value !== "?" ? value : fallback;
   };
-  return { black: name("Black", "Black"), white: name("White", "White") };
+  return { black: name("Black", t("Black")), white: name("White", t("White")) };
 }
 
 /** One line saying what the board waits for now, or the result in words. */
 export function stateLine(state) {
-  if (state.result) return state.result_text ?? `${state.result} — ${state.result_reason}`;
-  const turn = `${state.turn === "white" ? "White" : "Black"} to move`;
-  if (state.clock?.state === "paused") return `PAUSED by the referee — ${turn}`;
-  if (state.state) return state.state.detail || state.state.name.replaceAll("_", " ");
-  return `set up the position on the board (${turn})`;
+  if (state.result) return resultText(state);
+  const turn = state.turn === "white" ? t("White to move") : t("Black to move");
+  if (state.clock?.state === "paused") return t("PAUSED by the referee — {turn}", { turn });
+  if (state.state) return trackerLine(state.state);
+  return t("set up the position on the board ({turn})", { turn });
+}
+
+/** A running draw count in words (R-DRW-*). The server's words are English: another language
+ * says the count, whose moves count and how far it has got, by its rule ID. */
+export function countText(count) {
+  if (language === "en") return count.text;
+  const kind = {
+    "repetition": t("repetition of the position"),
+    "13 count": t("13 count"),
+    "long line": t("long line"),
+    "stronger-side count": t("count for the stronger side"),
+    "quiet play": t("quiet play"),
+  }[count.kind] ?? count.kind;
+  const { made, limit } = count;
+  const far = count.side
+    ? t("{side} has made {made} of {limit} moves", { side: sideName(count.side), made, limit })
+    : t("{made} of {limit}", { made, limit });
+  return `${count.rule}: ${kind}: ${far}`;
+}
+
+/** The result in words. The server's words are English: another language says who won, with the
+ * rule IDs the reason cites. */
+export function resultText(state) {
+  if (language === "en") return state.result_text ?? `${state.result} — ${state.result_reason}`;
+  const head = { "1-0": t("Black wins."), "0-1": t("White wins."), "1/2-1/2": t("The game is drawn.") };
+  const rules = [...new Set((state.result_reason ?? "").match(/R-[A-Z]{3}-\d+/g) ?? [])];
+  return `${head[state.result] ?? t("The game is over.")}${rules.length ? ` (${rules.join(", ")})` : ""}`;
+}
+
+/** What the board waits for. The tracker's words come from the server in English: in another
+ * language a sentence the catalogue has is shown translated, else what the state asks for in
+ * general (the lit squares, with their marks, say where). */
+function trackerLine({ name, detail }) {
+  if (language === "en" || catalogue[detail]) return t(detail) || name.replaceAll("_", " ");
+  const squares = detail.split(": ").at(-1);
+  return {
+    setup: t("set up the position"),
+    to_move: detail.startsWith("White") ? t("White to move") : t("Black to move"),
+    moving: t("move in progress"),
+    continue_capture: t("continue the capture as the lit squares show"),
+    remove_captured: t("remove the captured pieces: {squares}", { squares }),
+    restore: t("restore the position as the lit squares show"),
+    crowning: t("crown the new king"),
+  }[name] ?? detail;
 }
 
 /** What the opponent off the board and a hint are doing now, or "" (docs/opponents.md). */
@@ -315,16 +505,16 @@ export function opponentLine(state) {
   const parts = [];
   const opponent = state.opponent;
   if (opponent && !state.result && opponent.status !== "idle") {
-    const side = opponent.side === "white" ? "White" : "Black";
+    const side = sideName(opponent.side);
     parts.push(`${opponent.name} (${side}): ${opponent.text}`);
   }
   // A remote game (docs/remote.md): the link down, or the two boards' records disagreeing.
   if (opponent?.kind === "remote" && !opponent.connected) {
-    parts.push("the link to the other board is down: moves wait");
+    parts.push(t("the link to the other board is down: moves wait"));
   }
   if (opponent?.problem) parts.push(opponent.problem);
-  if (state.hint?.status === "thinking") parts.push("hint: looking for a good move…");
-  else if (state.hint?.status === "shown") parts.push(`hint: ${state.hint.move} (lit on the board)`);
+  if (state.hint?.status === "thinking") parts.push(t("hint: looking for a good move…"));
+  else if (state.hint?.status === "shown") parts.push(t("hint: {move} (lit on the board)", { move: state.hint.move }));
   return parts.join(" · ");
 }
 
@@ -338,9 +528,9 @@ export async function askHint() {
     });
     if (response.ok) return "";
     const detail = (await response.json()).detail;
-    return typeof detail === "string" ? detail : `refused (${response.status})`;
+    return typeof detail === "string" ? detail : t("refused ({status})", { status: response.status });
   } catch (error) {
-    return `not sent: ${error}`;
+    return t("not sent: {error}", { error });
   }
 }
 
@@ -357,6 +547,18 @@ export function showOpponent(state, line, button) {
 /** A violation as one line naming its rule once. */
 export function violationText(violation) {
   const { rule, message } = violation;
+  // The server's message is in English: another language says what the rule asks, by its ID.
+  const asks = {
+    "R-CAP-1": t("a capture is compulsory"),
+    "R-CAP-3": t("the jump is not finished: finish the capture"),
+    "R-ILL-1": t("that move is not legal: put the pieces back"),
+    "R-TCH-1": t("touch move: the piece touched first must be moved"),
+    "R-TCH-2": t("touch move: a piece that cannot be played was touched, a caution"),
+  }[rule];
+  if (language !== "en" && asks) {
+    const side = violation.side ? `${sideName(violation.side)}: ` : "";
+    return `${rule}: ${side}${asks} (${violation.squares.join(", ")})`;
+  }
   return rule && !message.includes(rule) ? `${rule}: ${message}` : message;
 }
 
@@ -365,7 +567,7 @@ export function violationText(violation) {
 export function standingFaults(state) {
   const lines = [];
   if (state.storage) lines.push(state.storage);
-  if (state.link && !state.link.connected) lines.push(`sensor link DOWN: ${state.link.detail}`);
+  if (state.link && !state.link.connected) lines.push(t("sensor link DOWN: {detail}", { detail: state.link.detail }));
   return lines;
 }
 
@@ -375,8 +577,8 @@ export function matchLine(state, { event = true } = {}) {
   const parts = [];
   if (event && known(state.headers?.Event)) parts.push(state.headers.Event);
   const match = state.match ?? {};
-  if (known(match.round)) parts.push(`round ${match.round}`);
-  if (match.game) parts.push(`game ${match.game} of ${match.games}`);
+  if (known(match.round)) parts.push(t("round {round}", { round: match.round }));
+  if (match.game) parts.push(t("game {game} of {games}", { game: match.game, games: match.games }));
   return parts.join(" · ");
 }
 
@@ -394,7 +596,8 @@ export function matchPoints(state, side) {
 /** Fill a player's box: the name, the side line, and whether their time runs or it is their move. */
 export function showPlayer(box, state, side, name) {
   box.querySelector(".name").textContent = name;
-  box.querySelector(".pieces").textContent = sideLine(state, side);
+  // The side in words unless the name already is it (a game without players' names).
+  box.querySelector(".pieces").textContent = sideLine(state, side, name !== sideName(side));
   box.classList.toggle("running", state.clock.running === side && state.clock.state === "running");
   box.classList.toggle("to-move", state.turn === side && !state.result);
 }
@@ -408,10 +611,82 @@ export function showClockFaces(clock) {
 }
 
 /** The text of a player's side line: pieces on the board and match points. */
-export function sideLine(state, side) {
+export function sideLine(state, side, named = true) {
   const points = matchPoints(state, side);
-  const pieces = `${state.pieces?.[side] ?? ""} pieces`;
-  return points === null ? pieces : `${pieces} · match ${points}`;
+  // The side in words as well: the swatch's colour is never the only sign of it.
+  const count = t("{n} pieces", { n: state.pieces?.[side] ?? "" });
+  const pieces = named ? `${sideName(side)} · ${count}` : count;
+  return points === null ? pieces : `${pieces} · ${t("match {points}", { points })}`;
+}
+
+/** "Black" or "White". */
+export function sideName(side) {
+  return side === "white" ? t("White") : t("Black");
+}
+
+/** A square and what stands on it, for a screen reader: "15: black man", "16: empty". */
+export function describeSquare(pieces, square) {
+  const piece = pieces.get(square);
+  if (!piece) return t("{square}: empty", { square });
+  const what = {
+    black: piece.king ? t("black king") : t("black man"),
+    white: piece.king ? t("white king") : t("white man"),
+  }[piece.color] ?? (piece.king ? t("king") : t("man"));
+  return `${square}: ${what}`;
+}
+
+/** The position in words: each side's men and kings by square. */
+export function describePosition(pieces) {
+  const parts = [];
+  for (const color of ["black", "white"]) {
+    for (const king of [false, true]) {
+      const squares = [...pieces].filter(([, p]) => p.color === color && p.king === king)
+        .map(([square]) => square).sort((a, b) => a - b);
+      if (!squares.length) continue;
+      const what = {
+        black: king ? t("Black kings") : t("Black men"),
+        white: king ? t("White kings") : t("White men"),
+      }[color];
+      parts.push(`${what} ${squares.join(", ")}`);
+    }
+  }
+  return parts.length ? parts.join("; ") : t("empty board");
+}
+
+/** Tells a screen reader what happens in the game (an aria-live region): each new move, each
+ * new violation (assertively), the result. ``polite`` and ``urgent`` are the live regions. */
+export class Narrator {
+  constructor(polite, urgent) {
+    this.polite = polite;
+    this.urgent = urgent;
+    this.seen = null;
+  }
+
+  /** Announce what changed from the last state seen; the first state only sets the baseline. */
+  update(state) {
+    const now = {
+      game: state.game_id, moves: state.moves.length, result: state.result,
+      violation: state.violation ? `${state.violation.t}/${state.violation.rule}` : null,
+    };
+    const before = this.seen;
+    this.seen = now;
+    if (!before) return;
+    const lines = [];
+    if (before.game === now.game && now.moves > before.moves) {
+      const firstWhite = state.start_fen.trim()[0].toUpperCase() === "W";
+      for (let ply = before.moves + 1; ply <= now.moves; ply++) {
+        const side = (ply % 2 === 1) !== firstWhite ? "black" : "white";
+        lines.push(`${sideName(side)}: ${state.moves[ply - 1]}`);
+      }
+    } else if (before.game === now.game && now.moves < before.moves) {
+      lines.push(t("moves taken back: {turn}", { turn: state.turn === "white" ? t("White to move") : t("Black to move") }));
+    }
+    if (now.result && now.result !== before.result) lines.push(stateLine(state));
+    if (lines.length) this.polite.textContent = lines.join(". ");
+    if (now.violation && now.violation !== before.violation) {
+      this.urgent.textContent = violationText(state.violation);
+    }
+  }
 }
 
 function known(value) {

@@ -1,8 +1,8 @@
 // The referee console (/referee): every action is a POST to /api/referee/... with the HTTP Basic
 // credentials the browser asked for when the page was opened; the session audits each one.
 import {
-  BoardView, ClockModel, connect, cueStyles, matchLine, parseFen, players, renderMoves,
-  showClockFaces, showConnection, showPlayer, standingFaults, stateLine, violationText,
+  BoardView, ClockModel, connect, countText, cueStyles, language, loadLanguage, matchLine, parseFen,
+  players, renderMoves, sideName, t, showClockFaces, showConnection, showPlayer, standingFaults, stateLine, violationText,
 } from "/static/poolboard.js";
 
 const view = new BoardView(document.getElementById("board"));
@@ -43,53 +43,64 @@ function onSubmit(id, handler) {
   });
 }
 
-document.getElementById("pause").addEventListener("click", () => act("pause", null, "clocks paused"));
-document.getElementById("resume").addEventListener("click", () => act("resume", null, "clocks running"));
+/** The clock's state in words. */
+function clockState(name) {
+  return { ready: t("ready"), running: t("running"), paused: t("paused"), stopped: t("stopped") }[name] ?? name;
+}
+
+/** How grave a violation is, in words. */
+function severity(name) {
+  return { caution: t("caution"), violation: t("violation"), forfeit: t("forfeit") }[name] ?? name;
+}
+
+document.getElementById("pause").addEventListener("click", () => act("pause", null, t("clocks paused")));
+document.getElementById("resume").addEventListener("click", () => act("resume", null, t("clocks running")));
 onSubmit("adjust-form", ({ side, seconds }) =>
-  act("adjust-clock", { side, seconds: Number(seconds) }, `${side}: ${seconds} s added`));
+  act("adjust-clock", { side, seconds: Number(seconds) }, t("{side}: {seconds} s added", { side: sideName(side), seconds })));
 onSubmit("correct-form", ({ ply, move }) =>
-  act("correct-move", { ply: Number(ply), move: move.trim() }, `ply ${ply} corrected to ${move}`));
-onSubmit("count-form", ({ side }) => act("count", { side }, `count invoked by ${side}`));
+  act("correct-move", { ply: Number(ply), move: move.trim() }, t("ply {ply} corrected to {move}", { ply, move })));
+onSubmit("count-form", ({ side }) => act("count", { side }, t("count invoked by {side}", { side: sideName(side) })));
 onSubmit("penalty-form", (body) => {
-  if (body.severity === "forfeit" && !confirm(`Forfeit the game for ${body.side} (${body.rule})?`)) return;
-  act("penalty", body, `${body.severity} recorded for ${body.side} (${body.rule})`);
+  if (body.severity === "forfeit" && !confirm(t("Forfeit the game for {side} ({rule})?", { side: sideName(body.side), rule: body.rule }))) return;
+  const recorded = body.severity === "forfeit" ? t("forfeit recorded for {side} ({rule})") : t("caution recorded for {side} ({rule})");
+  act("penalty", body, recorded.replace("{side}", sideName(body.side)).replace("{rule}", body.rule));
 });
 onSubmit("end-form", ({ how, side, reason }) => {
   const names = players(state);
   const words = {
-    resign: `${names[side]} (${side}) resigns`,
-    "agree-draw": "a draw agreed",
-    "referee-win": `the game awarded to ${names[side]} (${side})`,
-    "referee-draw": "a draw declared by the referee",
+    resign: t("{name} ({side}) resigns", { name: names[side], side: sideName(side) }),
+    "agree-draw": t("a draw agreed"),
+    "referee-win": t("the game awarded to {name} ({side})", { name: names[side], side: sideName(side) }),
+    "referee-draw": t("a draw declared by the referee"),
   }[how];
-  if (!confirm(`End the game: ${words}?`)) return;
+  if (!confirm(t("End the game: {words}?", { words }))) return;
   const body = { how, reason: reason.trim() };
   if (how === "resign" || how === "referee-win") body.side = side;
-  act("end", body, `game over: ${words}`);
+  act("end", body, t("game over: {words}", { words }));
 });
 onSubmit("details-form", (form) => {
   const body = Object.fromEntries(Object.entries(form).map(([k, v]) => [k, v.trim()]).filter(([, v]) => v));
-  act("details", body, "details set");
+  act("details", body, t("details set"));
 });
 onSubmit("void-form", ({ plies }) => {
-  if (!confirm(`Strike the last ${plies} plies from the record?`)) return;
-  act("void", { plies: Number(plies) }, `${plies} plies voided: put the pieces back as cued`);
+  if (!confirm(t("Strike the last {plies} plies from the record?", { plies }))) return;
+  act("void", { plies: Number(plies) }, t("{plies} plies voided: put the pieces back as cued", { plies }));
 });
 onSubmit("position-form", ({ fen }) => {
-  if (!confirm("End this game and start a new one from this position?")) return;
-  act("position", { fen: fen.trim() }, "position set up: place the pieces as cued");
+  if (!confirm(t("End this game and start a new one from this position?"))) return;
+  act("position", { fen: fen.trim() }, t("position set up: place the pieces as cued"));
 });
 document.getElementById("next-game").addEventListener("click", () => {
-  if (!confirm("Start the next game? The players change colours.")) return;
-  act("next-game", null, "next game started: set up the board");
+  if (!confirm(t("Start the next game? The players change colours."))) return;
+  act("next-game", null, t("next game started: set up the board"));
 });
 document.getElementById("extend-match").addEventListener("click", () => {
-  if (!confirm("Extend the match by 2 games?")) return;
-  act("extend-match", { games: 2 }, "match extended by 2 games");
+  if (!confirm(t("Extend the match by 2 games?"))) return;
+  act("extend-match", { games: 2 }, t("match extended by 2 games"));
 });
 document.getElementById("new-match").addEventListener("click", () => {
-  if (!confirm("Start a new match (game 1, a fresh clock)?")) return;
-  act("new-match", null, "new match started: set up the board");
+  if (!confirm(t("Start a new match (game 1, a fresh clock)?"))) return;
+  act("new-match", null, t("new match started: set up the board"));
 });
 
 function cell(row, text) {
@@ -141,13 +152,13 @@ function show() {
   for (const side of ["black", "white"]) {
     showPlayer(document.getElementById(`player-${side}`), state, side, names[side]);
   }
-  document.getElementById("clock-note").textContent = `${state.clock.control} · clock ${state.clock.state}`;
+  document.getElementById("clock-note").textContent = `${state.clock.control} · ${t("clock {state}", { state: clockState(state.clock.state) })}`;
   const match = state.match ?? {};
   document.getElementById("match-game").textContent =
-    `${matchLine(state)}${match.results?.length ? ` · score ${match.score.map((p) => `${p.name} ${p.points}`).join(", ")}` : ""}${match.over ? " · the match is over" : ""}`;
+    `${matchLine(state)}${match.results?.length ? ` · ${t("score")} ${match.score.map((p) => `${p.name} ${p.points}`).join(", ")}` : ""}${match.over ? t(" · the match is over") : ""}`;
   document.getElementById("match-results").replaceChildren(...(match.results ?? []).map((r) => {
     const li = document.createElement("li");
-    li.textContent = `game ${r.game}: ${r.result} ${r.text}`;
+    li.textContent = `${t("game {game}:", { game: r.game })} ${r.result} ${r.text}`;
     return li;
   }));
   document.getElementById("next-game").disabled = !state.result || Boolean(match.over);
@@ -155,16 +166,16 @@ function show() {
   const pending = Object.entries(state.pending ?? {});
   const fresh = state.moves.length === 0 && state.clock.state === "ready" && !state.result;
   document.getElementById("details-for").textContent = fresh
-    ? "applies to this game (no move yet) and the next"
-    : `applies to the next game${pending.length ? `; set for it: ${pending.map(([k, v]) => `${k} ${v}`).join(", ")}` : ""}`;
+    ? t("applies to this game (no move yet) and the next")
+    : `${t("applies to the next game")}${pending.length ? `${t("; set for it:")} ${pending.map(([k, v]) => `${k} ${v}`).join(", ")}` : ""}`;
   document.getElementById("state-line").textContent = stateLine(state);
   document.getElementById("counts").replaceChildren(...state.counts.map((count) => {
     const li = document.createElement("li");
-    li.textContent = `${count.rule}: ${count.text}`;
+    li.textContent = language === "en" ? `${count.rule}: ${count.text}` : countText(count);
     return li;
   }));
   const violations = state.violations.slice(-4).map((v) =>
-    `${v.side ?? ""} (${v.severity}${v.mended ? ", mended" : ""}): ${violationText(v)}`);
+    `${v.side ? sideName(v.side) : ""} (${severity(v.severity)}${v.mended ? t(", mended") : ""}): ${violationText(v)}`);
   document.getElementById("alerts").replaceChildren(...[...standingFaults(state), ...violations].map((text) => {
     const li = document.createElement("li");
     li.textContent = text;
@@ -194,6 +205,7 @@ function show() {
 fetch("/api/referee/whoami").then((r) => r.json()).then((who) => {
   document.getElementById("who").textContent = who.referee ? `— ${who.referee}` : "";
 });
+await loadLanguage();
 styles = await cueStyles();
 let logsDue = false;
 function refreshLogsSoon() {

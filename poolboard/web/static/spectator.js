@@ -1,8 +1,8 @@
 // The spectator page (/ and /big): the live board, clocks, moves, counts, the match and result.
 import {
-  BoardView, ClockModel, askHint, connect, cueStyles, formatClock, matchLine, parseFen, players,
-  renderMoves, showConnection, showOpponent, showPlayer, standingFaults, stateLine, storeFlip,
-  storedFlip, violationText,
+  BoardView, ClockModel, Narrator, askHint, connect, countText, cueStyles, formatClock, loadLanguage,
+  matchLine, parseFen, players, renderMoves, resultText, showConnection, showOpponent, showPlayer,
+  standingFaults, stateLine, storeFlip, storedFlip, t, violationText,
 } from "/static/poolboard.js";
 
 const big = location.pathname === "/big" || new URLSearchParams(location.search).get("big") === "1";
@@ -12,6 +12,7 @@ const view = new BoardView(document.getElementById("board"), { flipped: storedFl
 const clock = new ClockModel();
 let styles = null;
 let state = null;
+const narrator = new Narrator(document.getElementById("said"), document.getElementById("said-urgent"));
 
 function playerBoxes() {
   // The side nearest the viewer is at the bottom: White unless the board is flipped.
@@ -49,20 +50,21 @@ function show() {
   const forMatch = /^\d+$/.test(control)
     && (state.clock.control === "apca-match" || state.clock.control.startsWith("match:"));
   document.getElementById("clock-note").textContent =
-    `time control ${control}${forMatch ? " s a side for the whole match" : ""}${paused ? " · paused by the referee" : ""}`;
+    t("time control {control}", { control }) + (forMatch ? t(" s a side for the whole match") : "") +
+    (paused ? t(" · paused by the referee") : "");
   document.getElementById("state-line").textContent = stateLine(state);
   showOpponent(state, document.getElementById("opponent-line"), document.getElementById("hint"));
   document.getElementById("paused").hidden = !paused || Boolean(state.result);
   const over = document.getElementById("game-over");
   over.hidden = !state.result;
-  over.textContent = state.result_text ?? "";
+  over.textContent = state.result ? resultText(state) : "";
   const result = document.getElementById("result");
   result.hidden = !state.result;
-  result.textContent = state.result ? `result ${state.result}` : "";
+  result.textContent = state.result ? t("result {result}", { result: state.result }) : "";
   const counts = document.getElementById("counts");
   counts.replaceChildren(...state.counts.map((count) => {
     const li = document.createElement("li");
-    li.textContent = count.text;
+    li.textContent = countText(count);
     return li;
   }));
   // Only what stands now: a violation goes once the position is restored, a move the store
@@ -97,20 +99,20 @@ fullscreen.addEventListener("click", () => {
   else document.documentElement.requestFullscreen();
 });
 
-fetch("/api/info").then((r) => r.json()).then((info) => {
-  document.getElementById("board-link").hidden = !info.virtual_board;
-});
+const info = await loadLanguage();
+document.getElementById("board-link").hidden = !info.virtual_board;
 if (big) {
   fetch("/api/phone").then((r) => r.json()).then((phone) => {
     const qr = document.getElementById("phone-qr");
     const caption = document.getElementById("phone-caption");
     if (phone.reachable) {
       qr.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(phone.svg)}`;
-      caption.textContent = `Follow on your phone: ${phone.url}`;
+      caption.textContent = t("Follow on your phone: {url}", { url: phone.url });
     } else {
       qr.hidden = true;
-      caption.textContent = "Phones cannot reach this board: it listens on this machine only " +
-        "([web] host in the config, docs/web.md).";
+      caption.textContent = t(
+        "Phones cannot reach this board: it listens on this machine only ([web] host in the config, docs/web.md).",
+      );
     }
     document.getElementById("phone").hidden = false;
   });
@@ -121,5 +123,6 @@ connect((next) => {
   state = next;
   clock.update(state.clock);
   show();
+  narrator.update(state);
 }, (live) => showConnection(document.getElementById("conn"), live));
 setInterval(tickClocks, 100);

@@ -1,0 +1,118 @@
+"""Every message a player, a referee or a director reads or hears is in both catalogues: the
+English text the code and the pages use has its Spanish translation, with the same ``{places}``,
+and the Spanish catalogue holds nothing no longer used (poolboard/locale)."""
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+from babel.messages.extract import extract_from_file
+from babel.messages.pofile import read_po
+
+from poolboard.locale import catalogue_path
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = sorted((ROOT / "poolboard" / "web" / "static").glob("*.html"))
+SCRIPTS = sorted((ROOT / "poolboard" / "web" / "static").glob("*.js"))
+#: What the pages translate: an element's text and these attributes (poolboard.js translatePage).
+ATTRIBUTES = ("title", "aria-label", "placeholder", "alt")
+#: A literal passed to the pages' t(): t("...") or t('...').
+T_CALL = re.compile(r"""\bt\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')""")
+VOID = {"meta", "link", "input", "img", "br"}
+
+
+class _PageText(HTMLParser):
+    """The words of a page as translatePage sees them: text and attributes outside elements
+    marked translate="no", whitespace collapsed, only what holds a letter."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[str] = []
+        self._kept: list[bool] = []  # per open element: whether its words stay as they are
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        kept = values.get("translate") == "no" or tag in ("script", "style") or any(self._kept)
+        if tag not in VOID:
+            self._kept.append(kept)
+        if not kept:
+            self.found += [_words(values.get(name) or "") for name in ATTRIBUTES]
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in VOID and self._kept:
+            self._kept.pop()
+
+    def handle_data(self, data: str) -> None:
+        if not any(self._kept):
+            self.found.append(_words(data))
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def used() -> dict[str, str]:
+    """Every message the code and the pages use, with where it is used."""
+    found: dict[str, str] = {}
+    for path in sorted((ROOT / "poolboard").rglob("*.py")):
+        keywords = {"_": None, "_n": (1, 2)}  # Phrasebook's gettext and ngettext
+        for _, message, _, _ in extract_from_file("python", path, keywords=keywords):
+            for text in message if isinstance(message, tuple) else (message,):
+                found.setdefault(text, str(path.relative_to(ROOT)))
+    for page in PAGES:
+        parser = _PageText()
+        parser.feed(page.read_text())
+        for text in parser.found:
+            if re.search("[A-Za-z]", text):
+                found.setdefault(text, str(page.relative_to(ROOT)))
+    for script in SCRIPTS:
+        for double, single in T_CALL.findall(script.read_text()):
+            found.setdefault(re.sub(r"\\(.)", r"\1", double or single), script.name)
+    return found
+
+
+def spanish() -> dict[str, tuple[str, ...]]:
+    with open(catalogue_path("es"), "rb") as handle:
+        catalogue = read_po(handle, locale="es")
+    entries: dict[str, tuple[str, ...]] = {}
+    for message in catalogue:
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for text in ids:
+            entries[text] = tuple(strings)
+    return entries
+
+
+def places(text: str) -> set[str]:
+    return set(re.findall(r"\{(\w+)\}", text))
+
+
+def test_every_message_used_has_its_spanish_translation() -> None:
+    translated = spanish()
+    missing = {text: where for text, where in used().items() if not all(translated.get(text, ""))}
+    assert missing == {}, "add these to poolboard/locale/es/LC_MESSAGES/poolboard.po"
+
+
+def test_the_spanish_catalogue_holds_only_messages_in_use() -> None:
+    stale = set(spanish()) - set(used())
+    assert stale == set(), "no longer used anywhere: remove from the catalogue"
+
+
+def test_each_translation_keeps_the_places_of_its_message() -> None:
+    wrong = {
+        text: strings
+        for text, strings in spanish().items()
+        if any(places(string) != places(text) for string in strings)
+    }
+    assert wrong == {}
+
+
+def test_the_pages_find_words_a_language_can_hold() -> None:
+    found = used()
+    assert "Tablero virtual" not in found  # translations are not message keys
+    assert {"Virtual board", "set up the position", "White to move", "{n} minutes left"} <= set(
+        found
+    )
+    assert "apca-match" not in found and "FEN" not in found  # kept as they are (translate="no")

@@ -1,0 +1,103 @@
+"""The pages in Spanish in the real browser: ``[display] language = "es"`` shows them in Spanish,
+the switch on each page changes the reader's language, and square numbers, rule IDs and PDN stay
+as they are (docs/web.md)."""
+
+from pathlib import Path
+
+import pytest
+
+from engine.color import Color
+from poolboard.config import DisplayConfig, RulesConfig
+from tests.web.conftest import PASSWORD, Live
+from tests.web.test_axe import serious
+from tests.web.test_keyboard import tab_to, type_square
+from tests.web.test_pages import CHROMIUM, TIMEOUT
+from tests.web.test_screens import text_of, wait_text
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"
+)
+
+
+@pytest.fixture
+def spanish(tmp_path: Path):
+    server = Live(tmp_path, display=DisplayConfig(language="es"))
+    yield server
+    server.close()
+
+
+def test_the_pages_speak_spanish_and_switch_to_english(browser, spanish: Live) -> None:
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900},
+        http_credentials={"username": "referee", "password": PASSWORD},
+    )
+    board, spectator, referee = (context.new_page() for _ in range(3))
+    for page, path in ((board, "/board"), (spectator, "/"), (referee, "/referee")):
+        page.goto(spanish.url + path)
+        page.wait_for_selector(".conn.live", timeout=TIMEOUT)
+        assert page.evaluate("document.documentElement.lang") == "es"
+        assert serious(page) == []
+    assert text_of(board, "#setup") == "colocar la posición"
+    assert text_of(board, "h1") == "Tablero virtual"
+    assert text_of(referee, "#correct-form button") == "corregir"
+    assert referee.locator("[name=time_control]").get_attribute("placeholder") == "apca-match"
+    wait_text(spectator, "#state-line", "coloque la posición en el tablero (Juegan las negras)")
+    board.click("#setup")
+    wait_text(board, "#state-line", "Juegan las negras")
+    tab_to(board, "board")
+    type_square(board, 11, "casilla")
+    wait_text(board, "#hand", "en la mano: una pieza negra de la 11")
+    type_square(board, 15, "casilla")
+    wait_text(spectator, "#said", "Negras: 11-15")  # the move in PDN, as in every language
+    wait_text(spectator, ".player.black .name", "Negras")  # no players' names: the side's
+    wait_text(spectator, ".player.black .pieces", "12 piezas")
+    wait_text(referee, "#clock-note", "apca-match · reloj en marcha")
+    # A refused move: what the rule asks, in Spanish, by its ID; and what to do now.
+    type_square(board, 21, "casilla")
+    type_square(board, 13, "casilla")
+    wait_text(
+        spectator, "#alerts", "R-ILL-1: Blancas: esa jugada no es legal: vuelva a poner las piezas"
+    )
+    wait_text(spectator, "#state-line", "restaure la posición como indican las casillas iluminadas")
+    spectator.screenshot(path=str(Path(spanish.session.store.path).parent / "es.png"))
+
+    type_square(board, 13, "casilla")
+    type_square(board, 21, "casilla")
+    wait_text(spectator, "#state-line", "Juegan las blancas")
+    spanish.session.declare_result("referee", "0-1", "Black left the hall")
+    wait_text(spectator, "#game-over", "Ganan las blancas.")
+
+    # The reader's own choice, kept by this browser: English on every page from now on.
+    spectator.select_option("#language", "en")
+    spectator.wait_for_function("document.documentElement.lang === 'en'", timeout=TIMEOUT)
+    wait_text(spectator, "#flip", "flip")
+    wait_text(spectator, ".player.black .name", "Black")
+    board.reload()
+    board.wait_for_selector(".conn.live", timeout=TIMEOUT)
+    assert text_of(board, "#setup") == "set up the position"
+    context.close()
+
+
+def test_a_draw_count_is_told_in_spanish(browser, tmp_path: Path) -> None:
+    server = Live(
+        tmp_path,
+        display=DisplayConfig(language="es"),
+        rules=RulesConfig(fen="B:WK31,K32,5,25:BK10"),
+    )
+    try:
+        board = server.session.sensor
+        board.set_occupied({31, 32, 5, 25, 10})
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        spectator = context.new_page()
+        spectator.goto(server.url + "/")
+        spectator.wait_for_selector(".conn.live", timeout=TIMEOUT)
+        wait_text(spectator, "#state-line", "Juegan las negras")
+        server.session.invoke_count("referee", Color.BLACK)  # the weaker side asks (R-DRW-4)
+        wait_text(
+            spectator,
+            "#counts",
+            "R-DRW-4: cuenta del bando fuerte: Negras han hecho 0 de 30 jugadas",
+        )
+        context.close()
+    finally:
+        server.close()
