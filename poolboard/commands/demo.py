@@ -16,6 +16,7 @@ from poolboard.autoplay import AutoPlayer
 from poolboard.config import (
     OPPONENT_KINDS,
     Config,
+    GameConfig,
     OpponentConfig,
     RefereeConfig,
     RulesConfig,
@@ -84,6 +85,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
+def _players(args: argparse.Namespace) -> GameConfig:
+    """Against the computer the person at the board is "You" (the computer's side is named
+    after it); two people at the board are unnamed until the referee names them."""
+    if args.opponent == "none":
+        return GameConfig()
+    return GameConfig(black="You") if args.side == "white" else GameConfig(white="You")
+
+
 def _host(text: str) -> str:
     if not text.strip():
         raise argparse.ArgumentTypeError(
@@ -143,9 +152,11 @@ def run(args: argparse.Namespace) -> int:
         referee=RefereeConfig(password=DEMO_REFEREE_PASSWORD),
         rules=RulesConfig(profile=rules),
         opponent=OpponentConfig(kind=args.opponent, side=args.side, level=args.level),
+        game=_players(args),
     )
     try:
-        session = build_session(config)
+        # Playing the computer is a game of its own: never an earlier demo's match resumed.
+        session = build_session(config, resume=args.opponent == "none")
     except (StorageError, OSError) as error:
         print(f"poolboard demo: {error}", file=sys.stderr)
         return 2

@@ -86,10 +86,11 @@ class TrackerView(_View):
 
 
 class Score(_View):
-    """A player's points in the match (R-TRN-3)."""
+    """A player's points in the match (R-TRN-3), and the colour they play in this game."""
 
     name: str
     points: int
+    side: Side | None = Field(default=None, description="their colour in this game")
 
 
 class MatchResult(_View):

@@ -316,7 +316,7 @@ export function opponentLine(state) {
   const opponent = state.opponent;
   if (opponent && !state.result && opponent.status !== "idle") {
     const side = opponent.side === "white" ? "White" : "Black";
-    parts.push(`${opponent.name} (${side}): ${opponent.text}`);
+    parts.push(`${opponent.name}, playing ${side}: ${opponent.text}`);
   }
   // A remote game (docs/remote.md): the link down, or the two boards' records disagreeing.
   if (opponent?.kind === "remote" && !opponent.connected) {
@@ -384,11 +384,7 @@ export function matchLine(state, { event = true } = {}) {
 export function matchPoints(state, side) {
   const match = state.match ?? {};
   if (!match.results?.length) return null;
-  const name = state.headers?.[side === "black" ? "Black" : "White"];
-  const label = known(name)
-    ? name
-    : `${(side === "black") === (match.game % 2 === 1) ? "Black" : "White"} of game 1`;
-  return match.score.find((entry) => entry.name === label)?.points ?? 0;
+  return match.score.find((entry) => entry.side === side)?.points ?? 0;
 }
 
 /** Fill a player's box: the name, the side line, and whether their time runs or it is their move. */
