@@ -181,8 +181,10 @@ export class BoardView {
     this.cueLayer = svg("g", { class: "cues" }, element);
     this.pieceLayer = svg("g", { class: "pieces" }, element);
     this.markLayer = svg("g", { class: "marks" }, element);
-    // Over the pieces, so the arrow's head shows on the piece that moved.
+    // Over the pieces, so the arrow's head shows on the piece that moved; the crowns over the
+    // arrow, so a king stays a king under it.
     this.moveLayer = svg("g", { class: "last-move" }, element);
+    this.crownLayer = svg("g", { class: "crowns" }, element);
     const defs = svg("defs", {}, element);
     const marker = svg(
       "marker",
@@ -227,11 +229,16 @@ export class BoardView {
     return cellSquare(row, col);
   }
 
-  /** Draw {pieces: Map, cues: {"12": kind}, lastMove, styles, lifted, targets}: ``lifted`` the
-   * square a piece in hand came from, ``targets`` squares to mark as its legal destinations. */
+  /** Draw {pieces: Map, cues: {"12": kind}, lastMove, styles, lifted, targets, progress,
+   * unknown}: ``lifted`` the square a piece in hand came from, ``targets`` squares to mark as
+   * its legal destinations, ``progress`` the squares of a move under way (drawn instead of the
+   * last move), ``unknown`` squares the sensor reports a piece on that no piece explains. */
   render(picture) {
     this.last = picture;
-    const { pieces, cues = {}, lastMove = null, styles = null, lifted = null, targets = [] } = picture;
+    const {
+      pieces, cues = {}, lastMove = null, styles = null, lifted = null, targets = [], progress = [],
+      unknown = [],
+    } = picture;
     this.markLayer.replaceChildren();
     if (lifted !== null) {
       const { x, y } = this.centre(lifted);
@@ -262,23 +269,59 @@ export class BoardView {
       }
     }
     this.moveLayer.replaceChildren();
-    if (lastMove && lastMove.path.length > 1) {
-      const points = lastMove.path.map((square) => {
+    const line = progress.length ? progress : lastMove?.path ?? [];
+    if (line.length > 1) {
+      const points = line.map((square) => {
         const { x, y } = this.centre(square);
         return `${x},${y}`;
       });
-      svg("polyline", { points: points.join(" "), class: "move-line", "marker-end": "url(#arrow)" }, this.moveLayer);
+      const kind = progress.length ? "move-line in-progress" : "move-line";
+      svg("polyline", { points: points.join(" "), class: kind, "marker-end": "url(#arrow)" }, this.moveLayer);
     }
     this.pieceLayer.replaceChildren();
+    this.crownLayer.replaceChildren();
     for (const [square, piece] of pieces) {
       const { x, y } = this.centre(square);
-      const group = svg("g", { transform: `translate(${x},${y})`, class: `piece ${piece.color}${piece.king ? " king" : ""}`, "data-square": square }, this.pieceLayer);
+      const moving = progress.length > 1 && square === progress.at(-1);
+      const group = svg("g", { transform: `translate(${x},${y})`, class: `piece ${piece.color}${piece.king ? " king" : ""}${moving ? " moving" : ""}`, "data-square": square }, this.pieceLayer);
       svg("circle", { r: 38, class: "rim" }, group);
       svg("circle", { r: 28, class: "ring" }, group);
-      if (piece.king) svg("path", { d: CROWN, class: "crown" }, group);
+      if (piece.king) {
+        svg("path", { d: CROWN, class: "crown", transform: `translate(${x},${y})`, "data-square": square }, this.crownLayer);
+      }
+    }
+    for (const square of unknown) {
+      const { x, y } = this.centre(square);
+      svg("circle", { cx: x, cy: y, r: 38, class: "unknown-piece", "data-square": square }, this.pieceLayer);
     }
     this.svg.setAttribute("aria-label", `board: ${pieces.size} pieces`);
   }
+}
+
+/** The picture of the board now (for BoardView.render): during a move the pieces as the sensor
+ * sees them, the move under way marked; else the recorded position and its last move. */
+export function boardPicture(state, styles) {
+  const sensed = state.sensed;
+  return {
+    pieces: parseFen(sensed?.fen ?? state.fen).pieces,
+    cues: state.cues,
+    lastMove: state.last_move,
+    progress: sensed?.path ?? [],
+    unknown: sensed?.unknown ?? [],
+    styles,
+  };
+}
+
+/** "1 ply", "2 plies": a number with its noun, in the plural unless it is 1. */
+export function counted(number, one, many = `${one}s`) {
+  return `${number} ${Number(number) === 1 ? one : many}`;
+}
+
+/** A player as the referee names them: "Ann (Black)", or "Black" while unnamed. */
+export function playerWords(state, side) {
+  const colour = side === "white" ? "White" : "Black";
+  const name = state.headers?.[colour];
+  return known(name) ? `${name} (${colour})` : colour;
 }
 
 /** Remember the board's orientation per page in localStorage (or ?flip=1). */
@@ -301,9 +344,10 @@ export function players(state) {
   return { black: name("Black", "Black"), white: name("White", "White") };
 }
 
-/** One line saying what the board waits for now, or the result in words. */
-export function stateLine(state) {
-  if (state.result) return state.result_text ?? `${state.result} — ${state.result_reason}`;
+/** One line saying what the board waits for now, or the result in words (with the rules it
+ * cites only where ``codes``: the referee's page). */
+export function stateLine(state, { codes = false } = {}) {
+  if (state.result) return codes ? state.result_text : state.words.result;
   const turn = `${state.turn === "white" ? "White" : "Black"} to move`;
   if (state.clock?.state === "paused") return `PAUSED by the referee — ${turn}`;
   if (state.state) return state.state.detail || state.state.name.replaceAll("_", " ");
@@ -406,7 +450,7 @@ export function showClockFaces(clock) {
 /** The text of a player's side line: pieces on the board and match points. */
 export function sideLine(state, side) {
   const points = matchPoints(state, side);
-  const pieces = `${state.pieces?.[side] ?? ""} pieces`;
+  const pieces = state.words.pieces[side];
   return points === null ? pieces : `${pieces} · match ${points}`;
 }
 
