@@ -16,19 +16,35 @@ from engine.clock import Bonus, Scope, TimeControl
 from engine.color import Color
 from poolboard import records
 
-#: A rule's ID where the text cites it: "(R-END-1)", "R-ILL-1: " or "R-ILL-1".
-_RULE_CODE = re.compile(r"\s*\((?:R-[A-Z]+-\d+(?:,\s*)?)+\)|\bR-[A-Z]+-\d+:?\s*")
+#: A rule's ID cited beside the words: "(R-END-1)", "(R-TIM-1, R-TIM-2)" or "R-ILL-1: ".
+_CITED = re.compile(r"\s*\((?:R-[A-Z]+-\d+(?:,\s*)?)+\)|\bR-[A-Z]+-\d+:\s*")
+#: A rule's ID standing for the rule itself ("repeated breaches of R-TCH-2").
+_NAMED = re.compile(r"\bR-[A-Z]+-\d+\b")
+#: The rules a reason names by their ID (RULES.md), as a player calls them.
+RULE_NAMES = {
+    "R-TCH-1": "the touch-move rule",
+    "R-TCH-2": "the touch rule",
+    "R-TCH-3": "the adjust rule",
+    "R-ILL-1": "the rule against illegal moves",
+    "R-CAP-1": "the compulsory capture",
+    "R-CAP-3": "the rule to finish a jump",
+    "R-END-3": "the rules of conduct",
+}
 
 
 def without_rule_codes(text: str) -> str:
-    """``text`` with the rule IDs it cites left out.
+    """``text`` with the rule IDs it cites left out, and a rule named by its ID named in words.
 
     >>> without_rule_codes("White has no pieces left (R-END-1)")
     'White has no pieces left'
     >>> without_rule_codes("R-ILL-1: 12-17 is not a legal move")
     '12-17 is not a legal move'
+    >>> without_rule_codes("Black forfeits for repeated breaches of R-TCH-2 (R-END-3)")
+    'Black forfeits for repeated breaches of the touch rule'
     """
-    return " ".join(_RULE_CODE.sub(" ", text).split()).replace(" :", ":")
+    text = _CITED.sub(" ", text)
+    text = _NAMED.sub(lambda found: RULE_NAMES.get(found[0], "the rules"), text)
+    return " ".join(text.split()).replace(" :", ":")
 
 
 def count(number: int, noun: str, plural: str = "") -> str:
