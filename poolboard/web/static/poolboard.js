@@ -192,6 +192,8 @@ export class BoardView {
       defs,
     );
     svg("path", { d: "M0,0 L10,5 L0,10 Z", class: "arrow-head" }, marker);
+    const going = svg("marker", { ...Object.fromEntries([...marker.attributes].map((a) => [a.name, a.value])), id: "arrow-going" }, defs);
+    svg("path", { d: "M0,0 L10,5 L0,10 Z", class: "arrow-head in-progress" }, going);
     this.last = null;
     this.drawSquares();
   }
@@ -275,8 +277,8 @@ export class BoardView {
         const { x, y } = this.centre(square);
         return `${x},${y}`;
       });
-      const kind = progress.length ? "move-line in-progress" : "move-line";
-      svg("polyline", { points: points.join(" "), class: kind, "marker-end": "url(#arrow)" }, this.moveLayer);
+      const [kind, head] = progress.length ? ["move-line in-progress", "arrow-going"] : ["move-line", "arrow"];
+      svg("polyline", { points: points.join(" "), class: kind, "marker-end": `url(#${head})` }, this.moveLayer);
     }
     this.pieceLayer.replaceChildren();
     this.crownLayer.replaceChildren();
