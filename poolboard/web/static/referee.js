@@ -234,9 +234,10 @@ function show() {
   document.getElementById("extend-match").disabled = !match.over;
   const pending = Object.entries(state.pending ?? {});
   const fresh = state.moves.length === 0 && state.clock.state === "ready" && !state.result;
+  const forNext = state.result ? "applies to the next game" : "names: this game's players; the rest: the next game";
   document.getElementById("details-for").textContent = fresh
     ? "applies to this game (no move yet) and the next"
-    : `applies to the next game${pending.length ? `; set for it: ${pending.map(([k, v]) => `${k} ${v}`).join(", ")}` : ""}`;
+    : `${forNext}${pending.length ? `; set for it: ${pending.map(([k, v]) => `${k} ${v}`).join(", ")}` : ""}`;
   document.getElementById("state-line").textContent = stateLine(state, { codes: true });
   document.getElementById("counts").replaceChildren(...state.counts.map((count) => {
     const li = document.createElement("li");
