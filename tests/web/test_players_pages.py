@@ -200,3 +200,18 @@ def test_names_given_during_game_1_are_its_players_and_the_score_follows_them(
         {"name": "Bartholomew O'Brien-Smithers", "points": 2, "side": "black"},
         {"name": "Ann Lee", "points": 6, "side": "white"},
     ]
+
+
+def test_a_position_set_up_after_game_1_is_game_2_with_colours_changed(live: Live) -> None:
+    """The referee's "set up a position" after a result starts game 2 as "next game" does
+    (R-TRN-2), on the match clock (R-TIM-4)."""
+    assert referee(live, "details", {"black": "Ann", "white": "Bo"}).status_code == 200
+    start_game(live)
+    assert referee(live, "end", {"how": "resign", "side": "black"}).status_code == 200
+    left = live.session.state()["clock"]
+    assert referee(live, "position", {"fen": "W:W21,22:B9,10"}).status_code == 200
+    state = live.session.state()
+    assert (state["headers"]["Black"], state["headers"]["White"]) == ("Bo", "Ann")
+    assert (state["match"]["game"], state["clock"]["game"]) == (2, 2)
+    assert (state["clock"]["black"], state["clock"]["white"]) == (left["white"], left["black"])
+    assert {s["name"]: s["points"] for s in state["match"]["score"]} == {"Bo": 4, "Ann": 0}
