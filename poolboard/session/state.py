@@ -222,7 +222,10 @@ def board_state(core: Session) -> BoardState:
             "game_id": core.game_id,
             "fen": board.fen(),
             "start_fen": game.start_fen,
-            "sensed": None if outcome is not None else sensed(board, core.tracker.occupied),
+            # While the position is being set up the pages show the position to set up.
+            "sensed": sensed(board, core.tracker.occupied)
+            if outcome is None and core.tracker.started
+            else None,
             "turn": board.turn.value,
             "moves": moves,
             "last_move": None
