@@ -6,6 +6,8 @@ hall's standings both use it, so they cannot disagree.
 
 from __future__ import annotations
 
+from enum import Enum
+
 from engine.color import Color
 from engine.game import BLACK_WINS, DRAW, WHITE_WINS
 
@@ -34,3 +36,28 @@ def winner(result: str) -> Color | None:
     if result in (BLACK_WINS, WHITE_WINS):
         return Color.BLACK if result == BLACK_WINS else Color.WHITE
     return None
+
+
+class Player(Enum):
+    """A player of a match, whatever colour they play: the one who had Black in game 1, or
+    the one who had White."""
+
+    FIRST_BLACK = "Black of game 1"
+    FIRST_WHITE = "White of game 1"
+
+
+#: Both players of a match, the one with Black in game 1 first.
+PLAYERS = (Player.FIRST_BLACK, Player.FIRST_WHITE)
+
+
+def player_of(side: Color, number: int, *, swaps: bool = True) -> Player:
+    """Who plays ``side`` in game ``number`` (1-based) of a match: colours change every game
+    (R-TRN-2) unless ``swaps`` is false (an opponent off the board keeps its side).
+
+    >>> player_of(Color.BLACK, 2).value, player_of(Color.BLACK, 2, swaps=False).value
+    ('White of game 1', 'Black of game 1')
+    """
+    first_black = side is Color.BLACK
+    if swaps and number % 2 == 0:
+        first_black = not first_black
+    return Player.FIRST_BLACK if first_black else Player.FIRST_WHITE

@@ -50,10 +50,11 @@ def open_configured_displays(config: Config, sensor: Sensor) -> list[CueDisplay]
     return [SpiCueDisplay(layout)]
 
 
-def build_session(config: Config) -> Session:
+def build_session(config: Config, *, resume: bool = True) -> Session:
     """Become the one writer of the data folder (``DataFolderBusy`` naming the PID of the one
-    that is), then open the configured sensor, displays and store, resuming any unfinished game.
-    The session holds the folder until it is closed or the process ends."""
+    that is), then open the configured sensor, displays and store, resuming any unfinished game
+    (unless ``resume`` is false: a new match then). The session holds the folder until it is
+    closed or the process ends."""
     folder_lock = DataFolderLock.acquire(config.storage.directory)
     try:
         sensor = open_configured_sensor(config)
@@ -62,7 +63,7 @@ def build_session(config: Config) -> Session:
         raise
     try:
         displays = open_configured_displays(config, sensor)
-        return Session(config, sensor, displays, folder_lock=folder_lock)
+        return Session(config, sensor, displays, folder_lock=folder_lock, resume=resume)
     except BaseException:
         sensor.close()
         folder_lock.release()

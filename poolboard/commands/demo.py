@@ -17,6 +17,7 @@ from poolboard.config import (
     OPPONENT_KINDS,
     Config,
     DisplayConfig,
+    GameConfig,
     OpponentConfig,
     RefereeConfig,
     RulesConfig,
@@ -96,6 +97,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(handler=run)
 
 
+def _players(args: argparse.Namespace) -> GameConfig:
+    """Against the computer the person at the board is "You" (the computer's side is named
+    after it); two people at the board are unnamed until the referee names them."""
+    if args.opponent == "none":
+        return GameConfig()
+    return GameConfig(black="You") if args.side == "white" else GameConfig(white="You")
+
+
 def _host(text: str) -> str:
     if not text.strip():
         raise argparse.ArgumentTypeError(
@@ -157,9 +166,11 @@ def run(args: argparse.Namespace) -> int:
         opponent=OpponentConfig(kind=args.opponent, side=args.side, level=args.level),
         display=DisplayConfig(language=args.language),
         voice=VoiceConfig(enabled=args.voice),
+        game=_players(args),
     )
     try:
-        session = build_session(config)
+        # Playing the computer is a game of its own: never an earlier demo's match resumed.
+        session = build_session(config, resume=args.opponent == "none")
     except (StorageError, OSError) as error:
         print(f"poolboard demo: {error}", file=sys.stderr)
         return 2

@@ -233,8 +233,8 @@ class ComputerOpponent(Opponent):
         return self._thinker.busy
 
     def player_name(self) -> str:
-        """``poolboard level N``: the engine and its level, as the PDN tag."""
-        return f"poolboard level {self.level}"
+        """``poolboard (level N)``: the engine and its level, as the PDN tag."""
+        return f"poolboard (level {self.level})"
 
     def describe(self) -> dict[str, object]:
         """Kind, side and level, for the pages."""

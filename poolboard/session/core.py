@@ -90,9 +90,11 @@ class Session(RefereeDesk):
         now: Callable[[], float] = time.monotonic,
         folder_lock: DataFolderLock | None = None,
         opponent: Opponent | None = None,
+        resume: bool = True,
     ) -> None:
         """``opponent``: who plays the other side off the board; by default the one
-        ``config.opponent`` names (none: two players at the board)."""
+        ``config.opponent`` names (none: two players at the board). ``resume``: go on with the
+        unfinished game in the store (false: set it aside and start a new match)."""
         self.config = config
         self.folder_lock = folder_lock
         self.sensor = sensor
@@ -156,7 +158,7 @@ class Session(RefereeDesk):
             with self.lock:
                 self._handling = True
                 try:
-                    games.open_game(self)
+                    games.open_game(self, resume=resume)
                 finally:
                     self._handling = False
                 self._result_told = (self.game_id, self.game.result)

@@ -14,7 +14,7 @@ from contextlib import suppress
 from typing import TYPE_CHECKING
 
 from engine.board import Board, Move
-from engine.clock import Clock, ClockError, TimeControl
+from engine.clock import Clock, ClockError, ClockState, TimeControl
 from engine.color import Color
 from engine.events import CuesChanged, GameStarted, StateChanged
 from engine.game import Game
@@ -40,16 +40,38 @@ def known(name: str | None) -> str:
     return "" if name is None or name.strip() in ("", "?", "-") else name
 
 
-def open_game(core: Session) -> None:
-    """Resume the unfinished game from the store, or start a new one."""
+def open_game(core: Session, *, resume: bool = True) -> None:
+    """Resume the unfinished game from the store, or start a new one: a new one too where
+    ``resume`` is false or the stored game was played against another opponent (each game
+    records its own, :func:`opponent_record`); that game is then set aside unfinished."""
     stored = core.store.unfinished_game()
     if isinstance(stored, DamagedGame):
         log.error("game %d is damaged, so not resumed: %s", stored.id, stored.reason)
+        stored = None
+    same = stored is not None and _played_against(core, stored.id) == opponent_record(core)
+    if stored is not None and not (resume and same):
+        why = "the opponent changed" if resume else "a new game was started"
+        log.info("game %d is set aside unfinished: %s", stored.id, why)
+        core.store.set_result(stored.id, "*", f"unfinished: {why}")
         stored = None
     if stored is None:
         new_game(core, core.config.rules.fen or Board().fen())
     else:
         _resume(core, stored)
+
+
+def opponent_record(core: Session) -> Json | None:
+    """Who plays the other side off the board, as each game records it (``None``: nobody)."""
+    opponent = core.opponent
+    if opponent is None:
+        return None
+    return {"kind": opponent.kind, "side": opponent.side.value, "name": opponent.player_name()}
+
+
+def _played_against(core: Session, game_id: int) -> Json | None:
+    """The opponent game ``game_id`` was recorded against (``None``: two players at the board)."""
+    found = [data for _, kind, data in core.store.events(game_id) if kind == "opponent"]
+    return found[-1] if found else None
 
 
 def headers(core: Session) -> dict[str, str]:
@@ -103,6 +125,9 @@ def new_game(core: Session, fen: str, clock: Clock | None = None) -> None:
     match) is saved with it, so a restart resumes the same control."""
     core.headers = headers(core)
     core.game_id = core.store.create_game(fen, core.config.rules.profile, core.headers)
+    played_against = opponent_record(core)
+    if played_against is not None:
+        core.store.add_event(core.game_id, "opponent", played_against)
     core.game = Game(fen, profile=core.config.rules.profile)
     core.clock = clock or Clock(TimeControl.from_string(core.details["time_control"]), core.now)
     core.save_clock()
@@ -111,6 +136,29 @@ def new_game(core: Session, fen: str, clock: Clock | None = None) -> None:
     core.emit(GameOpened(core.game_id, core.game.start_fen, dict(core.headers)))
     replace_tracker(core)
     score_match(core)
+
+
+def start_next(core: Session, fen: str, *, new_match: bool = False) -> None:
+    """Start the match's next game from ``fen`` (or game 1 of a new match): the one way every
+    command does it. The players change colours (R-TRN-2) unless an opponent off the board
+    keeps its side ([opponent] side); the match clock carries on, each player keeping their
+    own time on the colour they now play (R-TIM-4); details set for the next game apply. A
+    new match, or a new time control, starts a fresh clock."""
+    details = dict(core.details)
+    if not new_match and core.opponent is None:
+        details["black"], details["white"] = details["white"], details["black"]
+    details.update(core.pending)
+    same_clock = details["time_control"] == core.details["time_control"]
+    clock: Clock | None = None
+    if not new_match and same_clock and core.clock.state is not ClockState.READY:
+        core.clock.new_game(swap_sides=core.opponent is None)
+        clock = core.clock
+    if new_match:
+        core.game_number, core.match_games = 1, 2
+    else:
+        core.game_number += 1
+    core.details, core.pending = details, {}
+    new_game(core, fen, clock)
 
 
 def _resume(core: Session, stored: StoredGame) -> None:
@@ -191,36 +239,42 @@ def store_record_from(core: Session, ply: int, moves: Sequence[Move]) -> None:
 
 def score_match(core: Session) -> None:
     """The match so far (R-TRN-2, R-TRN-3): each finished game's result in words and the
-    points of each player (:mod:`poolboard.match`), kept until the next change."""
+    points of each player (:mod:`poolboard.match`), kept until the next change. The points
+    follow the players, not the colours: each player is known by the name they were last
+    given in the match (a name set during a game counts), else by their colour in game 1."""
     numbers = range(core.game_number, 0, -1)
     found = core.store.match_games(core.game_id, numbers)
-    scores: dict[str, int] = {}
+    swaps = core.opponent is None  # an opponent off the board keeps its side
+    names: dict[match.Player, str] = {}
+    points = dict.fromkeys(match.PLAYERS, 0)
     results: list[Json] = []
     for number, (tags, result, reason) in zip(numbers, found, strict=False):
-        # Players without a name are told apart by their colour in game 1 (R-TRN-2).
-        first, second = ("Black", "White") if number % 2 else ("White", "Black")
-        names = {
-            Color.BLACK: known(tags.get("Black")) or f"{first} of game 1",
-            Color.WHITE: known(tags.get("White")) or f"{second} of game 1",
-        }
-        for name in names.values():
-            scores.setdefault(name, 0)
+        for side in Color:
+            player = match.player_of(side, number, swaps=swaps)
+            name = known(tags.get(side.value.capitalize()))
+            if name and player not in names:  # the newest game's name stands
+                names[player] = name
         scored = match.points(result)
         if scored is None or result is None:
             continue
-        for side, name in names.items():
-            scores[name] += scored[side]
+        for side in Color:
+            points[match.player_of(side, number, swaps=swaps)] += scored[side]
         words = records.ended_in_words(
             match.winner(result), reason or "", tags.get("White", "?"), tags.get("Black", "?")
         )
         results.append({"game": number, "result": result, "text": words})
     results.reverse()
     over = core.game.is_over() and core.game_number >= core.match_games
+    score: list[Json] = []
+    for side in Color:  # Black of this game first
+        player = match.player_of(side, core.game_number, swaps=swaps)
+        name = names.get(player) or player.value
+        score.append({"name": name, "points": points[player], "side": side.value})
     core.match = {
         "game": core.game_number,
         "games": core.match_games,
         "round": core.details["round"],
-        "score": [{"name": name, "points": p} for name, p in scores.items()],
+        "score": score,
         "results": results,
         "over": over,
     }

@@ -179,7 +179,10 @@ class CorrectMove(_Command):
 
 @dataclass(frozen=True)
 class SetPosition(_Command):
-    """Start a new game from a position (a problem, an adjourned game); the board is cued."""
+    """Start a game from a position (a problem, an adjourned game); the board is cued. In
+    place of a game in progress (set aside unfinished) it keeps that game's number and
+    colours; after a finished game it is the match's next game, started as "next game"
+    starts it (:func:`games.start_next`), or game 1 of a new match after the last."""
 
     actor: str
     fen: str
@@ -190,14 +193,12 @@ class SetPosition(_Command):
             start = Board(self.fen).fen()
         except ValueError as error:
             raise RefereeError(str(error)) from None
-        if not core.game.is_over():
-            core.store.set_result(core.game_id, "*", "unfinished: a new position was set up")
-        elif core.game_number < core.match_games:
-            core.game_number += 1  # the set-up game is the match's next one
+        if core.game.is_over():
+            games.start_next(core, start, new_match=core.game_number >= core.match_games)
         else:
-            core.game_number, core.match_games = 1, 2
-        core.details, core.pending = {**core.details, **core.pending}, {}
-        games.new_game(core, start)
+            core.store.set_result(core.game_id, "*", "unfinished: a new position was set up")
+            core.details, core.pending = {**core.details, **core.pending}, {}
+            games.new_game(core, start)
         core.audited(self.actor, "setup", {"fen": start})
 
 
@@ -328,7 +329,9 @@ class VoidMoves(_Command):
 class SetDetails(_Command):
     """Set players, event, site, round or time control (:data:`DETAIL_FIELDS`): for the
     current game while it has no move and its clock has not started, and for the games after
-    it; once play has begun, for the next game only (as its colours will be)."""
+    it; once play has begun, for the next game only (as its colours will be), except the
+    players' names: until the game has a result they name the game's players, now and on
+    (the match's score follows them, R-TRN-3)."""
 
     actor: str
     changes: Mapping[str, str]
@@ -349,8 +352,8 @@ class SetDetails(_Command):
                 cleaned["time_control"] = str(TimeControl.from_string(cleaned["time_control"]))
             except ValueError as error:
                 raise RefereeError(str(error)) from None
-        current = not core.game.board.move_stack and core.clock.state is ClockState.READY
-        if current and not core.game.is_over():
+        fresh = not core.game.board.move_stack and core.clock.state is ClockState.READY
+        if fresh and not core.game.is_over():
             core.details = {**core.details, **cleaned}
             control = core.details["time_control"]
             if "time_control" in cleaned and str(core.clock.control) != control:
@@ -360,10 +363,24 @@ class SetDetails(_Command):
             core.headers = {**tags, "Date": core.headers.get("Date", tags["Date"])}
             core.store.set_headers(core.game_id, core.headers)
             games.score_match(core)
-        else:
-            core.pending = {**core.pending, **cleaned}
-        where = "current" if current and not core.game.is_over() else "next"
-        core.audited(self.actor, "details", {**cleaned, "game": where})
+            core.audited(self.actor, "details", {**cleaned, "game": "current"})
+            return
+        names = {} if core.game.is_over() else _names(cleaned)
+        if names:
+            core.details = {**core.details, **names}
+            core.headers = {**core.headers, **{key.capitalize(): v for key, v in names.items()}}
+            core.store.set_headers(core.game_id, core.headers)
+            games.score_match(core)
+            core.audited(self.actor, "details", {**names, "game": "current"})
+        later = {key: value for key, value in cleaned.items() if key not in names}
+        if later:
+            core.pending = {**core.pending, **later}
+            core.audited(self.actor, "details", {**later, "game": "next"})
+
+
+def _names(details: Mapping[str, str]) -> dict[str, str]:
+    """The players' names among ``details`` (``black``, ``white``)."""
+    return {key: value for key, value in details.items() if key in ("black", "white")}
 
 
 @dataclass(frozen=True)
@@ -385,9 +402,9 @@ class ExtendMatch(_Command):
 
 @dataclass(frozen=True)
 class NextGame(_Command):
-    """Start the next game of the match: the players change colours (R-TRN-2) and a match
-    clock carries on (R-TIM-4); details set for the next game apply. After the match's last
-    game only ``new_match`` (game 1 of a new match, fresh clock) goes on."""
+    """Start the next game of the match (:func:`games.start_next`: colours change, R-TRN-2,
+    and a match clock carries on, R-TIM-4). After the match's last game only ``new_match``
+    (game 1 of a new match, fresh clock) goes on."""
 
     actor: str
     new_match: bool = False
@@ -401,23 +418,7 @@ class NextGame(_Command):
                 f"the match is over after its {core.match_games} games: extend it, "
                 "or start a new match"
             )
-        details = dict(core.details)
-        if not self.new_match and core.opponent is None:
-            # An opponent off the board keeps its side ([opponent] side): no swap.
-            details["black"], details["white"] = details["white"], details["black"]
-        details.update(core.pending)
-        same_clock = details["time_control"] == core.details["time_control"]
-        clock: Clock | None = None
-        if not self.new_match and same_clock and core.clock.state is not ClockState.READY:
-            # Each player keeps their own match time, on the colour they now play.
-            core.clock.new_game(swap_sides=core.opponent is None)
-            clock = core.clock
-        if self.new_match:
-            core.game_number, core.match_games = 1, 2
-        else:
-            core.game_number += 1
-        core.details, core.pending = details, {}
-        games.new_game(core, core.config.rules.fen or Board().fen(), clock)
+        games.start_next(core, core.config.rules.fen or Board().fen(), new_match=self.new_match)
         action = "new-match" if self.new_match else "next-game"
         core.audited(self.actor, action, {"game_id": core.game_id})
 

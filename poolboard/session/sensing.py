@@ -51,6 +51,7 @@ class Sensed(Input[None]):
     def _apply(self, core: Session) -> bool:
         event = self.event
         changed = False
+        seen = core.tracker.occupied
         if isinstance(event, LinkHealth):
             changed = _link_changed(core, event)
         if event is not None:
@@ -69,6 +70,9 @@ class Sensed(Input[None]):
             tracker_events = core.tracker.advance(core.now())
             changed |= bool(tracker_events)
             core.feed(tracker_events)
+        # The pages draw the board as the sensor sees it (a move in progress): a change of
+        # what stands on it is news even when the tracker has nothing to say.
+        changed |= core.tracker.occupied != seen
         for clock_event in core.clock.poll():
             tracking.clock_said(core, clock_event)
             changed = True

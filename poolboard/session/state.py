@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.board import Board
 from engine.color import Color
-from poolboard import records
+from poolboard import records, words
 
 if TYPE_CHECKING:
     from poolboard.session.core import Session
@@ -96,10 +96,11 @@ class TrackerView(_View):
 
 
 class Score(_View):
-    """A player's points in the match (R-TRN-3)."""
+    """A player's points in the match (R-TRN-3), and the colour they play in this game."""
 
     name: str
     points: int
+    side: Side | None = Field(default=None, description="their colour in this game")
 
 
 class MatchResult(_View):
@@ -148,12 +149,34 @@ class OpponentView(_View):
     move: str | None
 
 
+class SensedView(_View):
+    """The board as the sensor sees it while it differs from the recorded position (a move in
+    progress): the pieces where they stand now, the move's squares so far, and squares the
+    sensor reports a piece on that no piece of the position explains."""
+
+    fen: str = Field(description="the pieces as they stand now (the recorded side to move)")
+    path: list[int] = Field(description="the moving piece's start and the squares landed on")
+    unknown: list[int] = Field(description="occupied squares no piece of the position explains")
+
+
+class WordsView(_View):
+    """What the audience's pages say, in words (:mod:`poolboard.words`): no rule codes, times
+    in minutes and hours."""
+
+    result: str | None = Field(description="how the game ended, without rule IDs")
+    time_control: str = Field(description='"45 minutes a side for the whole match"')
+    pieces: dict[str, str] = Field(description='each side\'s pieces: "12 pieces", "1 piece"')
+
+
 class BoardState(_View):
     """Everything a screen shows of the board (GET /api/state, the pages, the hall)."""
 
     game_id: Id
     fen: Text
     start_fen: Text
+    sensed: SensedView | None = Field(
+        description="the board as the sensor sees it, while it differs from fen (a move under way)"
+    )
     turn: Side
     moves: list[Short] = Field(
         max_length=5000, description="the record in PDN, Black's first move first"
@@ -182,6 +205,7 @@ class BoardState(_View):
     opponent: OpponentView | None
     hint: HintView | None
     hints: bool
+    words: WordsView
 
 
 def to_json(state: BoardState) -> Json:
@@ -210,6 +234,10 @@ def board_state(core: Session) -> BoardState:
             "game_id": core.game_id,
             "fen": board.fen(),
             "start_fen": game.start_fen,
+            # While the position is being set up the pages show the position to set up.
+            "sensed": sensed(board, core.tracker.occupied)
+            if outcome is None and core.tracker.started
+            else None,
             "turn": board.turn.value,
             "moves": moves,
             "last_move": None
@@ -261,5 +289,50 @@ def board_state(core: Session) -> BoardState:
             "opponent": opponent.describe(core),
             "hint": hints.describe(core),
             "hints": hints.allowed(core),
+            "words": {
+                "result": None
+                if outcome is None
+                else words.result(
+                    outcome.winner,
+                    outcome.reason,
+                    core.headers.get("White", "?"),
+                    core.headers.get("Black", "?"),
+                ),
+                "time_control": words.time_control(clock.control),
+                "pieces": {
+                    side.value: words.count(board.pieces(side).bit_count(), "piece")
+                    for side in Color
+                },
+            },
         }
     )
+
+
+def sensed(board: Board, occupied: frozenset[int] | None) -> Json | None:
+    """``board`` as a sensor reporting ``occupied`` sees it (:class:`SensedView`): the legal
+    move that explains what is lifted and set down is drawn as far as it has gone (the moving
+    piece on the square it stands on, the pieces it jumped that are lifted gone); ``None``
+    while the board shows the position itself."""
+    position = board.occupied_squares()
+    if occupied is None or occupied == position:
+        return None
+    missing, added = position - occupied, occupied - position
+    now = board.copy()
+    for square in missing:
+        now.set_piece_at(square, None)
+    path: list[int] = []
+    for move in board.generate_legal_moves():
+        landed = [i for i, square in enumerate(move.path) if i and square in added]
+        if move.from_square not in missing or not missing - {move.from_square} <= set(
+            move.captures
+        ):
+            continue
+        if len(added) > 1 or (added and not landed):
+            continue
+        path = list(move.path[: landed[0] + 1]) if landed else [move.from_square]
+        break
+    unknown = set(added)
+    if len(path) > 1:
+        now.set_piece_at(path[-1], board.piece_at(path[0]))
+        unknown.discard(path[-1])
+    return {"fen": now.fen(), "path": path, "unknown": sorted(unknown)}

@@ -190,3 +190,59 @@ def test_demo_against_the_computer_answers_a_move_on_the_virtual_board(tmp_path:
 def test_demo_refuses_autoplay_against_the_computer(capsys) -> None:
     assert main(["demo", "--autoplay", "--opponent", "engine"]) == 2
     assert "--autoplay plays both sides itself: leave out --opponent" in capsys.readouterr().err
+
+
+def _start_demo(tmp_path: Path, *arguments: str) -> tuple[subprocess.Popen, str]:
+    """``poolboard demo ARGUMENTS`` on a free port with its data under ``tmp_path``; its URL."""
+    demo = subprocess.Popen(
+        [sys.executable, "-m", "poolboard.cli", "demo", "--port", "0", *arguments],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, "XDG_DATA_HOME": str(tmp_path)},
+    )
+    for _ in range(5):
+        line = demo.stdout.readline()
+        if "web UI on " in line:
+            return demo, line.split("web UI on ")[1].split("/ ")[0]
+    demo.kill()
+    raise AssertionError("the demo did not say where it serves")
+
+
+def _stop(demo: subprocess.Popen) -> None:
+    demo.send_signal(signal.SIGTERM)
+    assert demo.wait(timeout=15) == 0
+
+
+def test_the_computer_demo_after_an_earlier_demo_is_a_game_of_its_own(tmp_path: Path) -> None:
+    """An earlier demo's match (game 2 of it unfinished) is not resumed: "You v poolboard
+    (level 2)", game 1, both clocks full."""
+    demo, url = _start_demo(tmp_path)
+    try:
+        for action in ("end", "next-game"):
+            body = {"how": "agree-draw"} if action == "end" else None
+            request = urllib.request.Request(
+                f"{url}/api/referee/{action}",
+                data=None if body is None else json.dumps(body).encode(),
+                headers={
+                    "Content-Type": "application/json",
+                    "X-Poolboard": "1",
+                    "Authorization": "Basic cmVmZXJlZTpkZW1v",  # referee:demo
+                },
+                method="POST",
+            )
+            urllib.request.urlopen(request, timeout=5).close()
+        with urllib.request.urlopen(f"{url}/api/state", timeout=5) as response:
+            assert json.load(response)["match"]["game"] == 2
+    finally:
+        _stop(demo)
+    demo, url = _start_demo(tmp_path, "--opponent", "engine", "--level", "2")
+    try:
+        with urllib.request.urlopen(f"{url}/api/state", timeout=5) as response:
+            state = json.load(response)
+    finally:
+        _stop(demo)
+    assert (state["headers"]["Black"], state["headers"]["White"]) == ("You", "poolboard (level 2)")
+    assert (state["match"]["game"], state["match"]["games"]) == (1, 2)
+    assert state["moves"] == [] and state["clock"]["state"] == "ready"
+    assert state["clock"]["black"] == state["clock"]["white"] == 2700  # apca-match: 45 minutes

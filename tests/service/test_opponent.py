@@ -139,7 +139,7 @@ def test_a_whole_game_against_the_computer_played_from_the_leds(tmp_path: Path) 
     stored = session.store.game(session.game_id)
     assert [m.move for m in stored.moves] == session.game.board.move_stack
     assert stored.result == session.game.result
-    assert stored.headers["White"] == "poolboard level 1"
+    assert stored.headers["White"] == "poolboard (level 1)"
     # No move of the computer was flagged against anyone.
     assert not [e for _, kind, e in session.store.events(session.game_id) if kind == "violation"]
     session.close()
@@ -282,7 +282,7 @@ def test_the_computer_as_the_weaker_side_invokes_the_stronger_side_count(
     (count,) = session.game.counts()
     assert count.rule == "R-DRW-4"
     claims = [(actor, data) for _, actor, action, data in session.store.audit_log(session.game_id)]
-    assert ("poolboard level 1", {"side": "white"}) in claims
+    assert ("poolboard (level 1)", {"side": "white"}) in claims
     assert sum(data == {"side": "white"} for _, data in claims) == 1
     session.close()
 
@@ -524,7 +524,7 @@ def test_the_next_game_keeps_the_computer_on_its_side_with_its_own_match_time(
     black, white = session.clock.remaining(Color.BLACK), session.clock.remaining(Color.WHITE)
     assert black < white
     session.next_game("referee")
-    assert session.headers["White"] == "poolboard level 1" and session.headers["Black"] == "?"
+    assert session.headers["White"] == "poolboard (level 1)" and session.headers["Black"] == "?"
     assert session.clock.remaining(Color.BLACK) == pytest.approx(black)  # still the player's
     assert session.clock.remaining(Color.WHITE) == pytest.approx(white)
     session.close()

@@ -165,7 +165,9 @@ def test_after_a_flag_in_a_match_the_next_game_starts_on_the_clock(make_table) -
     assert "White ran out of time (R-TIM-4)" in state["result_reason"]
 
 
-def test_the_referee_sets_details_for_this_game_until_its_first_move(make_table) -> None:
+def test_the_referee_sets_details_for_this_game_until_its_first_move_names_until_its_end(
+    make_table,
+) -> None:
     table = make_table()
     session = table.session
     session.set_details(
@@ -184,15 +186,20 @@ def test_the_referee_sets_details_for_this_game_until_its_first_move(make_table)
         session.set_details("ref", {"time_control": "fast"})
     opened(table)
     session.set_details("ref", {"site": "Hall B", "black": "Cy"})
-    assert session.headers["Site"] == "?" and session.pending == {"site": "Hall B", "black": "Cy"}
+    # The name is the game's player's at once; the site waits for the next game.
+    assert session.headers["Site"] == "?" and session.pending == {"site": "Hall B"}
+    assert session.headers["Black"] == "Cy"
     table.reopen()  # a restart keeps them
     session = table.session
-    assert session.pending == {"site": "Hall B", "black": "Cy"}
+    assert session.pending == {"site": "Hall B"} and session.headers["Black"] == "Cy"
     session.end_game("ref", "agree-draw")
+    # After the result: for the next game, as its colours will be (Cy, Black now, is White).
+    session.set_details("ref", {"white": "Di"})
+    assert session.headers["White"] == "Bo" and session.pending["white"] == "Di"
     session.next_game("ref")
     assert (session.headers["Black"], session.headers["White"], session.headers["Site"]) == (
-        "Cy",
-        "Ann",
+        "Bo",
+        "Di",
         "Hall B",
     )
 

@@ -41,11 +41,11 @@ def test_the_pages_show_the_computer_thinking_its_move_and_a_hint(
     assert board.locator("#hint").is_visible()  # casual, and the computer plays: hints are on
     board.click("#setup")
     spectator.wait_for_selector(".player.black.running", timeout=TIMEOUT)
-    assert "poolboard level 9" in spectator.inner_text(".player.white .name")
+    assert "poolboard (level 9)" in spectator.inner_text(".player.white .name")
 
     tap(board, 11)
     tap(board, 15)
-    wait_text(spectator, "#opponent-line", "poolboard level 9 (White): thinking…")
+    wait_text(spectator, "#opponent-line", "poolboard (level 9), playing White: thinking…")
     wait_text(board, "#opponent-line", "thinking…")
     assert board.locator("#hint").is_disabled()  # no hint for the computer's move
     spectator.wait_for_selector(".player.white.running", timeout=TIMEOUT)
@@ -59,7 +59,8 @@ def test_the_pages_show_the_computer_thinking_its_move_and_a_hint(
         timeout=TIMEOUT
     )
     board.locator(f"#board .cue[data-square='{end}'][data-cue='play-to']").wait_for(timeout=TIMEOUT)
-    assert spectator.inner_text("#opponent-line") == f"poolboard level 9 (White): plays {move}"
+    line = spectator.inner_text("#opponent-line")
+    assert line == f"poolboard (level 9), playing White: plays {move}"
     assert f"play {move} on the board" in spectator.inner_text("#state-line")
     spectator.wait_for_selector(".player.black.running", timeout=TIMEOUT)  # it has chosen
     shoot_lit(spectator, "play-from", "opponent-move")

@@ -151,7 +151,7 @@ def test_the_referee_pauses_the_clock_from_the_console(browser, live: Live) -> N
     page.goto(live.url + "/referee")
     page.wait_for_selector(".conn.live", timeout=TIMEOUT)
     page.click("#pause")
-    page.wait_for_selector("#message.ok", timeout=TIMEOUT)
+    page.wait_for_selector("#pause + .message.ok", timeout=TIMEOUT)
     spectator.wait_for_function(
         "document.getElementById('clock-note').textContent.includes('paused')", timeout=TIMEOUT
     )
@@ -161,8 +161,8 @@ def test_the_referee_pauses_the_clock_from_the_console(browser, live: Live) -> N
     assert live.session.clock.state.value == "paused"
     page.locator("#audit tr", has_text="pause").wait_for(timeout=TIMEOUT)
     page.click("#pause")  # twice: the session's refusal is shown
-    page.wait_for_selector("#message.error", timeout=TIMEOUT)
-    assert "pause" in page.inner_text("#message")
+    page.wait_for_selector("#pause + .message.error", timeout=TIMEOUT)  # beside the button
+    assert "pause" in page.inner_text(".message.answer")
     shoot(page, "referee")
     console.close()
     watching.close()

@@ -92,7 +92,7 @@ def test_the_screens_tell_the_truth(browser, live: Live, size: tuple[int, int]) 
         pages[name].wait_for_selector(".conn.live", timeout=TIMEOUT)
     spectator, big, board = pages["spectator"], pages["big"], pages["board"]
     assert "set up" in text_of(spectator, "#state-line")
-    assert text_of(spectator, "#clock-note") == "time control 2700 s a side for the whole match"
+    assert text_of(spectator, "#clock-note") == "45 minutes a side for the whole match"
 
     board.click("#setup")
     for page in (spectator, big, board):

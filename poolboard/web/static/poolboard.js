@@ -268,8 +268,10 @@ export class BoardView {
     this.cueLayer = svg("g", { class: "cues" }, element);
     this.pieceLayer = svg("g", { class: "pieces" }, element);
     this.markLayer = svg("g", { class: "marks" }, element);
-    // Over the pieces, so the arrow's head shows on the piece that moved.
+    // Over the pieces, so the arrow's head shows on the piece that moved; the crowns over the
+    // arrow, so a king stays a king under it.
     this.moveLayer = svg("g", { class: "last-move" }, element);
+    this.crownLayer = svg("g", { class: "crowns" }, element);
     const defs = svg("defs", {}, element);
     const marker = svg(
       "marker",
@@ -277,6 +279,8 @@ export class BoardView {
       defs,
     );
     svg("path", { d: "M0,0 L10,5 L0,10 Z", class: "arrow-head" }, marker);
+    const going = svg("marker", { ...Object.fromEntries([...marker.attributes].map((a) => [a.name, a.value])), id: "arrow-going" }, defs);
+    svg("path", { d: "M0,0 L10,5 L0,10 Z", class: "arrow-head in-progress" }, going);
     this.last = null;
     this.cursor = null;
     this.drawSquares();
@@ -365,11 +369,16 @@ export class BoardView {
     return cellSquare(row, col);
   }
 
-  /** Draw {pieces: Map, cues: {"12": kind}, lastMove, styles, lifted, targets}: ``lifted`` the
-   * square a piece in hand came from, ``targets`` squares to mark as its legal destinations. */
+  /** Draw {pieces: Map, cues: {"12": kind}, lastMove, styles, lifted, targets, progress,
+   * unknown}: ``lifted`` the square a piece in hand came from, ``targets`` squares to mark as
+   * its legal destinations, ``progress`` the squares of a move under way (drawn instead of the
+   * last move), ``unknown`` squares the sensor reports a piece on that no piece explains. */
   render(picture) {
     this.last = picture;
-    const { pieces, cues = {}, lastMove = null, styles = null, lifted = null, targets = [] } = picture;
+    const {
+      pieces, cues = {}, lastMove = null, styles = null, lifted = null, targets = [], progress = [],
+      unknown = [],
+    } = picture;
     this.markLayer.replaceChildren();
     if (lifted !== null) {
       const { x, y } = this.centre(lifted);
@@ -404,20 +413,30 @@ export class BoardView {
       }
     }
     this.moveLayer.replaceChildren();
-    if (lastMove && lastMove.path.length > 1) {
-      const points = lastMove.path.map((square) => {
+    const line = progress.length ? progress : lastMove?.path ?? [];
+    if (line.length > 1) {
+      const points = line.map((square) => {
         const { x, y } = this.centre(square);
         return `${x},${y}`;
       });
-      svg("polyline", { points: points.join(" "), class: "move-line", "marker-end": "url(#arrow)" }, this.moveLayer);
+      const [kind, head] = progress.length ? ["move-line in-progress", "arrow-going"] : ["move-line", "arrow"];
+      svg("polyline", { points: points.join(" "), class: kind, "marker-end": `url(#${head})` }, this.moveLayer);
     }
     this.pieceLayer.replaceChildren();
+    this.crownLayer.replaceChildren();
     for (const [square, piece] of pieces) {
       const { x, y } = this.centre(square);
-      const group = svg("g", { transform: `translate(${x},${y})`, class: `piece ${piece.color}${piece.king ? " king" : ""}`, "data-square": square }, this.pieceLayer);
+      const moving = progress.length > 1 && square === progress.at(-1);
+      const group = svg("g", { transform: `translate(${x},${y})`, class: `piece ${piece.color}${piece.king ? " king" : ""}${moving ? " moving" : ""}`, "data-square": square }, this.pieceLayer);
       svg("circle", { r: 38, class: "rim" }, group);
       svg("circle", { r: 28, class: "ring" }, group);
-      if (piece.king) svg("path", { d: CROWN, class: "crown" }, group);
+      if (piece.king) {
+        svg("path", { d: CROWN, class: "crown", transform: `translate(${x},${y})`, "data-square": square }, this.crownLayer);
+      }
+    }
+    for (const square of unknown) {
+      const { x, y } = this.centre(square);
+      svg("circle", { cx: x, cy: y, r: 38, class: "unknown-piece", "data-square": square }, this.pieceLayer);
     }
     this.svg.setAttribute("aria-label", t("board: {position}", { position: describePosition(pieces) }));
     if (this.cursor !== null) {
@@ -425,6 +444,32 @@ export class BoardView {
       svg("rect", { x: x - CELL / 2 + 3, y: y - CELL / 2 + 3, width: CELL - 6, height: CELL - 6, class: "cursor", "data-square": this.cursor }, this.markLayer);
     }
   }
+}
+
+/** The picture of the board now (for BoardView.render): during a move the pieces as the sensor
+ * sees them, the move under way marked; else the recorded position and its last move. */
+export function boardPicture(state, styles) {
+  const sensed = state.sensed;
+  return {
+    pieces: parseFen(sensed?.fen ?? state.fen).pieces,
+    cues: state.cues,
+    lastMove: state.last_move,
+    progress: sensed?.path ?? [],
+    unknown: sensed?.unknown ?? [],
+    styles,
+  };
+}
+
+/** "1 ply", "2 plies": a number with its noun, in the plural unless it is 1. */
+export function counted(number, one, many = `${one}s`) {
+  return `${number} ${Number(number) === 1 ? one : many}`;
+}
+
+/** A player as the referee names them: "Ann (Black)", or "Black" while unnamed. */
+export function playerWords(state, side) {
+  const colour = side === "white" ? "White" : "Black";
+  const name = state.headers?.[colour];
+  return known(name) ? `${name} (${colour})` : colour;
 }
 
 /** Remember the board's orientation per page in localStorage (or ?flip=1). */
@@ -447,9 +492,10 @@ export function players(state) {
   return { black: name("Black", t("Black")), white: name("White", t("White")) };
 }
 
-/** One line saying what the board waits for now, or the result in words. */
-export function stateLine(state) {
-  if (state.result) return resultText(state);
+/** One line saying what the board waits for now, or the result in words (with the rules it
+ * cites only where ``codes``: the referee's page; another language names the rules' IDs). */
+export function stateLine(state, { codes = false } = {}) {
+  if (state.result) return codes || language !== "en" ? resultText(state) : state.words.result;
   const turn = state.turn === "white" ? t("White to move") : t("Black to move");
   if (state.clock?.state === "paused") return t("PAUSED by the referee — {turn}", { turn });
   if (state.state) return trackerLine(state.state);
@@ -506,7 +552,7 @@ export function opponentLine(state) {
   const opponent = state.opponent;
   if (opponent && !state.result && opponent.status !== "idle") {
     const side = sideName(opponent.side);
-    parts.push(`${opponent.name} (${side}): ${opponent.text}`);
+    parts.push(`${opponent.name}, ${t("playing {side}", { side })}: ${opponent.text}`);
   }
   // A remote game (docs/remote.md): the link down, or the two boards' records disagreeing.
   if (opponent?.kind === "remote" && !opponent.connected) {
@@ -586,11 +632,7 @@ export function matchLine(state, { event = true } = {}) {
 export function matchPoints(state, side) {
   const match = state.match ?? {};
   if (!match.results?.length) return null;
-  const name = state.headers?.[side === "black" ? "Black" : "White"];
-  const label = known(name)
-    ? name
-    : `${(side === "black") === (match.game % 2 === 1) ? "Black" : "White"} of game 1`;
-  return match.score.find((entry) => entry.name === label)?.points ?? 0;
+  return match.score.find((entry) => entry.side === side)?.points ?? 0;
 }
 
 /** Fill a player's box: the name, the side line, and whether their time runs or it is their move. */
@@ -614,7 +656,7 @@ export function showClockFaces(clock) {
 export function sideLine(state, side, named = true) {
   const points = matchPoints(state, side);
   // The side in words as well: the swatch's colour is never the only sign of it.
-  const count = t("{n} pieces", { n: state.pieces?.[side] ?? "" });
+  const count = language === "en" ? state.words.pieces[side] : t("{n} pieces", { n: state.pieces?.[side] ?? "" });
   const pieces = named ? `${sideName(side)} · ${count}` : count;
   return points === null ? pieces : `${pieces} · ${t("match {points}", { points })}`;
 }

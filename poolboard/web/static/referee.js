@@ -1,19 +1,35 @@
 // The referee console (/referee): every action is a POST to /api/referee/... with the HTTP Basic
 // credentials the browser asked for when the page was opened; the session audits each one.
 import {
-  BoardView, ClockModel, connect, countText, cueStyles, language, loadLanguage, matchLine, parseFen,
-  players, renderMoves, sideName, t, showClockFaces, showConnection, showPlayer, standingFaults, stateLine, violationText,
+  BoardView, ClockModel, boardPicture, connect, counted, countText, cueStyles, language,
+  loadLanguage, matchLine, parseFen, players, playerWords, renderMoves, sideName, t,
+  showClockFaces, showConnection, showPlayer, standingFaults, stateLine, violationText,
 } from "/static/poolboard.js";
 
 const view = new BoardView(document.getElementById("board"));
 const clock = new ClockModel();
-const message = document.getElementById("message");
 let styles = null;
 let state = null;
+let pressed = null; // the button the referee pressed last: its answer is shown beside it
+// A position being set up by clicking squares (null: the board shows the game).
+let editing = null;
 
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("button");
+  if (button) pressed = button;
+});
+document.addEventListener("submit", (event) => {
+  pressed = event.submitter ?? event.target.querySelector("button[type='submit']");
+});
+
+/** Show ``text`` beside the button pressed (the only answer shown: older ones go). */
 function say(text, kind) {
-  message.textContent = text;
-  message.className = `message wide ${kind}`;
+  for (const old of document.querySelectorAll(".message.answer")) old.remove();
+  const line = document.createElement("span");
+  line.className = `message answer ${kind}`;
+  line.setAttribute("role", kind === "error" ? "alert" : "status");
+  line.textContent = text;
+  (pressed ?? document.querySelector(".actions legend")).insertAdjacentElement("afterend", line);
 }
 
 async function act(action, body = null, done = "done") {
@@ -66,12 +82,12 @@ onSubmit("penalty-form", (body) => {
   act("penalty", body, recorded.replace("{side}", sideName(body.side)).replace("{rule}", body.rule));
 });
 onSubmit("end-form", ({ how, side, reason }) => {
-  const names = players(state);
+  const who = playerWords(state, side);
   const words = {
-    resign: t("{name} ({side}) resigns", { name: names[side], side: sideName(side) }),
-    "agree-draw": t("a draw agreed"),
-    "referee-win": t("the game awarded to {name} ({side})", { name: names[side], side: sideName(side) }),
-    "referee-draw": t("a draw declared by the referee"),
+    resign: `${who} resigns`,
+    "agree-draw": "a draw agreed",
+    "referee-win": `the game awarded to ${who}`,
+    "referee-draw": "a draw declared by the referee",
   }[how];
   if (!confirm(t("End the game: {words}?", { words }))) return;
   const body = { how, reason: reason.trim() };
@@ -83,12 +99,76 @@ onSubmit("details-form", (form) => {
   act("details", body, t("details set"));
 });
 onSubmit("void-form", ({ plies }) => {
-  if (!confirm(t("Strike the last {plies} plies from the record?", { plies }))) return;
-  act("void", { plies: Number(plies) }, t("{plies} plies voided: put the pieces back as cued", { plies }));
+  const last = Number(plies) === 1 ? "the last ply" : `the last ${plies} plies`;
+  if (!confirm(`Strike ${last} from the record?`)) return;
+  act("void", { plies: Number(plies) }, `${counted(plies, "ply", "plies")} voided: put the pieces back as cued`);
 });
-onSubmit("position-form", ({ fen }) => {
-  if (!confirm(t("End this game and start a new one from this position?"))) return;
-  act("position", { fen: fen.trim() }, t("position set up: place the pieces as cued"));
+onSubmit("position-form", async ({ fen }) => {
+  const next = state.result && !state.match?.over;
+  const what = next ? "Start the next game of the match (colours change) from this position?"
+    : state.result ? "Start a new match from this position?"
+      : "End this game and start a new one from this position?";
+  if (!confirm(what)) return;
+  await act("position", { fen: fen.trim() }, "position set up: place the pieces as cued");
+  stopEditing();
+});
+
+// Setting a position up by clicking squares: each click puts the next piece on the square
+// (empty, black man, black king, white man, white king, empty...); the FEN follows.
+const CYCLE = [null, { color: "black", king: false }, { color: "black", king: true },
+  { color: "white", king: false }, { color: "white", king: true }];
+const fenInput = document.querySelector("#position-form input[name='fen']");
+const turnSelect = document.querySelector("#position-form select[name='turn']");
+
+/** A PDN FEN ("W:W21,K22:B1,2") of ``turn`` to move and ``pieces`` (Map square -> piece). */
+function writeFen(turn, pieces) {
+  const side = (color) => [...pieces].filter(([, p]) => p.color === color)
+    .sort(([a], [b]) => a - b).map(([square, p]) => `${p.king ? "K" : ""}${square}`).join(",");
+  return `${turn === "white" ? "W" : "B"}:W${side("white")}:B${side("black")}`;
+}
+
+function showEditing() {
+  fenInput.value = writeFen(turnSelect.value, editing);
+  view.render({ pieces: editing, styles });
+  document.getElementById("edit-position").textContent = "stop editing";
+  document.getElementById("board").classList.add("editing");
+}
+
+function stopEditing() {
+  editing = null;
+  document.getElementById("edit-position").textContent = "click squares to set up";
+  document.getElementById("board").classList.remove("editing");
+  if (state) show();
+}
+
+document.getElementById("edit-position").addEventListener("click", () => {
+  if (editing) {
+    stopEditing();
+    return;
+  }
+  const start = parseFen(fenInput.value || state.fen);
+  editing = start.pieces;
+  turnSelect.value = start.turn;
+  showEditing();
+  document.getElementById("board").scrollIntoView({ block: "nearest" });
+});
+document.getElementById("clear-position").addEventListener("click", () => {
+  editing = new Map();
+  showEditing();
+});
+turnSelect.addEventListener("change", () => {
+  if (editing) showEditing();
+});
+document.getElementById("board").addEventListener("click", (event) => {
+  if (!editing) return;
+  const square = view.squareAt(event.clientX, event.clientY);
+  if (square === null) return;
+  const now = editing.get(square) ?? null;
+  const at = CYCLE.findIndex((p) => (p === null ? now === null : now !== null && p.color === now.color && p.king === now.king));
+  const next = CYCLE[(at + 1) % CYCLE.length];
+  if (next) editing.set(square, next);
+  else editing.delete(square);
+  showEditing();
 });
 document.getElementById("next-game").addEventListener("click", () => {
   if (!confirm(t("Start the next game? The players change colours."))) return;
@@ -165,10 +245,11 @@ function show() {
   document.getElementById("extend-match").disabled = !match.over;
   const pending = Object.entries(state.pending ?? {});
   const fresh = state.moves.length === 0 && state.clock.state === "ready" && !state.result;
+  const forNext = state.result ? "applies to the next game" : "names: this game's players; the rest: the next game";
   document.getElementById("details-for").textContent = fresh
     ? t("applies to this game (no move yet) and the next")
-    : `${t("applies to the next game")}${pending.length ? `${t("; set for it:")} ${pending.map(([k, v]) => `${k} ${v}`).join(", ")}` : ""}`;
-  document.getElementById("state-line").textContent = stateLine(state);
+    : `${forNext}${pending.length ? `; set for it: ${pending.map(([k, v]) => `${k} ${v}`).join(", ")}` : ""}`;
+  document.getElementById("state-line").textContent = stateLine(state, { codes: true });
   document.getElementById("counts").replaceChildren(...state.counts.map((count) => {
     const li = document.createElement("li");
     li.textContent = language === "en" ? `${count.rule}: ${count.text}` : countText(count);
@@ -189,16 +270,15 @@ function show() {
       form.move.focus();
     },
   });
-  const fenInput = document.querySelector("#position-form input");
   if (state.game_id !== lastGame) {
     const form = document.getElementById("details-form");
     for (const [key, value] of Object.entries(state.details ?? {})) {
       if (form[key] && value !== "?") form[key].value = value;
     }
   }
-  if (state.game_id !== lastGame || !fenInput.value) fenInput.value = state.fen;
+  if (!editing && (state.game_id !== lastGame || !fenInput.value)) fenInput.value = state.fen;
   lastGame = state.game_id;
-  view.render({ pieces: parseFen(state.fen).pieces, cues: state.cues, lastMove: state.last_move, styles });
+  if (!editing) view.render(boardPicture(state, styles));
   tickClocks();
 }
 

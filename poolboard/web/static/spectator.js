@@ -1,7 +1,7 @@
 // The spectator page (/ and /big): the live board, clocks, moves, counts, the match and result.
 import {
-  BoardView, ClockModel, Narrator, askHint, connect, countText, cueStyles, formatClock, loadLanguage,
-  matchLine, parseFen, players, renderMoves, resultText, showConnection, showOpponent, showPlayer,
+  BoardView, ClockModel, Narrator, askHint, boardPicture, connect, countText, cueStyles, formatClock,
+  loadLanguage, matchLine, players, renderMoves, showConnection, showOpponent, showPlayer,
   standingFaults, stateLine, storeFlip, storedFlip, t, violationText,
 } from "/static/poolboard.js";
 
@@ -45,19 +45,14 @@ function show() {
     showPlayer(box, state, side, names[side]);
   }
   const paused = state.clock.state === "paused";
-  const control = state.headers?.TimeControl ?? state.clock.control;
-  // "2700 s a side for the whole match"; a game stored by an older version has the name.
-  const forMatch = /^\d+$/.test(control)
-    && (state.clock.control === "apca-match" || state.clock.control.startsWith("match:"));
   document.getElementById("clock-note").textContent =
-    t("time control {control}", { control }) + (forMatch ? t(" s a side for the whole match") : "") +
-    (paused ? t(" · paused by the referee") : "");
+    `${state.words.time_control}${paused ? t(" · paused by the referee") : ""}`;
   document.getElementById("state-line").textContent = stateLine(state);
   showOpponent(state, document.getElementById("opponent-line"), document.getElementById("hint"));
   document.getElementById("paused").hidden = !paused || Boolean(state.result);
   const over = document.getElementById("game-over");
   over.hidden = !state.result;
-  over.textContent = state.result ? resultText(state) : "";
+  over.textContent = state.result ? stateLine(state) : "";
   const result = document.getElementById("result");
   result.hidden = !state.result;
   result.textContent = state.result ? t("result {result}", { result: state.result }) : "";
@@ -78,7 +73,7 @@ function show() {
   }));
   renderMoves(document.getElementById("moves"), state, { limit: big ? 12 : 0 });
   document.getElementById("pdn-link").href = `/api/games/${state.game_id}.pdn`;
-  view.render({ pieces: parseFen(state.fen).pieces, cues: state.cues, lastMove: state.last_move, styles });
+  view.render(boardPicture(state, styles));
   tickClocks();
 }
 
