@@ -22,6 +22,7 @@ from fastapi.responses import HTMLResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.board import Board
 from poolboard.config import RefereeConfig
 from poolboard.hall.broadcast import Broadcast
 from poolboard.hall.event import EventError
@@ -427,17 +428,24 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
         return {"ok": True, "rounds": rounds}
 
     def seat(actor: str, round_number: int, table: str, first: str, second: str) -> str:
-        """Send a table its players (the first with Black: game 1) and the round, ending a
-        finished match first; what came of it, in words."""
-        finished = monitor.summary(table).get("result") is not None
-        calls: list[tuple[str, dict[str, Any]]] = [("new-match", {})] if finished else []
+        """Send a table its players (the first with Black: game 1), the event and the round;
+        what came of it, in words. A finished match gives way to a new one first; a game not
+        begun (no move) is set up again so that it is recorded with them."""
+        with monitor.lock:
+            state = monitor.tables[table].state or {}
         details = {
             "event": config.hall.event[:100],
             "round": str(round_number),
             "black": first,
             "white": second,
         }
+        calls: list[tuple[str, dict[str, Any]]] = []
+        if state.get("result") is not None:
+            calls.append(("new-match", {}))
         calls.append(("details", details))
+        started = (state.get("clock") or {}).get("state") not in (None, "ready")
+        if state.get("result") is None and not state.get("moves") and started:
+            calls.append(("position", {"fen": state.get("start_fen") or Board().fen()}))
         for action, args in calls:
             status, error = call_table(actor, table, action, args)
             if status != 200:
