@@ -270,7 +270,8 @@ function auditWords(entry) {
   const d = entry.data;
   if (entry.action.startsWith("table-")) {
     const action = entry.action.slice(6);
-    const args = Object.entries(d.args ?? {}).map(([k, v]) => `${k} ${v}`).join(", ");
+    const args = Object.entries(d.args ?? {}).filter(([, v]) => v !== "" && v !== null)
+      .map(([k, v]) => `${k} ${v}`).join(", ");
     const what = `table ${d.table}: ${ACTION_WORDS[action] ?? action}${args ? ` (${args})` : ""}`;
     const outcome = d.status === 200 ? "done"
       : d.status === 409 ? `not answered: ${d.error}` : `refused: ${d.error}`;
