@@ -192,10 +192,14 @@ async function tablePage() {
   setInterval(() => {
     if (!tile) return;
     // The board is drawn with Black at the top: Black's line first.
+    const live = !tile.result && tile.online !== false;
     for (const [slot, side] of [["top", "black"], ["bottom", "white"]]) {
       const left = clock.remaining(side);
-      $(`player-${slot}`).querySelector(".name").textContent = `${tile[side]} (${SIDE_NAME[side]})`;
-      $(`player-${slot}`).querySelector(".clock").textContent = left === null ? "" : formatClock(left);
+      const line = $(`player-${slot}`);
+      line.querySelector(".name").textContent = `${tile[side]} (${SIDE_NAME[side]})`;
+      line.querySelector(".clock").textContent = left === null ? "" : formatClock(left);
+      line.classList.toggle("to-move", live && tile.turn === side);
+      line.classList.toggle("running", live && tile.clock?.state === "running" && tile.clock.running === side);
     }
   }, 200);
 }
