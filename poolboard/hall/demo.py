@@ -10,6 +10,7 @@ Everything lives in a temporary folder, gone when the demo stops.
 
 from __future__ import annotations
 
+import logging
 import secrets
 import socket
 import tempfile
@@ -29,6 +30,8 @@ from poolboard.hall.table import TablePublisher
 from poolboard.session import RefereeError, Session
 from poolboard.session.games import known
 from poolboard.simulated_board import SimulatedBoard
+
+log = logging.getLogger("poolboard.hall")
 
 #: The console's login in the demo: director / demo.
 DEMO_PASSWORD = "demo"
@@ -144,14 +147,21 @@ class DemoTable:
 
     def _next_game(self, stop: threading.Event) -> None:
         """After a game: the match's next one (colours swap, R-TRN-2); after the match, wait
-        until the director starts the next round (the hall sends a new match)."""
+        until the director starts the next round (the hall sends a new match). A game the
+        hands left unfinished (the most moves they play) is agreed drawn."""
         session = self.session
-        with session.lock:
-            if not session.game.is_over():
-                session.end_game("demo", "agree-draw")  # the hands stopped: call it a draw
-            if session.game_number < session.match_games:
-                session.next_game("demo")
-                return
+        try:
+            with session.lock:
+                if not session.game.is_over() and not session.game.board.move_stack:
+                    return  # a new game the director started meanwhile: play it
+                if not session.game.is_over():
+                    session.end_game("demo", "agree-draw")  # the hands stopped: a draw
+                if session.game_number < session.match_games:
+                    session.next_game("demo")
+                    return
+        except RefereeError as error:  # the director acted on this game meanwhile
+            log.info("demo table %s: %s", self.publisher.table, error)
+            return
         while not stop.wait(1.0):
             with session.lock:
                 if not session.game.is_over():
@@ -168,8 +178,6 @@ class DemoTable:
         self.board.set_occupied(Board().occupied_squares())  # then the pieces are set up
         try:
             self.player.run(stop)
-        except RefereeError:
-            pass  # the hall changed the game under the hands: nothing to keep
         finally:
             stop.wait()
             self.publisher.stop()

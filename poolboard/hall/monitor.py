@@ -486,11 +486,11 @@ class HallMonitor:
         )
         return tile
 
-    def _player(self, table: str, game_id: int, side: object) -> str:
+    def _player(self, table: str, game_id: int, side: str | None) -> str:
         """``"Ann Lee (Black)"``: who plays ``side`` in game ``game_id`` at ``table``."""
-        colour = str(side).lower()
+        colour = (side or "").lower()
         if colour not in ("black", "white"):
-            return str(side)
+            return side or "?"
         pairing = self.event.pairing(self.event.current_round, table)
         if pairing is None:
             return colour.capitalize()
