@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Callable
 
 from engine.board import Board
 from engine.sensing import LeverPress, Snapshot
@@ -29,12 +30,20 @@ class AutoPlayer:
         speed: float = 1.0,
         max_plies: int = 120,
         seed: int | None = None,
+        between_games: Callable[[threading.Event], None] | None = None,
     ) -> None:
+        """``between_games(stop)``: what happens after a game (default: a new game from the
+        start position, as one more game of the match)."""
         self.session = session
         self.board = board
         self.speed = speed
         self.max_plies = max_plies
         self.rng = random.Random(seed)
+        self.between_games = between_games or self._set_up_again
+
+    def _set_up_again(self, _: threading.Event) -> None:
+        with self.session.lock:
+            self.session.set_position("autoplay", Board().fen())
 
     def run(self, stop: threading.Event) -> None:
         """Play games one after another until ``stop`` is set."""
@@ -52,5 +61,4 @@ class AutoPlayer:
                     self.board.press_lever(event.side)
             if stop.wait(5.0):
                 return
-            with self.session.lock:
-                self.session.set_position("autoplay", Board().fen())
+            self.between_games(stop)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import shutil
+import socket
 import sqlite3
 import time
 
@@ -25,7 +26,7 @@ from poolboard.voice.speaker import Speaker
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "doctor",
-        help="check the sensor, LEDs, storage and clock a config describes",
+        help="check the sensor, LEDs, storage, clock, web port and hall a config describes",
         description="Check everything a board needs; exit 1 if anything fails.",
     )
     parser.add_argument(
@@ -144,6 +145,36 @@ def _read_sensor(sensor: Sensor, seconds: float) -> bool:
     return not faults
 
 
+def check_hall(config: Config) -> bool:
+    """With a ``[hall]`` broker: it answers, takes the table's credentials and its ACL lets the
+    table read its actions (docs/hall.md)."""
+    if not config.hall.enabled:
+        return _report(True, "hall", "not in a hall ([hall] broker is empty)")
+    from poolboard.hall.probe import probe_hall
+
+    ok, detail = probe_hall(config.hall)
+    return _report(ok, "hall", detail)
+
+
+def check_web(config: Config) -> bool:
+    """The pages' port is free (or 0: any free port)."""
+    host, port = config.web.host, config.web.port
+    if port == 0:
+        return _report(True, "web", f"{host}: any free port (port = 0)")
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family) as probe:
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            return _report(
+                False,
+                "web",
+                f"{host}:{port} is not free ({error.strerror}): is poolboard already running, "
+                "or another program on that port? Set [web] port",
+            )
+    return _report(True, "web", f"{host}:{port} is free")
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
@@ -157,6 +188,8 @@ def run(args: argparse.Namespace) -> int:
         check_storage(config),
         check_clock(config),
         check_sensor_and_leds(config, args.seconds),
+        check_web(config),
+        check_hall(config),
     ]
     if config.voice.enabled:
         results.append(check_voice(config))

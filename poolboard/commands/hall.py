@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from poolboard.hall.broker import BrokerError
+from poolboard.hall.demo import DEMO_PASSWORD, MAX_TABLES
 from poolboard.hall.settings import HallConfigError, load_hall_config
 
 
@@ -20,7 +21,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "(unless [broker] manage = false), follow every table, serve the pages."
         ),
     )
-    parser.add_argument("--config", required=True, help="the hall's config (HALL.toml)")
+    what = parser.add_mutually_exclusive_group(required=True)
+    what.add_argument("--config", help="the hall's config (HALL.toml)")
+    what.add_argument(
+        "--demo",
+        type=_tables,
+        metavar="N",
+        help=f"try it without hardware: a hall of N simulated tables playing on their own "
+        f"(1-{MAX_TABLES}); the console's login is director / {DEMO_PASSWORD}",
+    )
     parser.add_argument(
         "--write-broker-config",
         metavar="DIR",
@@ -30,10 +39,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(handler=run)
 
 
+def _tables(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= MAX_TABLES:
+        raise argparse.ArgumentTypeError(f"expected 1 to {MAX_TABLES} tables, got {text!r}")
+    return int(text)
+
+
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     from poolboard.hall.service import broker_files, serve_hall
 
+    if args.demo is not None:
+        return _demo(args.demo)
     try:
         config = load_hall_config(args.config)
         if args.write_broker_config:
@@ -42,5 +59,29 @@ def run(args: argparse.Namespace) -> int:
             return 0
         return serve_hall(config, announce=lambda text: print(text, flush=True))
     except (HallConfigError, BrokerError, OSError) as error:
+        print(f"poolboard hall: {error}", file=sys.stderr)
+        return 2
+
+
+def _demo(tables: int) -> int:
+    """``--demo N``: the hall and N simulated tables in a temporary folder."""
+    from poolboard.hall.demo import demo_config, demo_folder, demo_helpers
+    from poolboard.hall.service import serve_hall
+
+    logging.getLogger("poolboard").setLevel(logging.WARNING)  # N tables' chatter
+    try:
+        with demo_folder() as folder:
+            config = demo_config(folder, tables)
+            print(
+                f"poolboard hall: demo with {tables} simulated tables; the director's console "
+                f"login is director / {DEMO_PASSWORD}; stop with Ctrl-C",
+                flush=True,
+            )
+            return serve_hall(
+                config,
+                announce=lambda text: print(text, flush=True),
+                helpers=demo_helpers(folder, config),
+            )
+    except (BrokerError, OSError) as error:
         print(f"poolboard hall: {error}", file=sys.stderr)
         return 2

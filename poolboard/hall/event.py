@@ -56,6 +56,9 @@ CREATE TABLE IF NOT EXISTS rejected (
     table_game_id INTEGER NOT NULL,
     PRIMARY KEY (tbl, table_game_id)
 );
+CREATE TABLE IF NOT EXISTS withdrawn (
+    player INTEGER PRIMARY KEY REFERENCES players(id)
+);
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS audit (
     id INTEGER PRIMARY KEY,
@@ -100,6 +103,27 @@ class GameResult:
     def to_json(self) -> dict[str, object]:
         """The result as JSON-ready data."""
         return self.__dict__.copy()
+
+    @property
+    def ref(self) -> str:
+        """The key of its "confirm it" alert, resolved when it is confirmed or rejected."""
+        return f"result:{self.round}:{self.table}:{self.number}"
+
+
+def result_words(result: str | None, reason: str, black: str, white: str) -> str:
+    """A result in words with the players' names: ``"Ann Lee (Black) wins — White resigned"``,
+    ``"Draw — agreed"``; never a bare ``1-0`` (Black's first in checkers, the opposite of
+    chess); ``""`` while the game goes on."""
+    if result not in RESULTS:
+        return ""
+    won = match.winner(result)
+    if won is None:
+        head = "Draw"
+    else:
+        name = black if won is Color.BLACK else white
+        side = "Black" if won is Color.BLACK else "White"
+        head = f"{name} ({side}) wins" if name and name != "?" else f"{side} wins"
+    return f"{head} — {reason}" if reason else head
 
 
 @dataclass
@@ -219,8 +243,46 @@ class EventStore:
             raise EventError(f"player {name!r} is registered already") from None
 
     def players(self) -> list[tuple[str, str]]:
-        """``(name, club)`` of every player, in the order registered."""
+        """``(name, club)`` of every player, in the order registered (withdrawn ones too)."""
         return [(n, c) for n, c in self._read("SELECT name, club FROM players ORDER BY id")]
+
+    def withdrawn(self) -> set[str]:
+        """The names of the players who withdrew."""
+        return {
+            name
+            for (name,) in self._read(
+                "SELECT p.name FROM players p JOIN withdrawn w ON w.player = p.id"
+            )
+        }
+
+    def active_players(self) -> list[str]:
+        """The players still in the event, in the order registered."""
+        gone = self.withdrawn()
+        return [name for name, _ in self.players() if name not in gone]
+
+    def rename_player(self, name: str, new_name: str) -> None:
+        """Correct a player's name everywhere (pairings and standings follow: they keep the
+        player, not the name). EventError if unknown, empty, too long or taken."""
+        player = self._player_id(name)
+        new_name = new_name.strip()
+        if not 1 <= len(new_name) <= 80:
+            raise EventError(f"player name {new_name!r}: expected 1-80 characters")
+        try:
+            self._write("UPDATE players SET name = ? WHERE id = ?", (new_name, player))
+        except sqlite3.IntegrityError:
+            raise EventError(f"player {new_name!r} is registered already") from None
+
+    def withdraw_player(self, name: str) -> int:
+        """``name`` leaves the event: their results stay, their seats in rounds not started
+        are freed (a bye for the opponent); they are paired no more. The seats freed."""
+        player = self._player_id(name)
+        with self._transaction():
+            self._db.execute("INSERT OR IGNORE INTO withdrawn (player) VALUES (?)", (player,))
+            freed = self._db.execute(
+                "DELETE FROM pairings WHERE round > ? AND (first = ? OR second = ?)",
+                (self.started_round, player, player),
+            ).rowcount
+        return int(freed)
 
     def _player_id(self, name: str) -> int:
         rows = self._read("SELECT id FROM players WHERE name = ?", (name.strip(),))
@@ -277,6 +339,10 @@ class EventStore:
             raise EventError(f"round {round_number}: rounds are numbered from 1")
         if table not in self.tables:
             raise EventError(f"unknown table {table!r}; the tables are {', '.join(self.tables)}")
+        self._refuse_started(round_number)
+        gone = self.withdrawn() & {first.strip(), second.strip()}
+        if gone:
+            raise EventError(f"player {gone.pop()!r} has withdrawn")
         if first.strip() == second.strip():
             raise EventError(f"{first!r} cannot play themselves")
         ids = self._player_id(first), self._player_id(second)
@@ -290,6 +356,18 @@ class EventStore:
             "INSERT OR REPLACE INTO pairings (round, tbl, first, second) VALUES (?, ?, ?, ?)",
             (round_number, table, *ids),
         )
+
+    def _refuse_started(self, round_number: int) -> None:
+        """EventError if ``round_number`` has started: its pairings are what the tables play."""
+        if round_number <= self.started_round:
+            raise EventError(f"round {round_number} has started: its pairings can no longer change")
+
+    def remove_pairing(self, round_number: int, table: str) -> None:
+        """Nobody plays at ``table`` in ``round_number`` (a round not started yet)."""
+        self._refuse_started(round_number)
+        if self.pairing(round_number, table) is None:
+            raise EventError(f"round {round_number}: nobody is paired at table {table!r}")
+        self._write("DELETE FROM pairings WHERE round = ? AND tbl = ?", (round_number, table))
 
     def import_pairings(self, text: str, source: str = "pairings.csv") -> int:
         """Pairings from CSV ``round,table,first,second`` (player names); all or none.
@@ -308,7 +386,12 @@ class EventStore:
     def generate_round_robin(self) -> int:
         """Pair every registered player with every other, one round per cycle, at the tables
         in the config's order; replaces any pairings. The number of rounds."""
-        names = [name for name, _ in self.players()]
+        if self.started_round:
+            raise EventError(
+                f"round {self.started_round} has started: a round robin would replace the "
+                "pairings being played; change the rounds still to come one by one"
+            )
+        names = self.active_players()
         rounds = round_robin(names)
         if len(rounds[0]) > len(self.tables):
             needed, have = len(rounds[0]), len(self.tables)
@@ -339,13 +422,19 @@ class EventStore:
         return found[0] if found else None
 
     @property
-    def current_round(self) -> int:
-        """The round being played (1 until the director moves on)."""
+    def started_round(self) -> int:
+        """The round the director started last (0: none yet); its pairings are fixed."""
         rows = self._read("SELECT value FROM settings WHERE key = 'round'")
-        return int(rows[0][0]) if rows else 1
+        return int(rows[0][0]) if rows else 0
+
+    @property
+    def current_round(self) -> int:
+        """The round being played (1 until the director starts one)."""
+        return self.started_round or 1
 
     def set_round(self, round_number: int) -> None:
-        """Make ``round_number`` the round being played."""
+        """Start ``round_number``: it is the round being played, and its pairings and those
+        of the rounds before it can no longer change."""
         if round_number < 1:
             raise EventError(f"round {round_number}: rounds are numbered from 1")
         self._write(
@@ -401,6 +490,13 @@ class EventStore:
             )
         return self.results(round_number, table)[-1]
 
+    def described(self, result: GameResult) -> dict[str, Any]:
+        """A result as the console shows it: with who had Black and White and in words."""
+        pairing = self.pairing(result.round, result.table)
+        black, white = pairing.colours(result.number) if pairing else ("?", "?")
+        words = result_words(result.result, result.reason, black, white)
+        return {**result.to_json(), "black": black, "white": white, "words": words}
+
     def confirm(self, actor: str, round_number: int, table: str, number: int) -> GameResult:
         """The director confirms game ``number`` of the match at ``table``."""
         found = [g for g in self.results(round_number, table) if g.number == number]
@@ -410,10 +506,12 @@ class EventStore:
             "UPDATE games SET confirmed_by=?, confirmed_at=? WHERE round=? AND tbl=? AND number=?",
             (actor, _now(), round_number, table, number),
         )
+        words = self.described(found[0])["words"]
         self.audit(
             actor,
             "confirm",
-            {"round": round_number, "table": table, "game": number, "result": found[0].result},
+            {"round": round_number, "table": table, "game": number, "result": found[0].result}
+            | {"words": words},
         )
         return self.results(round_number, table)[number - 1]
 
@@ -446,7 +544,8 @@ class EventStore:
         self.audit(
             actor,
             "reject",
-            {"round": round_number, "table": table, "game": number, "result": found[0].result},
+            {"round": round_number, "table": table, "game": number, "result": found[0].result}
+            | {"words": self.described(found[0])["words"]},
         )
 
     def results(

@@ -27,7 +27,7 @@ from pydantic import JsonValue
 
 from poolboard.broker_client import new_client
 from poolboard.hall import messages, topics
-from poolboard.hall.event import EventStore
+from poolboard.hall.event import EventStore, result_words
 from poolboard.hall.settings import HallConfig
 from poolboard.listeners import Listeners
 from poolboard.session.state import BoardState
@@ -57,6 +57,7 @@ class Alert:
     kind: str  # offline, link, fault, sync, flag, violation, penalty, idle, result, protocol...
     message: str
     active: bool = True
+    ref: str = ""  # what handling it means (a result to confirm): resolve(ref) clears it
 
     def to_json(self) -> dict[str, object]:
         """The alert as JSON-ready data."""
@@ -96,6 +97,7 @@ class Tile(TypedDict):
     black: NotRequired[str]
     white: NotRequired[str]
     game: NotRequired[int]
+    words: NotRequired[str]
 
 
 @dataclass
@@ -249,10 +251,10 @@ class HallMonitor:
 
     # -- alerts --------------------------------------------------------------------------------
 
-    def alert(self, table: str, kind: str, message: str) -> Alert:
-        """Record a one-off alert."""
+    def alert(self, table: str, kind: str, message: str, ref: str = "") -> Alert:
+        """Record a one-off alert; ``ref``: the thing whose handling clears it (resolve)."""
         with self.lock:
-            raised = Alert(next(self._alert_ids), time.time(), table, kind, message)
+            raised = Alert(next(self._alert_ids), time.time(), table, kind, message, ref=ref)
             self.alerts.append(raised)
         log.warning("hall alert: %s %s: %s", table, kind, message)
         return raised
@@ -276,6 +278,13 @@ class HallMonitor:
                     alert.active = False
                     return True
         return False
+
+    def resolve(self, ref: str) -> None:
+        """What alerts with ``ref`` asked for is done (a result confirmed): they clear."""
+        with self.lock:
+            for alert in self.alerts:
+                if alert.ref == ref:
+                    alert.active = False
 
     def active_alerts(self) -> list[Alert]:
         """The alerts not resolved nor dismissed, newest first."""
@@ -399,7 +408,8 @@ class HallMonitor:
             clock = messages.ClockData.model_validate(payload)
             if clock.event in ("FlagFell", "MoveTimeForfeit"):
                 what = "flag fell" if clock.event == "FlagFell" else "move time forfeit"
-                self.alert(view.name, "flag", f"{clock.side}: {what} ({clock.rule})")
+                who = self._player(view.name, game_id, clock.side)
+                self.alert(view.name, "flag", f"{who}: {what} ({clock.rule})")
         elif kind == "result":
             result = messages.ResultData.model_validate(payload)
             self._report(view, game_id, result.result, result.reason or "")
@@ -407,10 +417,11 @@ class HallMonitor:
             referee = messages.RefereeData.model_validate(payload)
             if referee.action == "penalty":
                 penalty = messages.PenaltyData.model_validate(referee.data)
+                who = self._player(view.name, game_id, penalty.side)
                 self.alert(
                     view.name,
                     "penalty",
-                    f"{penalty.severity} for {penalty.side} ({penalty.rule}) "
+                    f"{penalty.severity} for {who} ({penalty.rule}) "
                     f"by {referee.actor}: {penalty.note or ''}".rstrip(": "),
                 )
 
@@ -422,10 +433,12 @@ class HallMonitor:
             self.event.current_round, view.name, game_id, result, reason or ""
         )
         if reported is not None:
+            words = self.event.described(reported)["words"]
             self.alert(
                 view.name,
                 "result",
-                f"game {reported.number}: {result} ({reason}); confirm it",
+                f"game {reported.number}: {words}; confirm it",
+                ref=reported.ref,
             )
 
     # -- time-driven alerts --------------------------------------------------------------------
@@ -527,7 +540,19 @@ class HallMonitor:
             headers = tile["headers"]
             number, black, white = 1, headers.get("Black", "?"), headers.get("White", "?")
         tile["black"], tile["white"], tile["game"] = black, white, number
+        tile["words"] = result_words(tile["result"], tile["reason"] or "", black, white)
         return tile
+
+    def _player(self, table: str, game_id: int, side: str | None) -> str:
+        """``"Ann Lee (Black)"``: who plays ``side`` in game ``game_id`` at ``table``."""
+        colour = (side or "").lower()
+        if colour not in ("black", "white"):
+            return side or "?"
+        pairing = self.event.pairing(self.event.current_round, table)
+        if pairing is None:
+            return colour.capitalize()
+        black, white = pairing.colours(self.game_number(table, game_id))
+        return f"{black if colour == 'black' else white} ({colour.capitalize()})"
 
     def game_number(self, table: str, game_id: int | None) -> int:
         """Which game of the match ``game_id`` at ``table`` is (reported ones keep theirs)."""

@@ -4,10 +4,11 @@ the pages, run until SIGTERM or SIGINT."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from poolboard.hall.broadcast import Broadcast
@@ -36,9 +37,12 @@ def serve_hall(
     *,
     announce: Callable[[str], None] = print,
     stop: threading.Event | None = None,
+    helpers: Sequence[Callable[[str, threading.Event], None]] = (),
 ) -> int:
     """Run the hall until ``stop`` is set or a signal arrives; the exit status. Whatever
-    fails on the way (the broker, the web port), what was started is stopped."""
+    fails on the way (the broker, the web port), what was started is stopped. ``helpers``
+    (the demo's tables) run in threads once the pages are up, with their address, until the
+    hall stops."""
     stop = stop or threading.Event()
     if threading.current_thread() is threading.main_thread():
         for signum in (signal.SIGTERM, signal.SIGINT):
@@ -70,6 +74,8 @@ def serve_hall(
             f"poolboard hall: pages on {url}/ (hall /, big screen /big, standings /standings, "
             "director /director, feed /broadcast/)"
         )
+        for index, helper in enumerate(helpers):
+            _in_thread(cleanup, functools.partial(helper, url), f"helper-{index}")
         while server.is_running and not stop.wait(0.5):
             pass
     log.info("hall stopped")

@@ -24,6 +24,7 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 from pydantic import BaseModel, ValidationError
 
+from engine.color import Color
 from poolboard.broker_client import new_client
 from poolboard.hall import topics
 from poolboard.hall.link import HallLinkConfig
@@ -41,6 +42,7 @@ from poolboard.session.events import (
     ViolationShown,
 )
 from poolboard.session.state import Json
+from poolboard.web.director import Details, Ending, Void
 from poolboard.web.models import (
     ClockAdjustment,
     MoveCorrection,
@@ -85,7 +87,23 @@ ACTIONS: dict[str, _Action] = {
     ),
     "result": _Action(Result, lambda s, who, b: s.declare_result(who, b.result, b.reason)),
     "next-game": _Action(None, lambda s, who, _: s.next_game(who)),
+    # The director's console's (docs/api.md): the players and round the hall seats at a
+    # table, a move struck, how a game ended, a new match for a new round.
+    "details": _Action(Details, lambda s, who, b: s.set_details(who, _given(b))),
+    "void": _Action(Void, lambda s, who, b: s.void_moves(who, b.plies)),
+    "end": _Action(
+        Ending,
+        lambda s, who, b: s.end_game(
+            who, b.how, None if b.side is None else Color(b.side), b.reason
+        ),
+    ),
+    "new-match": _Action(None, lambda s, who, _: s.next_game(who, new_match=True)),
 }
+
+
+def _given(details: Details) -> dict[str, str]:
+    """The details an action sets (the fields it leaves out stay as they are)."""
+    return {key: value for key, value in details.model_dump().items() if value is not None}
 
 
 def hall_event(event: DomainEvent) -> tuple[str, Json] | None:

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
@@ -21,6 +22,7 @@ from fastapi.responses import HTMLResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.board import Board
 from poolboard.config import RefereeConfig
 from poolboard.hall.broadcast import Broadcast
 from poolboard.hall.event import EventError
@@ -60,6 +62,26 @@ class PairingBody(_Body):
     table: str = Field(min_length=1, max_length=32)
     first: str = Field(min_length=1, max_length=80)
     second: str = Field(min_length=1, max_length=80)
+
+
+class RenameBody(_Body):
+    """A player's name corrected."""
+
+    name: str = Field(min_length=1, max_length=80)
+    new_name: str = Field(min_length=1, max_length=80)
+
+
+class PlayerName(_Body):
+    """One registered player."""
+
+    name: str = Field(min_length=1, max_length=80)
+
+
+class SeatBody(_Body):
+    """One table of one round (a pairing to remove)."""
+
+    round: RoundNumber
+    table: str = Field(min_length=1, max_length=32)
 
 
 class RoundBody(_Body):
@@ -259,6 +281,7 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
         return {
             "event": config.hall.event,
             "round": event.current_round,
+            "started": event.started_round,
             "rounds": event.rounds(),
             "tables": [monitor.summary(t) for t in monitor.tables],
         }
@@ -286,13 +309,18 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
 
     @app.get("/api/results")
     def results(round: Annotated[RoundNumber | None, Query()] = None) -> list[dict[str, Any]]:
-        """Every result the tables reported, and who confirmed it."""
-        return [r.to_json() for r in event.results(round)]
+        """Every result the tables reported, who had Black and White, the result in words,
+        and who confirmed it."""
+        return [event.described(r) for r in event.results(round)]
 
     @app.get("/api/players")
-    def players() -> list[dict[str, str]]:
-        """The registered players."""
-        return [{"name": name, "club": club} for name, club in event.players()]
+    def players() -> list[dict[str, Any]]:
+        """The registered players; ``withdrawn`` ones are paired no more."""
+        gone = event.withdrawn()
+        return [
+            {"name": name, "club": club, "withdrawn": name in gone}
+            for name, club in event.players()
+        ]
 
     @app.get("/broadcast/")
     def feed_index() -> list[str]:
@@ -349,6 +377,20 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
         except UnicodeDecodeError:
             raise HTTPException(422, "the CSV is not UTF-8 text") from None
 
+    @app.post("/api/director/players/rename")
+    def rename_player(name: director, body: RenameBody) -> dict[str, Any]:
+        """Correct a player's name; their pairings and results follow."""
+        _event_errors(lambda: event.rename_player(body.name, body.new_name))
+        event.audit(name, "rename", body.model_dump())
+        return {"ok": True}
+
+    @app.post("/api/director/players/withdraw")
+    def withdraw_player(name: director, body: PlayerName) -> dict[str, Any]:
+        """A player leaves: results kept, seats in rounds not started freed."""
+        freed = _event_errors(lambda: event.withdraw_player(body.name))
+        event.audit(name, "withdraw", {"name": body.name, "seats freed": freed})
+        return {"ok": True, "freed": freed}
+
     @app.post("/api/director/players.csv")
     async def import_players(name: director, request: Request) -> dict[str, Any]:
         """Register players from CSV ``name,club``; all or none, errors name the line."""
@@ -362,6 +404,13 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
         """Seat two players at a table for a round."""
         _event_errors(lambda: event.set_pairing(body.round, body.table, body.first, body.second))
         event.audit(name, "pairing", body.model_dump())
+        return {"ok": True}
+
+    @app.post("/api/director/pairings/remove")
+    def remove_pairing(name: director, body: SeatBody) -> dict[str, Any]:
+        """Nobody plays at a table in a round not started yet."""
+        _event_errors(lambda: event.remove_pairing(body.round, body.table))
+        event.audit(name, "unpair", body.model_dump())
         return {"ok": True}
 
     @app.post("/api/director/pairings.csv")
@@ -379,20 +428,54 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
         event.audit(name, "round-robin", {"rounds": rounds})
         return {"ok": True, "rounds": rounds}
 
+    def seat(actor: str, round_number: int, table: str, first: str, second: str) -> str:
+        """Send a table its players (the first with Black: game 1), the event and the round;
+        what came of it, in words. A finished match gives way to a new one first; a game not
+        begun (no move) is set up again so that it is recorded with them."""
+        with monitor.lock:
+            state = monitor.tables[table].state
+        details = {
+            "event": config.hall.event[:100],
+            "round": str(round_number),
+            "black": first,
+            "white": second,
+        }
+        calls: list[tuple[str, dict[str, Any]]] = []
+        if state is not None and state.result is not None:
+            calls.append(("new-match", {}))
+        calls.append(("details", details))
+        if state is not None and state.result is None and not state.moves:
+            if state.clock.state != "ready":  # begun, no move yet: set up again with names
+                calls.append(("position", {"fen": state.start_fen or Board().fen()}))
+        for action, args in calls:
+            status, error = call_table(actor, table, action, args)
+            if status != 200:
+                return f"not seated: {error}"
+        return "seated"
+
     @app.post("/api/director/round")
     def set_round(name: director, body: RoundBody) -> dict[str, Any]:
-        """Start playing round ``round``."""
+        """Start round ``round``: its pairings are fixed and each table is sent its players
+        (names, event, round: on its pages and in its recorded games). ``tables``: what
+        came of it at each table (a table offline is seated when the round is started again)."""
         _event_errors(lambda: event.set_round(body.round))
         event.audit(name, "round", {"round": body.round})
         for table in monitor.tables:
             broadcast.update(table)
-        return {"ok": True}
+        pairings = event.pairings(body.round)
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            outcomes = pool.map(
+                lambda p: seat(name, body.round, p.table, p.first, p.second), pairings
+            )
+            seated = dict(zip([p.table for p in pairings], outcomes, strict=True))
+        return {"ok": True, "tables": seated}
 
     @app.post("/api/director/confirm")
     def confirm(name: director, body: ConfirmBody) -> dict[str, Any]:
         """Confirm a result a table reported; it then counts in the standings."""
         known(body.table)
         result = _event_errors(lambda: event.confirm(name, body.round, body.table, body.game))
+        monitor.resolve(result.ref)
         return {"ok": True, "result": result.to_json()}
 
     @app.post("/api/director/reject")
@@ -400,7 +483,24 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
         """Drop the newest unconfirmed result when it is not a game of the match."""
         known(body.table)
         _event_errors(lambda: event.reject(name, body.round, body.table, body.game))
+        monitor.resolve(f"result:{body.round}:{body.table}:{body.game}")
         return {"ok": True}
+
+    def call_table(actor: str, table: str, action: str, args: dict[str, Any]) -> tuple[int, str]:
+        """Send a referee action to ``table`` and audit it with its outcome, answered or not:
+        ``(200, "")`` done, ``(422, why)`` refused, ``(409, why)`` not answered."""
+        record = {"table": table, "args": args}
+        try:
+            reply = monitor.send_action(table, actor, action, args)
+        except ActionError as error:
+            # Answered or not, every call is in the audit with what came of it.
+            unanswered = {"id": error.action_id, "ok": False, "error": str(error), "status": 409}
+            event.audit(actor, f"table-{action}", {**record, **unanswered})
+            return 409, str(error)
+        status = 200 if reply["ok"] else 422
+        answered = {"id": reply["id"], "ok": reply["ok"], "error": reply["error"]}
+        event.audit(actor, f"table-{action}", {**record, **answered, "status": status})
+        return status, str(reply["error"] or "")
 
     @app.post("/api/director/tables/{table}/{action}")
     def table_action(
@@ -421,20 +521,9 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
             refused = {"table": table, "id": None, "ok": False, "error": error, "status": 422}
             event.audit(name, f"table-{action}", refused)  # not sent; the args cannot be kept
             raise HTTPException(422, error) from None
-        record = {"table": table, "args": args or {}}
-        try:
-            reply = monitor.send_action(table, name, action, args or {})
-        except ActionError as error:
-            # Answered or not, every call is in the audit with what came of it.
-            unanswered = {"id": error.action_id, "ok": False, "error": str(error), "status": 409}
-            event.audit(name, f"table-{action}", {**record, **unanswered})
-            raise HTTPException(409, str(error)) from None
-        answered = {"id": reply["id"], "ok": reply["ok"], "error": reply["error"]}
-        event.audit(
-            name, f"table-{action}", {**record, **answered, "status": 200 if reply["ok"] else 422}
-        )
-        if not reply["ok"]:
-            raise HTTPException(422, str(reply["error"]))
+        status, error = call_table(name, table, action, args or {})
+        if status != 200:
+            raise HTTPException(status, error)
         return {"ok": True}
 
     return app

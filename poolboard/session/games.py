@@ -92,6 +92,8 @@ def headers(core: Session) -> dict[str, str]:
         "GameType": "23",
         "TimeControl": control,
         "MatchGames": str(core.match_games),
+        # In a hall: which table it was played at (docs/hall.md).
+        **({"Board": core.config.hall.table} if core.config.hall.enabled else {}),
     }
 
 

@@ -5,7 +5,7 @@ from itertools import combinations
 
 import pytest
 
-from poolboard.hall.event import EventError, EventStore, round_robin
+from poolboard.hall.event import EventError, EventStore, result_words, round_robin
 
 TABLES = ["t1", "t2", "t3"]
 
@@ -124,3 +124,51 @@ def test_rejecting_a_warm_up_game(event) -> None:
     event.import_pairings("2,t1,Bob,Ann\n")
     assert event.report_result(2, "t1", 3, "0-1", "") is None
     assert event.report_result(2, "t1", 4, "0-1", "").number == 1
+
+
+def test_rename_withdraw_and_pairings_fixed_once_a_round_starts(event) -> None:
+    event.import_players("Ann\nBob\nCyd\nDan\n")
+    event.set_pairing(1, "t1", "Ann", "Bob")
+    event.set_pairing(2, "t1", "Ann", "Cyd")
+    event.set_pairing(2, "t2", "Bob", "Dan")
+    # A rename follows the player into every pairing and the standings.
+    event.rename_player("Ann", "Ann Lee")
+    assert event.pairing(2, "t1") is not None and event.pairing(2, "t1").first == "Ann Lee"
+    with pytest.raises(EventError, match="player 'Bob' is registered already"):
+        event.rename_player("Cyd", "Bob")
+    with pytest.raises(EventError, match=r"player 'Anne' is not registered \(did you mean"):
+        event.rename_player("Anne", "X")
+    # Starting round 1 fixes its pairings; round 2's can still change.
+    event.set_round(1)
+    assert event.started_round == 1
+    with pytest.raises(EventError, match="round 1 has started: its pairings can no longer change"):
+        event.set_pairing(1, "t1", "Cyd", "Dan")
+    with pytest.raises(EventError, match="round 1 has started"):
+        event.remove_pairing(1, "t1")
+    with pytest.raises(EventError, match="a round robin would replace the pairings being played"):
+        event.generate_round_robin()
+    event.remove_pairing(2, "t2")
+    assert [p.table for p in event.pairings(2)] == ["t1"]
+    # A withdrawal frees the player's seats in rounds to come and keeps round 1's.
+    assert event.withdraw_player("Cyd") == 1
+    assert event.pairings(2) == [] and event.pairing(1, "t1") is not None
+    assert event.withdrawn() == {"Cyd"} and event.active_players() == ["Ann Lee", "Bob", "Dan"]
+    with pytest.raises(EventError, match="player 'Cyd' has withdrawn"):
+        event.set_pairing(2, "t1", "Cyd", "Dan")
+
+
+def test_results_in_words_name_the_winner_and_their_colour(event) -> None:
+    """1-0 is Black's win in checkers (the opposite of chess): the words say who."""
+    event.import_players("Ann Lee\nBob Ray\n")
+    event.set_pairing(1, "t1", "Ann Lee", "Bob Ray")
+    first = event.report_result(1, "t1", 7, "1-0", "White resigned")
+    second = event.report_result(1, "t1", 8, "1-0", "White has no pieces left (R-END-1)")
+    assert first is not None and second is not None
+    assert event.described(first)["words"] == "Ann Lee (Black) wins — White resigned"
+    # Game 2: colours swap (R-TRN-2), so Black is Bob.
+    assert event.described(second)["words"] == (
+        "Bob Ray (Black) wins — White has no pieces left (R-END-1)"
+    )
+    assert result_words("1/2-1/2", "agreed", "A", "B") == "Draw — agreed"
+    assert result_words("0-1", "", "A", "?") == "White wins"
+    assert result_words(None, "", "A", "B") == ""

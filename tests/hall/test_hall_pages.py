@@ -34,10 +34,24 @@ def test_hall_director_and_standings_pages(browser, hall, tables) -> None:  # no
     table.goto(hall.url + "/table/t1")
     table.wait_for_selector("#moves td.last", timeout=TIMEOUT)
     assert table.locator("#moves td.last").inner_text() == "11-15"
-    table.wait_for_selector("#player-bottom .name:has-text('Ann')", timeout=TIMEOUT)  # Black
-    big = context.new_page()
-    big.goto(hall.url + "/big")
-    big.wait_for_selector("body.big .tile[data-table='t1'][data-plies='1']", timeout=TIMEOUT)
+    # Black's line first, as the board is drawn (Black's men on 1-12 at the top).
+    table.wait_for_selector("#player-top .name:has-text('Ann (Black)')", timeout=TIMEOUT)
+    assert tile.locator(".player").first.get_attribute("class").startswith("player black")
+    assert "to-move" in tile.locator(".player.white").get_attribute("class")  # White to move
+    assert tile.locator(".tile-last").inner_text() == "move 1: 11-15"
+    # The big screen fills the screen, whatever its size, and the names are whole.
+    for width, height in ((1920, 1080), (1024, 768)):
+        screen = browser.new_context(viewport={"width": width, "height": height})
+        big = screen.new_page()
+        big.goto(hall.url + "/big")
+        big.wait_for_selector("body.big .tile[data-table='t1'][data-plies='1']", timeout=TIMEOUT)
+        big.wait_for_function("document.querySelector('.tiles').style.gridTemplateRows !== ''")
+        box = big.locator(".tile[data-table='t3']").bounding_box()
+        assert box is not None and box["y"] + box["height"] > 0.9 * height  # down to the bottom
+        name = big.locator(".tile[data-table='t1'] .black .name")
+        assert name.evaluate("e => e.scrollWidth <= e.clientWidth")  # "Ann" is not cut
+        shoot(big, f"hall-big-{width}")
+        screen.close()
 
     # The director's console needs the login; a spectator gets 401.
     assert hall.http.get("/director").status_code == 401
@@ -51,13 +65,7 @@ def test_hall_director_and_standings_pages(browser, hall, tables) -> None:  # no
     console.locator("#alerts li[data-kind='result']").wait_for(timeout=TIMEOUT)
     console.locator("#results button.confirm").click()
     console.wait_for_selector("#results td:has-text('confirmed by director')", timeout=TIMEOUT)
-    # A referee action refused by the table comes back with its reason.
-    console.select_option("#action-name", "adjust-clock")
-    console.fill("#action-args", '{"side": "green", "seconds": 5}')
-    console.click("#action-form button")
-    console.wait_for_selector("#action-answer:has-text('refused')", timeout=TIMEOUT)
-    assert "side" in console.inner_text("#action-answer")
-    shoot(console, "hall-director")
+    assert "Ann (Black) wins" in console.inner_text("#results td.words")
 
     standings = context.new_page()
     standings.goto(hall.url + "/standings")

@@ -83,7 +83,7 @@ def test_alerts_from_messages_and_from_time(monitor) -> None:
             "data": {"side": "white", "rule": "R-TCH-2", "severity": "caution", "note": ""},
         },
     )
-    assert monitor.active_alerts()[0].message == "caution for white (R-TCH-2) by referee"
+    assert monitor.active_alerts()[0].message == "caution for White (R-TCH-2) by referee"
     # The board out of sync for 20 s; the sensor link down.
     send(monitor, "state", 5, state=state(tracker="restore"))
     clock.now += 19
