@@ -444,9 +444,10 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
         if state is not None and state.result is not None:
             calls.append(("new-match", {}))
         calls.append(("details", details))
-        if state is not None and state.result is None and not state.moves:
-            if state.clock.state != "ready":  # begun, no move yet: set up again with names
-                calls.append(("position", {"fen": state.start_fen or Board().fen()}))
+        begun = state is not None and state.clock.state != "ready"
+        if state is not None and state.result is None and not state.moves and begun:
+            # a game begun with no move yet is set up again, to be recorded with the names
+            calls.append(("position", {"fen": state.start_fen or Board().fen()}))
         for action, args in calls:
             status, error = call_table(actor, table, action, args)
             if status != 200:
