@@ -7,6 +7,8 @@ import subprocess
 import sys
 from types import SimpleNamespace
 
+import pytest
+
 from firmware_bridge.emulator import Emulator
 from firmware_bridge.firmware.layout import crossings
 from firmware_bridge.host import SerialBoard
@@ -73,6 +75,7 @@ def test_the_check_names_swapped_rows_a_dead_led_and_a_dead_switch() -> None:
     assert person.heard[-1] == "Take every piece off the board: the check is done."
 
 
+@pytest.mark.system  # a long run (seconds of simulated scanning)
 def test_the_check_names_a_missing_diode() -> None:
     """Two rows of pieces at once put closed switches on both sides of every column: the leak
     back through the missing diode is seen and reported, naming its square."""

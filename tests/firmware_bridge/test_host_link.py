@@ -155,6 +155,7 @@ def _random_picture(rng: random.Random) -> list[tuple[int, int, int, int]]:
     return frame_entries(Cues({s: rng.choice(list(CueKind)) for s in squares}))
 
 
+@pytest.mark.system  # a long run (seconds of simulated scanning)
 def test_one_percent_noise_both_ways_with_an_led_change_a_second_keeps_the_link_up() -> None:
     """Ten minutes of a cable that garbles 1 % of the bytes each way: every picture reaches
     the LEDs within a second, and the link never goes down (bench/link_noise.py: per hour)."""

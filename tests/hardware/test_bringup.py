@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from hardware.config import MatrixPins
 from hardware.matrix import MatrixSensor
 from hardware.sim_gpio import SimGPIO, SimReedBoard
@@ -71,6 +73,7 @@ def test_the_check_names_swapped_rows_and_a_dead_led() -> None:
     assert "a piece on 17 closed square 21 instead" in report.lines()
 
 
+@pytest.mark.system  # a long run (seconds of simulated scanning)
 def test_the_check_names_a_missing_diode() -> None:
     report = _check(ROWS, missing_diode=10)
     assert any(fault.startswith("diode missing or shorted at") for fault in report.faults)
