@@ -493,9 +493,9 @@ export function players(state) {
 }
 
 /** One line saying what the board waits for now, or the result in words (with the rules it
- * cites only where ``codes``: the referee's page; another language names the rules' IDs). */
+ * cites only where ``codes``: the referee's page). */
 export function stateLine(state, { codes = false } = {}) {
-  if (state.result) return codes || language !== "en" ? resultText(state) : state.words.result;
+  if (state.result) return resultText(state, { codes });
   const turn = state.turn === "white" ? t("White to move") : t("Black to move");
   if (state.clock?.state === "paused") return t("PAUSED by the referee — {turn}", { turn });
   if (state.state) return trackerLine(state.state);
@@ -520,12 +520,12 @@ export function countText(count) {
   return `${count.rule}: ${kind}: ${far}`;
 }
 
-/** The result in words. The server's words are English: another language says who won, with the
- * rule IDs the reason cites. */
-export function resultText(state) {
-  if (language === "en") return state.result_text ?? `${state.result} — ${state.result_reason}`;
+/** The result in words, with the rule IDs it cites only where ``codes`` (the referee's page).
+ * The server's words are English: another language says who won, and the rules by their IDs. */
+export function resultText(state, { codes = false } = {}) {
+  if (language === "en") return codes ? state.result_text : state.words.result;
   const head = { "1-0": t("Black wins."), "0-1": t("White wins."), "1/2-1/2": t("The game is drawn.") };
-  const rules = [...new Set((state.result_reason ?? "").match(/R-[A-Z]{3}-\d+/g) ?? [])];
+  const rules = codes ? [...new Set((state.result_reason ?? "").match(/R-[A-Z]{3}-\d+/g) ?? [])] : [];
   return `${head[state.result] ?? t("The game is over.")}${rules.length ? ` (${rules.join(", ")})` : ""}`;
 }
 
