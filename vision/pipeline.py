@@ -76,6 +76,53 @@ class Reading:
         return {s: k for s, k in enumerate(self.kinds, 1) if k != "empty"}
 
 
+class Steadiness:
+    """Whether a run of still readings agrees, and on what.
+
+    Frames agree when they show the same pieces of the same sides: king against man is what a
+    reading is least sure of (a crown's mark in glare), so it never breaks a run, or a move
+    would go unrecorded while one king flickers. Each square's king or man is the majority of
+    the run, which steadies as the run grows.
+
+    >>> run = Steadiness()
+    >>> [run.feed(kinds) for kinds in (("W", "empty"), ("w", "empty"), ("W", "empty"))]
+    [1, 2, 3]
+    >>> run.kinds
+    ('W', 'empty')
+    >>> run.feed(("b", "empty"))
+    1
+    """
+
+    def __init__(self) -> None:
+        self._sides: tuple[str, ...] | None = None
+        self._kings = np.zeros(0, dtype=np.int32)
+        self.frames = 0
+
+    def reset(self) -> None:
+        """Start again: something moved or covered the board."""
+        self._sides, self.frames = None, 0
+
+    def feed(self, kinds: tuple[str, ...]) -> int:
+        """Add one still reading; how many readings in a row now agree."""
+        sides = tuple(kind.lower() if kind in ("B", "W") else kind for kind in kinds)
+        kings = np.array([kind in ("B", "W") for kind in kinds], dtype=np.int32)
+        if sides != self._sides:
+            self._sides, self._kings, self.frames = sides, np.zeros_like(kings), 0
+        self._kings += kings
+        self.frames += 1
+        return self.frames
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """The run's pieces, each a king where most of the run read one."""
+        if self._sides is None:
+            raise ValueError("no reading fed since the run started")
+        return tuple(
+            side.upper() if 2 * kings > self.frames else side
+            for side, kings in zip(self._sides, self._kings, strict=True)
+        )
+
+
 class BoardReader:
     """Reads frames under one calibration: kinds, covered light squares, motion."""
 
@@ -145,8 +192,7 @@ class BoardWatcher:
         self.reader = BoardReader(copy.deepcopy(calibration), self.config)
         self.kinds: tuple[str, ...] | None = None  # the last snapshot's kinds, with colours
         self._snapshot_pixels: Pixels | None = None  # the last snapshot's picture, to learn from
-        self._candidate: tuple[str, ...] | None = None
-        self._steady = 0
+        self._run = Steadiness()
         self._changed_still = 0
         self._still = 0
         self._faulted = False
@@ -169,7 +215,8 @@ class BoardWatcher:
         if unreadable != self._unreadable:
             # Like a camera unplugged, the view is gone until the picture is back.
             self._unreadable = unreadable
-            self._candidate, self._steady, self._changed_still = None, 0, 0
+            self._run.reset()
+            self._changed_still = 0
             if unreadable:
                 return LinkHealth(t, False, f"the camera's picture is {unreadable}")
             return LinkHealth(t, True, "the camera's picture can be read again")
@@ -197,25 +244,23 @@ class BoardWatcher:
             if event is not None:
                 return event
         if not still or disturbed:
-            self._candidate, self._steady = None, 0
+            self._run.reset()
             return None
-        if reading.kinds != self._candidate:
-            self._candidate, self._steady = reading.kinds, 0
-        self._steady += 1
-        if self._steady < self.config.still_frames:
+        if self._run.feed(reading.kinds) < self.config.still_frames:
             return None
-        position = dict(enumerate(reading.kinds, 1))
+        kinds = self._run.kinds
+        position = dict(enumerate(kinds, 1))
         self.reader.adapt(reading.pixels, position, self.config.adapt_rate)
         self._faulted = False
         self._not_found = 0
         if self._view_lost:  # the snapshot, if one is due, follows with the next frame
             self._view_lost = False
             return LinkHealth(t, True, "the board is in view and reads again")
-        if reading.kinds == self.kinds:
+        if kinds == self.kinds:
             return None
-        self.kinds = reading.kinds
+        self.kinds = kinds
         self._snapshot_pixels = reading.pixels
-        return Snapshot.from_pieces(t, reading.pieces)
+        return Snapshot.from_pieces(t, {s: k for s, k in enumerate(kinds, 1) if k != "empty"})
 
     def confirm(self, position: Mapping[int, str]) -> bool:
         """Learn from the last snapshot's picture that it shows ``position`` (square ->

@@ -14,7 +14,7 @@ from vision.calibration import Calibration, calibrate
 from vision.colour import MARK
 from vision.corners import find_board_corners, homography
 from vision.layout import MARGIN_PX, SQUARE_PX
-from vision.pipeline import BoardWatcher, WatchConfig
+from vision.pipeline import BoardWatcher, Steadiness, WatchConfig
 from vision.synthetic import START, Style, View, render
 
 AFTER = {**START, 22: "empty", 18: "w"}  # White played 22-18
@@ -335,6 +335,25 @@ STICKER_VIEW = View(
 #: Two kings a side crowned (R-MOV-5), the pieces that stood in their way gone.
 CROWNED = {**START, 1: "empty", 2: "W", 3: "W", 22: "empty", 25: "empty", 26: "empty",
            29: "B", 30: "B"}  # fmt: skip
+
+
+def test_a_king_read_as_a_man_now_and_then_does_not_break_a_still_run() -> None:
+    """King against man is what a reading is least sure of: a crown's mark flickering in glare
+    must not keep the board from settling, or the move would never be recorded. The run
+    agrees on pieces and sides; each square is a king where most of the run read one."""
+    run = Steadiness()
+    crowned = tuple(START.get(s, "empty") for s in range(1, 33))[:-1] + ("W",)
+    uncrowned = crowned[:-1] + ("w",)
+    assert [run.feed(k) for k in (crowned, uncrowned, crowned, crowned)] == [1, 2, 3, 4]
+    assert run.kinds == crowned
+    assert [run.feed(uncrowned) for _ in range(3)] == [5, 6, 7]
+    assert run.kinds == uncrowned  # four of seven read a man
+    # Another side or another square occupied starts a new run.
+    assert run.feed(crowned[:-1] + ("b",)) == 1
+    assert run.feed(crowned[:-1] + ("empty",)) == 1
+    run.reset()
+    with pytest.raises(ValueError, match="no reading"):
+        _ = run.kinds
 
 
 def sticker_watcher() -> tuple[BoardWatcher, Callable[[dict[int, str], int], dict[int, str]]]:
