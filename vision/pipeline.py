@@ -24,6 +24,7 @@ from engine.sensing import LinkHealth, SensorEvent, SensorFault, Snapshot
 from vision.calibration import Calibration, CalibrationError, why_unreadable
 from vision.colour import Pixels
 from vision.corners import BOARD_LIKE, CornerError, board_likeness, find_board_corners
+from vision.layout import BOARD_PX, MARGIN_PX, SQUARE_CENTRES
 from vision.markers import MARKER_IDS, detect_markers
 from vision.outline import UNSEEN_SIDE
 
@@ -32,6 +33,16 @@ _LIKENESS_EVERY = 4  # every so many edge pixels checked on each frame for the b
 #: How unevenly (log colour, between channels) a light square may change for its change to
 #: be light's: a lamp or a shadow, 0.07 at most on the stock and hard boards; an arm, 0.19 up.
 _LIGHT_HUE = 0.12
+#: A square looks as it did in the last position the game confirmed when its look (log colour
+#: at 8x8 per square, the frame's overall change removed) moved less than this: renders of
+#: unchanged squares move 0.06 at most, a piece put on or taken off 0.41 at least...
+_SAME_LOOK = 0.15
+#: ... less than this share of how unlike an empty square this board's pieces look (a green
+#: sticker on a green square changes its square little)...
+_SAME_LOOK_CONTRAST = 0.4
+#: ... and less than this many times the frame's median square's move (its noise and drift).
+_SAME_LOOK_NOISE = 8.0
+_LOOK_CELLS = 8  # cells a side of a square's look
 _HELD_OVER = 3  # views taken for something held over the board before the light is relearnt
 #: Share of the board's side within which the grid's corners agree with corners clicked by hand
 #: or found by markers: the grid's own error on the real photos, up to 2.1 % of the side where
@@ -64,6 +75,8 @@ class Reading:
     motion: float  # largest change since the previous frame (grey levels)
     pixels: Pixels
     board: float  # how well the board's checker pattern shows where it is looked for
+    looks: np.ndarray  # (32, n): each dark square's look, to tell which squares changed
+    thumb: np.ndarray  # the board's small grey picture, to tell that nothing has moved
 
     @property
     def occupied(self) -> frozenset[int]:
@@ -76,51 +89,94 @@ class Reading:
         return {s: k for s, k in enumerate(self.kinds, 1) if k != "empty"}
 
 
+def square_looks(canonical: np.ndarray) -> np.ndarray:
+    """Each dark square's look in a canonical image: its log colour on an 8x8 grid (32, 192)."""
+    board = canonical[MARGIN_PX : MARGIN_PX + BOARD_PX, MARGIN_PX : MARGIN_PX + BOARD_PX]
+    cells = cv2.resize(board, (8 * _LOOK_CELLS, 8 * _LOOK_CELLS), interpolation=cv2.INTER_AREA)
+    logs = np.log1p(cells.astype(np.float32))
+    looks = []
+    for x, y in SQUARE_CENTRES - 0.5:
+        row, col = int(y) * _LOOK_CELLS, int(x) * _LOOK_CELLS
+        looks.append(logs[row : row + _LOOK_CELLS, col : col + _LOOK_CELLS].ravel())
+    return np.array(looks)
+
+
+def look_change(before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """How far each square's look moved (32,): the root mean square of its log-colour change,
+    less the frame's overall change (the light, the exposure)."""
+    change = after - before
+    change -= np.median(change.mean(axis=1))
+    return np.sqrt((change**2).mean(axis=1))
+
+
 class Steadiness:
-    """Whether a run of still readings agrees, and on what.
+    """A run of frames of a board at rest, and what most of them read on each square.
 
-    Frames agree when they show the same pieces of the same sides: king against man is what a
-    reading is least sure of (a crown's mark in glare), so it never breaks a run, or a move
-    would go unrecorded while one king flickers. Each square's king or man is the majority of
-    the run, which steadies as the run grows.
+    A run lasts while the picture stays within the motion limit of the run's first frame (a
+    piece slid slowly still ends it) and nothing covers the board. A square's reading may
+    waver while nothing moves (an empty square whose colour lies near one side's in glare, a
+    crown's mark): each square then holds what at least two thirds of the run read there, of
+    pieces and sides; until every square has one, the run has no reading, so a wavering square
+    delays a snapshot rather than making a wrong one. A king is a king where most of the run's
+    readings of that side's piece were kings: a crown's mark is what a reading is least sure of.
 
-    >>> run = Steadiness()
-    >>> [run.feed(kinds) for kinds in (("W", "empty"), ("w", "empty"), ("W", "empty"))]
+    >>> run = Steadiness(motion_limit=12.0)
+    >>> still = np.zeros((2, 2), dtype=np.int16)
+    >>> [run.feed(kinds, still) for kinds in (("W", "empty"), ("w", "b"), ("W", "empty"))]
     [1, 2, 3]
     >>> run.kinds
     ('W', 'empty')
-    >>> run.feed(("b", "empty"))
+    >>> run.feed(("w", "b"), still), run.kinds  # square 2: empty in two readings of four
+    (4, None)
+    >>> run.feed(("W", "empty"), still), run.feed(("W", "empty"), still), run.kinds
+    (5, 6, ('W', 'empty'))
+    >>> run.feed(("b", "empty"), still + 20)  # the picture changed: a new run
     1
     """
 
-    def __init__(self) -> None:
-        self._sides: tuple[str, ...] | None = None
+    #: The share of a run's readings a square's piece (or emptiness) needs to be its reading.
+    AGREED = 2 / 3
+
+    def __init__(self, motion_limit: float) -> None:
+        self.motion_limit = motion_limit
+        self._first: np.ndarray | None = None
+        self._votes: dict[str, np.ndarray] = {}
         self._kings = np.zeros(0, dtype=np.int32)
         self.frames = 0
 
     def reset(self) -> None:
         """Start again: something moved or covered the board."""
-        self._sides, self.frames = None, 0
+        self._first, self._votes, self.frames = None, {}, 0
 
-    def feed(self, kinds: tuple[str, ...]) -> int:
-        """Add one still reading; how many readings in a row now agree."""
-        sides = tuple(kind.lower() if kind in ("B", "W") else kind for kind in kinds)
-        kings = np.array([kind in ("B", "W") for kind in kinds], dtype=np.int32)
-        if sides != self._sides:
-            self._sides, self._kings, self.frames = sides, np.zeros_like(kings), 0
-        self._kings += kings
+    def feed(self, kinds: tuple[str, ...], thumb: np.ndarray) -> int:
+        """Add one still reading and its picture's thumbnail; the run's length so far."""
+        if self._first is None or float(np.abs(thumb - self._first).max()) > self.motion_limit:
+            self.reset()
+            self._first = thumb
+            self._kings = np.zeros(len(kinds), dtype=np.int32)
+        for square, kind in enumerate(kinds):
+            side = kind.lower() if kind in ("B", "W") else kind
+            self._votes.setdefault(side, np.zeros(len(kinds), dtype=np.int32))[square] += 1
+            self._kings[square] += kind in ("B", "W")
         self.frames += 1
         return self.frames
 
     @property
-    def kinds(self) -> tuple[str, ...]:
-        """The run's pieces, each a king where most of the run read one."""
-        if self._sides is None:
-            raise ValueError("no reading fed since the run started")
-        return tuple(
-            side.upper() if 2 * kings > self.frames else side
-            for side, kings in zip(self._sides, self._kings, strict=True)
-        )
+    def kinds(self) -> tuple[str, ...] | None:
+        """What the run agrees each square holds, or None while a square wavers."""
+        if not self._votes:
+            return None
+        sides = list(self._votes)
+        votes = np.stack([self._votes[side] for side in sides])
+        leading = votes.argmax(axis=0)
+        if (votes.max(axis=0) < self.AGREED * self.frames).any():
+            return None
+        kinds = []
+        for square, index in enumerate(leading):
+            side = sides[index]
+            king = side in ("b", "w") and 2 * self._kings[square] > votes[index, square]
+            kinds.append(side.upper() if king else side)
+        return tuple(kinds)
 
 
 class BoardReader:
@@ -130,11 +186,52 @@ class BoardReader:
         self.calibration = calibration
         self.config = config or WatchConfig()
         self._thumb: np.ndarray | None = None
+        #: The last position the game confirmed, as the board showed it, and its squares' looks.
+        self._known: tuple[str, ...] | None = None
+        self._known_looks: np.ndarray | None = None
+        self._same_look = 0.0  # the largest move of a look that counts as none
 
     def recalibrated(self, calibration: Calibration) -> None:
-        """Use new corners (and colours) from now on."""
+        """Use new corners (and colours) from now on; the looks learnt before no longer apply."""
         self.calibration = calibration
         self._thumb = None
+        self._known = self._known_looks = None
+        self._same_look = 0.0
+
+    def remember(self, kinds: tuple[str, ...], looks: np.ndarray) -> None:
+        """The game confirmed that the board showed ``kinds`` when its squares looked so."""
+        self._known, self._known_looks = kinds, looks
+        occupied = np.array([kind != "empty" for kind in kinds])
+        if occupied.all() or not occupied.any():
+            self._same_look = 0.0  # no piece or no empty square to tell how unlike they look
+            return
+        pieces, empties = looks[occupied], looks[~occupied]
+        unlike = np.sqrt(((pieces[:, None, :] - empties[None, :, :]) ** 2).mean(axis=2))
+        contrast = float(np.quantile(unlike.min(axis=1), 0.1))
+        self._same_look = min(_SAME_LOOK, _SAME_LOOK_CONTRAST * contrast)
+
+    def unchanged(self, reading: Reading) -> frozenset[int]:
+        """The squares that look as they did in the last position the game confirmed (none
+        before the first)."""
+        if self._known_looks is None:
+            return frozenset()
+        moved = look_change(self._known_looks, reading.looks)
+        same = moved <= min(self._same_look, _SAME_LOOK_NOISE * float(np.median(moved)))
+        return frozenset(int(i) + 1 for i in np.flatnonzero(same))
+
+    def explained(self, reading: Reading, unchanged: frozenset[int]) -> tuple[str, ...]:
+        """The reading judged against the last confirmed position: a square that looks as it
+        did then (``unchanged``) holds what it held then, whatever it reads as on its own (a
+        crown's mark in glare, a man the colours take for the other side's). Only squares
+        whose look changed take their reading; a king read on a man's unchanged square is
+        kept (a crown set on it changes little)."""
+        if self._known is None:
+            return reading.kinds
+        kinds = []
+        for square, (read, known) in enumerate(zip(reading.kinds, self._known, strict=True), 1):
+            crowned = read in ("B", "W") and known == read.lower()
+            kinds.append(known if square in unchanged and not crowned else read)
+        return tuple(kinds)
 
     def read(self, frame: np.ndarray) -> Reading:
         """One frame's reading."""
@@ -157,6 +254,8 @@ class BoardReader:
             motion=motion,
             pixels=pixels,
             board=board_likeness(canonical, every=_LIKENESS_EVERY),
+            looks=square_looks(canonical),
+            thumb=thumb,
         )
 
     def light_shift(self, pixels: Pixels) -> np.ndarray:
@@ -192,7 +291,8 @@ class BoardWatcher:
         self.reader = BoardReader(copy.deepcopy(calibration), self.config)
         self.kinds: tuple[str, ...] | None = None  # the last snapshot's kinds, with colours
         self._snapshot_pixels: Pixels | None = None  # the last snapshot's picture, to learn from
-        self._run = Steadiness()
+        self._snapshot_looks: np.ndarray | None = None  # and its squares' looks
+        self._run = Steadiness(self.config.motion_limit)
         self._changed_still = 0
         self._still = 0
         self._faulted = False
@@ -227,8 +327,9 @@ class BoardWatcher:
         self._still = self._still + 1 if still else 0
         # No board where it should be (the camera knocked away, the light out) is no reading:
         # its light squares all changed alike, which alone looks like a lamp turned down.
+        unchanged = self.reader.unchanged(reading)
         disturbed = (
-            bool(reading.unknown)
+            bool(reading.unknown - unchanged)
             or reading.covered >= self.config.covered_limit
             or reading.board < BOARD_LIKE
         )
@@ -246,9 +347,12 @@ class BoardWatcher:
         if not still or disturbed:
             self._run.reset()
             return None
-        if self._run.feed(reading.kinds) < self.config.still_frames:
+        explained = self.reader.explained(reading, unchanged)
+        if self._run.feed(explained, reading.thumb) < self.config.still_frames:
             return None
         kinds = self._run.kinds
+        if kinds is None:  # a square wavers: wait for the run to agree
+            return None
         position = dict(enumerate(kinds, 1))
         self.reader.adapt(reading.pixels, position, self.config.adapt_rate)
         self._faulted = False
@@ -260,6 +364,7 @@ class BoardWatcher:
             return None
         self.kinds = kinds
         self._snapshot_pixels = reading.pixels
+        self._snapshot_looks = reading.looks
         return Snapshot.from_pieces(t, {s: k for s, k in enumerate(kinds, 1) if k != "empty"})
 
     def confirm(self, position: Mapping[int, str]) -> bool:
@@ -271,12 +376,17 @@ class BoardWatcher:
         Returns False (and learns nothing) when the position's occupied squares are not the
         snapshot's, e.g. a move taken from a snapshot that was already superseded.
         """
-        if self._snapshot_pixels is None or self.kinds is None:
+        if self._snapshot_pixels is None or self._snapshot_looks is None or self.kinds is None:
             return False
         known = {s: position.get(s, "empty") for s in range(1, 33)}
         seen = {s for s, k in enumerate(self.kinds, 1) if k != "empty"}
         if {s for s, k in known.items() if k != "empty"} != seen:
             return False
+        # The board as it showed that position: a new king not yet crowned by hand is a man.
+        shown = tuple(
+            seen if known[s].lower() == seen else known[s] for s, seen in enumerate(self.kinds, 1)
+        )
+        self.reader.remember(shown, self._snapshot_looks)
         # A piece whose side was not seen (a spare of another colour) teaches no side's colour.
         known |= {s: "unknown" for s, k in enumerate(self.kinds, 1) if k == UNSEEN_SIDE}
         self.reader.adapt(self._snapshot_pixels, known, self.config.confirm_rate, recorded=True)
