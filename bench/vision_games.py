@@ -14,10 +14,10 @@ the camera would see it, ten frames a second:
 - the new position is held still for six frames, each with its own sensor noise, the light
   drifting slowly through the game.
 
-Frames go through ``BoardWatcher`` and its snapshots through the tracker, which confirms each
-recorded position back to the camera as the session does. Reports games recorded exactly
-(goal: all), moves recorded right, and false alarms (violations or faults on legal play;
-goal 0).
+Frames go through ``BoardWatcher`` and its snapshots through the tracker, which confirms the
+set-up once it stands and each recorded position back to the camera, as the session does.
+Reports games recorded exactly (goal: all), moves recorded right, and false alarms (violations
+or faults on legal play; goal 0).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resol
 import numpy as np  # noqa: E402
 
 from engine.board import Board, Move  # noqa: E402
-from engine.events import MoveRecorded  # noqa: E402
+from engine.events import GameStarted, MoveRecorded  # noqa: E402
 from engine.sensing import LinkHealth, SensorFault  # noqa: E402
 from engine.tracker import Tracker  # noqa: E402
 from poolboard.simulator import random_game  # noqa: E402
@@ -164,7 +164,7 @@ def play(game: int, plies: int, seed: int) -> GameResult:
         for happened in output:
             if happened.kind in ("violation", "fault"):
                 alarms.append(f"{t:.1f}s {happened}")
-            if isinstance(happened, MoveRecorded):
+            if isinstance(happened, MoveRecorded | GameStarted):
                 watcher.confirm(position_of(tracker.board))
     recorded = tracker.board.move_stack
     right = 0

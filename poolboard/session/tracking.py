@@ -64,6 +64,7 @@ def apply(core: Session, event: TrackerEvent) -> None:
     match event:
         case GameStarted():
             core.violation = None
+            teach_sensor(core)
             if core.clock.state is ClockState.READY and not game.is_over():
                 core.clock.start(game.board.turn, one_capture=only_capture(core))
                 core.save_clock()
@@ -187,7 +188,8 @@ def clock_follows_the_record(core: Session) -> None:
 
 def teach_sensor(core: Session) -> None:
     """Show a sensor that learns from recorded positions (the camera) the game's position
-    after a move, so its colours follow the light (docs/vision.md)."""
+    once it is set up and after each move, so its colours follow the light and squares that
+    have not changed keep their pieces (docs/vision.md)."""
     if isinstance(core.sensor, PositionLearner):
         board = core.game.board
         position = {

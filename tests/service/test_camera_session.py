@@ -61,8 +61,8 @@ class TaughtCamera(CameraSensor):
 
 
 def test_the_camera_learns_from_each_recorded_position(tmp_path: Path) -> None:
-    """After a recorded move the session shows the camera the game's position, and the camera
-    learns its colours from the picture it read the move from (docs/vision.md)."""
+    """Once the set-up stands and after each recorded move the session shows the camera the
+    game's position, and the camera learns from the picture it read it from (docs/vision.md)."""
     view = View(brightness=1.2)  # the lamp turned up since calibration
     calibration = calibrate(render(START, Style(), View()).image)
     after = {**START, 11: "empty", 15: "b"}  # Black plays 11-15
@@ -78,11 +78,14 @@ def test_the_camera_learns_from_each_recorded_position(tmp_path: Path) -> None:
     worker.start()
     try:
         deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and not camera.lessons:
+        while time.monotonic() < deadline and len(camera.lessons) < 2:
             time.sleep(0.05)
         assert session.store.game(session.game_id).moves[0].notation == "11-15"
     finally:
         stop.set()
         worker.join(timeout=5)
         session.close()
-    assert camera.lessons == [({s: k for s, k in after.items() if k != "empty"}, True)]
+    assert camera.lessons == [
+        ({s: k for s, k in START.items() if k != "empty"}, True),
+        ({s: k for s, k in after.items() if k != "empty"}, True),
+    ]
