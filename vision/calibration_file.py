@@ -147,7 +147,9 @@ def _focal_in_range(focal: tuple[float, float] | None) -> tuple[float, float] | 
 class CalibrationFile(_Part):
     """The whole calibration file. Optional fields are those older files lack."""
 
-    version: Literal[3, 2] = Field(description=f"{VERSION}")
+    version: Literal[3, 2] = Field(
+        description=f"{VERSION} (or {LANDSCAPE_ONLY}, of a landscape picture)"
+    )
     image_size: tuple[Annotated[int, Field(gt=0)], Annotated[int, Field(gt=0)]] = Field(
         description="[width, height]: the picture's size in pixels"
     )
