@@ -18,6 +18,7 @@ import select
 import shutil
 import subprocess
 import sys
+import termios
 import threading
 import time
 from collections import deque
@@ -203,6 +204,19 @@ class MicroPythonBoard:
                 os.write(proc.stdin.fileno(), data)
 
     # -- the board's outputs --------------------------------------------------------------------
+
+    def output_full(self) -> bool:
+        """Whether the firmware's output pipe has too little room for it to write now (less
+        than a page free, so its poll says not writable): a ``stall`` has bitten."""
+        with self._lock:
+            proc = self._proc
+        if proc is None or proc.stdout is None:
+            return False
+        try:
+            unread = fcntl.ioctl(proc.stdout.fileno(), termios.FIONREAD, b"\0\0\0\0")
+        except (OSError, ValueError):  # closed meanwhile: a reset
+            return False
+        return int.from_bytes(unread, sys.byteorder) > _PIPE_BYTES - os.sysconf("SC_PAGE_SIZE")
 
     def _relay_output(self, proc: subprocess.Popen[bytes]) -> None:
         """Frames from the firmware's stdout to ``output``; while ``stalled``, nothing is read."""

@@ -11,19 +11,19 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, TypeVar
 
 import numpy as np
+from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
 from engine.board import Board, FenError
 from vision import READERS
+from vision.calibration_file import LANDSCAPE_ONLY, VERSION, CalibrationFile
 from vision.camera import (
-    FOCAL_RANGE,
-    FOCAL_VARIANCE,
     CameraPose,
     FocalEstimate,
     camera_pose,
@@ -60,7 +60,6 @@ from vision.colour import (
 )
 from vision.corners import (
     BOARD_LIKE,
-    K1_RANGE,
     CornerError,
     board_likeness,
     canvas_maps,
@@ -84,11 +83,6 @@ from vision.patches import Windows
 from vision.sources import SourceError, read_picture
 from vision.squares import BoardLook
 
-VERSION = 3
-#: Version 2 measured the lens and focal length in picture widths: the same as now for a
-#: landscape picture (width the long side), so such files still load.
-_LANDSCAPE_ONLY = 2
-METHODS = ("markers", "auto", "manual")
 SYMBOLS = ("empty", "b", "w", "B", "W", "unknown")
 _UNLIKE = 0.25  # colour distance from its kind's median beyond which a square is not learnt from
 _RECENTRE = 0.5  # how far a frame's own pixels move its copy of the colour centres
@@ -142,7 +136,7 @@ class Calibration:
     """
 
     corners: np.ndarray  # (4, 2): a1, h1, h8, a8 in picture pixels
-    method: str  # how the corners were found: one of METHODS
+    method: str  # how the corners were found: one of calibration_file.METHODS
     image_size: tuple[int, int]  # (width, height) of the calibration picture
     model: SquareModel
     light: np.ndarray  # (32, 3)
@@ -389,31 +383,32 @@ class Calibration:
         } | ({} if self.look is None else {"look": self.look.to_json()})
 
     @classmethod
-    def from_json(cls, data: object) -> Calibration:
-        """Inverse of :meth:`to_json`; ``CalibrationError`` names what is wrong."""
-        if not isinstance(data, dict):
-            raise CalibrationError("not a calibration (a JSON object): recalibrate")
-        found = data.get("version")
-        if found not in (VERSION, _LANDSCAPE_ONLY):
-            raise CalibrationError(f"calibration version {found!r} is not {VERSION}: recalibrate")
-        image_size = _field(data, "image_size", _image_size)
-        if found == _LANDSCAPE_ONLY and image_size[1] > image_size[0]:
+    def from_json(cls, data: object, source: str = "") -> Calibration:
+        """Inverse of :meth:`to_json`, checked by :class:`CalibrationFile`; a
+        ``CalibrationError`` names the field that is wrong, and ``source`` (the file) if given."""
+        where = f"{source}: " if source else ""
+        try:
+            file = CalibrationFile.model_validate(data)
+        except ValidationError as error:
+            raise CalibrationError(where + _explain(error.errors()[0], data)) from None
+        width, height = file.image_size
+        if file.version == LANDSCAPE_ONLY and height > width:
             raise CalibrationError(
-                f"calibration version {found} of a portrait picture measured the lens in its "
-                f"width, version {VERSION} in its long side: recalibrate"
+                f"{where}calibration version {file.version} of a portrait picture measured the "
+                f"lens in its width, version {VERSION} in its long side: recalibrate"
             )
         return cls(
-            corners=_field(data, "corners", _corners),
-            method=_field(data, "method", _method),
-            image_size=image_size,
-            model=_field(data, "model", SquareModel.from_json),
-            light=_field(data, "light", _light_table),
-            markers=_field(data, "markers", _markers, {}),
-            odd=_field(data, "odd", _odd_squares, {}),
-            k1=_field(data, "k1", _k1, 0.0),
-            focal=_field(data, "focal", _focal_from_json, None),
-            coloured=_field(data, "coloured", _flag, False),  # older files: not checked
-            look=_field(data, "look", BoardLook.from_json, None),
+            corners=file.corners.array(),
+            method=file.method,
+            image_size=file.image_size,
+            model=file.model.square_model(),
+            light=np.array(file.light, dtype=np.float64),
+            markers={i: np.array(m, dtype=np.float32) for i, m in file.markers.items()},
+            odd=dict(file.odd),
+            k1=file.k1,
+            focal=file.focal_estimate(),
+            coloured=file.coloured,  # older files: not checked
+            look=None if file.look is None else file.look.board_look(),
         )
 
     def save(self, path: str | Path) -> None:
@@ -429,117 +424,22 @@ class Calibration:
             raise CalibrationError(f"calibration file {str(path)!r} does not exist") from None
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
             raise CalibrationError(f"cannot read calibration {str(path)!r}: {error}") from None
-        return cls.from_json(data)
+        return cls.from_json(data, str(path))
 
 
-#: What each field of a calibration file holds, said when one is malformed.
-_FIELDS = {
-    "image_size": "[width, height]: the picture's size in pixels",
-    "corners": "a table of the corners a1, h1, h8, a8, each [x, y] in pixels",
-    "method": f"one of {', '.join(METHODS)}",
-    "model": "the colours and heights calibrate learnt",
-    "light": "32 rows of three numbers (the light squares' colours)",
-    "markers": "a table of all four markers 0-3 (or of none), each four [x, y] corners",
-    "odd": 'a table of squares, each [as read, as the position says], e.g. ["b", "empty"]',
-    "k1": f"a lens distortion from {K1_RANGE[0]} to {K1_RANGE[1]}",
-    "focal": (
-        f"[log long sides from {np.log(FOCAL_RANGE[0]):.2f} to {np.log(FOCAL_RANGE[1]):.2f}, "
-        f"a variance from {FOCAL_VARIANCE[0]:g} to {FOCAL_VARIANCE[1]:g}], or null"
-    ),
-    "coloured": "true or false",
-    "look": "the learnt reader's look of the board (centres, spreads, colours, king odds)",
-}
-_REQUIRED = object()  # the default of a field a calibration file must have
-_Parsed = TypeVar("_Parsed")
-
-
-def _field(
-    data: dict[str, object], name: str, parse: Callable[[Any], _Parsed], default: object = _REQUIRED
-) -> _Parsed:
-    """One field of a calibration file, parsed; ``CalibrationError`` naming the field and
-    what it should hold, where Python's own message would name neither."""
-    if name not in data:
-        if default is _REQUIRED:
-            raise CalibrationError(f"malformed calibration: {name!r} is missing: recalibrate")
-        return default  # type: ignore[return-value]
-    try:
-        return parse(data[name])
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
-        raise CalibrationError(
-            f"malformed calibration: {name!r} should be {_FIELDS[name]}: recalibrate"
-        ) from None
-
-
-def _finite(values: np.ndarray) -> np.ndarray:
-    if not np.isfinite(values).all():
-        raise ValueError("not finite")
-    return values
-
-
-def _image_size(value: Sequence[object]) -> tuple[int, int]:
-    width, height = (int(v) for v in value)  # type: ignore[call-overload]
-    if width <= 0 or height <= 0:
-        raise ValueError("not a size")
-    return width, height
-
-
-def _corners(value: Mapping[str, object]) -> np.ndarray:
-    return _finite(np.array([value[n] for n in CORNER_NAMES], dtype=np.float32).reshape(4, 2))
-
-
-def _method(value: object) -> str:
-    if value not in METHODS:
-        raise ValueError("unknown method")
-    return str(value)
-
-
-def _light_table(value: object) -> np.ndarray:
-    light = _finite(np.array(value, dtype=np.float64))
-    if light.shape != (32, 3):
-        raise ValueError("not 32 by 3")
-    return light
-
-
-def _markers(value: Mapping[str, object]) -> dict[int, np.ndarray]:
-    markers = {
-        int(i): _finite(np.array(m, dtype=np.float32).reshape(4, 2)) for i, m in value.items()
-    }
-    if markers and sorted(markers) != list(MARKER_IDS):
-        raise ValueError("not all four markers")
-    return markers
-
-
-def _odd_squares(value: Mapping[str, object]) -> dict[int, tuple[str, str]]:
-    odd = {}
-    for square, pair in value.items():
-        if not isinstance(pair, list) or len(pair) != 2 or not 1 <= int(square) <= 32:
-            raise ValueError("not a square's pair")
-        odd[int(square)] = (str(pair[0]), str(pair[1]))
-    return odd
-
-
-def _k1(value: object) -> float:
-    k1 = float(value)  # type: ignore[arg-type]
-    if not K1_RANGE[0] <= k1 <= K1_RANGE[1]:  # NaN too
-        raise ValueError("out of range")
-    return k1
-
-
-def _flag(value: object) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError("not true or false")
-    return value
-
-
-def _focal_from_json(data: object) -> FocalEstimate | None:
-    """A saved focal length ``[log long sides, variance]`` (None: not saved)."""
-    if data is None:
-        return None
-    log, variance = (float(v) for v in data)  # type: ignore[attr-defined]
-    low, high = (np.log(v) for v in FOCAL_RANGE)
-    if not (low <= log <= high and FOCAL_VARIANCE[0] <= variance <= FOCAL_VARIANCE[1]):
-        raise ValueError("out of range")
-    return FocalEstimate(log, variance)
+def _explain(error: ErrorDetails, data: object) -> str:
+    """The first thing wrong with a calibration file, naming its field and what it should hold
+    (the field's description in :class:`CalibrationFile`)."""
+    if not error["loc"]:
+        return "not a calibration (a JSON object): recalibrate"
+    name = str(error["loc"][0])
+    if name == "version":
+        found = data.get("version") if isinstance(data, dict) else None
+        return f"calibration version {found!r} is not {VERSION}: recalibrate"
+    if error["type"] == "missing" and len(error["loc"]) == 1:
+        return f"malformed calibration: {name!r} is missing: recalibrate"
+    what = CalibrationFile.model_fields[name].description
+    return f"malformed calibration: {name!r} should be {what}: recalibrate"
 
 
 def locate_board(

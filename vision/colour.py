@@ -390,15 +390,6 @@ class PixelModel:
             "reach": round(self.reach, 4),
         }
 
-    @classmethod
-    def from_json(cls, data: dict[str, object]) -> PixelModel:
-        """Inverse of :meth:`to_json`; ``KeyError``/``ValueError`` when malformed."""
-        centres = np.array(data["centres"], dtype=np.float64)
-        classes = np.array([CLASSES.index(str(c)) for c in data["classes"]])  # type: ignore[attr-defined]
-        if centres.ndim != 2 or centres.shape[1] != 3 or len(classes) != len(centres):
-            raise ValueError("pixel model: centres must be (k, 3) with one class each")
-        return cls(centres, classes, float(data["reach"]))  # type: ignore[arg-type]
-
 
 def training_pixels(
     pixels: Pixels,
@@ -668,10 +659,3 @@ class SquareModel:
             "man_height": [round(v, 4) for v in self.man_height],
             "emblem": round(self.emblem, 4),
         }
-
-    @classmethod
-    def from_json(cls, data: dict[str, object]) -> SquareModel:
-        """Inverse of :meth:`to_json`; ``KeyError``/``ValueError``/``TypeError`` if malformed."""
-        black, white = (float(v) for v in data["man_height"])  # type: ignore[attr-defined]
-        pixels = PixelModel.from_json(data["pixels"])  # type: ignore[arg-type]
-        return cls(pixels, (black, white), float(data["emblem"]))  # type: ignore[arg-type]

@@ -146,26 +146,6 @@ class BoardLook:
             "king_odds": self.king_odds.round(5).tolist(),
         }
 
-    @classmethod
-    def from_json(cls, data: dict[str, object]) -> BoardLook:
-        """Inverse of :meth:`to_json` (``ValueError`` or ``KeyError`` if malformed)."""
-        centres = np.asarray(data["centres"], dtype=float)
-        side_colours = np.asarray(data["side_colours"], dtype=float)
-        side_spread = np.asarray(data["side_spread"], dtype=float)
-        present = np.asarray(data["present"], dtype=bool)
-        thresholds = np.asarray(data["king_odds"], dtype=float)
-        spread = float(data["spread"])  # type: ignore[arg-type]
-        if centres.ndim != 2 or centres.shape[0] != 3 or side_colours.shape != (2, 3):
-            raise ValueError("the board's look has the wrong shape")
-        if side_spread.shape != (3,) or present.shape != (3,) or not spread > 0:
-            raise ValueError("the board's look has the wrong shape")
-        if thresholds.shape != (2,):
-            raise ValueError("the board's look has the wrong shape")
-        numbers = (centres, side_colours, thresholds)
-        if not all(np.isfinite(v).all() for v in numbers):
-            raise ValueError("the board's look holds numbers that are not finite")
-        return cls(centres, spread, side_colours, side_spread, present, thresholds)
-
     def read(self, patches: np.ndarray, adaptation: float = ADAPTATION) -> list[str]:
         """Each window's reading: "empty", "b", "w", "B", "W" or "?" (a piece, side unseen)."""
         probabilities, embedding = network()(patches)

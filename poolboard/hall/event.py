@@ -22,6 +22,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from pydantic import JsonValue
+from typing_extensions import TypedDict
+
 from engine.color import Color
 from poolboard import match
 from poolboard.match import RESULTS
@@ -100,10 +103,6 @@ class GameResult:
     reason: str
     confirmed_by: str | None
 
-    def to_json(self) -> dict[str, object]:
-        """The result as JSON-ready data."""
-        return self.__dict__.copy()
-
     @property
     def ref(self) -> str:
         """The key of its "confirm it" alert, resolved when it is confirmed or rejected."""
@@ -126,6 +125,31 @@ def result_words(result: str | None, reason: str, black: str, white: str) -> str
     return f"{head} — {reason}" if reason else head
 
 
+class DescribedResult(TypedDict):
+    """A result as the console shows it (:meth:`EventStore.described`): the table's report,
+    who had Black and White in that game, and the result in words."""
+
+    round: int
+    table: str
+    table_game_id: int
+    number: int
+    result: str
+    reason: str
+    confirmed_by: str | None
+    black: str
+    white: str
+    words: str
+
+
+class AuditRow(TypedDict):
+    """One director action: when (ISO 8601), who, what, and its details."""
+
+    time: str
+    actor: str
+    action: str
+    data: dict[str, JsonValue]
+
+
 @dataclass
 class Standing:
     """One player's line in the standings."""
@@ -139,10 +163,6 @@ class Standing:
     draws: int
     losses: int
     buchholz: int
-
-    def to_json(self) -> dict[str, object]:
-        """The line as JSON-ready data."""
-        return self.__dict__.copy()
 
 
 def round_robin(players: list[str]) -> list[list[tuple[str, str]]]:
@@ -221,10 +241,10 @@ class EventStore:
             (_now(), actor, action, json.dumps(data)),
         )
 
-    def audit_log(self) -> list[dict[str, Any]]:
+    def audit_log(self) -> list[AuditRow]:
         """Every director action, oldest first."""
         return [
-            {"time": t, "actor": a, "action": act, "data": json.loads(d)}
+            AuditRow(time=t, actor=a, action=act, data=json.loads(d))
             for t, a, act, d in self._read(
                 "SELECT time, actor, action, data FROM audit ORDER BY id"
             )
@@ -490,12 +510,16 @@ class EventStore:
             )
         return self.results(round_number, table)[-1]
 
-    def described(self, result: GameResult) -> dict[str, Any]:
+    def described(self, result: GameResult) -> DescribedResult:
         """A result as the console shows it: with who had Black and White and in words."""
         pairing = self.pairing(result.round, result.table)
         black, white = pairing.colours(result.number) if pairing else ("?", "?")
-        words = result_words(result.result, result.reason, black, white)
-        return {**result.to_json(), "black": black, "white": white, "words": words}
+        return DescribedResult(
+            round=result.round, table=result.table, table_game_id=result.table_game_id,
+            number=result.number, result=result.result, reason=result.reason,
+            confirmed_by=result.confirmed_by, black=black, white=white,
+            words=result_words(result.result, result.reason, black, white),
+        )  # fmt: skip
 
     def confirm(self, actor: str, round_number: int, table: str, number: int) -> GameResult:
         """The director confirms game ``number`` of the match at ``table``."""

@@ -18,12 +18,13 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import NotRequired, TypedDict
+from typing import NotRequired
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 from pydantic import JsonValue
+from typing_extensions import TypedDict
 
 from poolboard.broker_client import new_client
 from poolboard.hall import messages, topics
@@ -58,10 +59,6 @@ class Alert:
     message: str
     active: bool = True
     ref: str = ""  # what handling it means (a result to confirm): resolve(ref) clears it
-
-    def to_json(self) -> dict[str, object]:
-        """The alert as JSON-ready data."""
-        return self.__dict__.copy()
 
 
 class TileClock(TypedDict):

@@ -14,25 +14,26 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, TypeVar
 
 from fastapi import Body, Depends, FastAPI, HTTPException, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from engine.board import Board
 from poolboard.config import RefereeConfig
 from poolboard.hall.broadcast import Broadcast
-from poolboard.hall.event import EventError
-from poolboard.hall.monitor import ActionError, HallMonitor
+from poolboard.hall.event import DescribedResult, EventError, GameResult, Pairing, Standing
+from poolboard.hall.monitor import ActionError, Alert, HallMonitor, Tile
 from poolboard.hall.table import ACTIONS
-from poolboard.session.state import to_json
+from poolboard.session.state import BoardState
 from poolboard.web.app import _PAGE_HEADERS, _invalid_request
 from poolboard.web.app import STATIC as BOARD_STATIC
 from poolboard.web.guard import RequestGuard, is_loopback
 from poolboard.web.hub import relay
+from poolboard.web.models import AuditEntry, Done
 from poolboard.web.referee import basic_guard
 
 STATIC = Path(str(resources.files("poolboard.hall.static")))
@@ -96,6 +97,75 @@ class ConfirmBody(_Body):
     round: RoundNumber
     table: str = Field(min_length=1, max_length=32)
     game: int = Field(ge=1, le=40)
+
+
+class HallView(BaseModel):
+    """The event, the round being played and the last started, every round with pairings,
+    and every table's tile."""
+
+    event: str
+    round: int
+    started: int
+    rounds: list[int]
+    tables: list[Tile]
+
+
+class TableDetail(BaseModel):
+    """One table: its tile and the whole state it last published (null before any)."""
+
+    tile: Tile
+    state: BoardState | None
+
+
+class StandingsView(BaseModel):
+    """The event and its standings, best first."""
+
+    event: str
+    standings: list[Standing]
+
+
+class Player(BaseModel):
+    """A registered player; a ``withdrawn`` one is paired no more."""
+
+    name: str
+    club: str
+    withdrawn: bool
+
+
+class Withdrawn(Done):
+    """A player withdrew: how many seats in rounds not started were freed."""
+
+    freed: int
+
+
+class PlayersImported(Done):
+    """How many players a CSV registered."""
+
+    players: int
+
+
+class PairingsImported(Done):
+    """How many pairings a CSV set."""
+
+    pairings: int
+
+
+class RoundRobin(Done):
+    """How many rounds the round robin has."""
+
+    rounds: int
+
+
+class RoundStarted(Done):
+    """What came of seating each table of the round (``seated`` or why not)."""
+
+    tables: dict[str, str]
+
+
+class Confirmed(Done):
+    """The result as confirmed."""
+
+    result: GameResult
 
 
 class _Client:
@@ -197,7 +267,11 @@ def _page(page: str) -> HTMLResponse:
     return HTMLResponse(_PAGES[page], headers=_PAGE_HEADERS)
 
 
-def _event_errors(action: Callable[[], Any]) -> Any:
+_Value = TypeVar("_Value")
+
+
+def _event_errors(action: Callable[[], _Value]) -> _Value:
+    """What ``action`` returns; an EventError as a 422 with its message."""
     try:
         return action()
     except EventError as error:
@@ -276,50 +350,46 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
     # -- public API ----------------------------------------------------------------------------
 
     @app.get("/api/hall")
-    def hall() -> dict[str, Any]:
+    def hall() -> HallView:
         """The event, the round, every table's tile."""
-        return {
-            "event": config.hall.event,
-            "round": event.current_round,
-            "started": event.started_round,
-            "rounds": event.rounds(),
-            "tables": [monitor.summary(t) for t in monitor.tables],
-        }
+        return HallView(
+            event=config.hall.event,
+            round=event.current_round,
+            started=event.started_round,
+            rounds=event.rounds(),
+            tables=[monitor.summary(t) for t in monitor.tables],
+        )
 
     @app.get("/api/tables/{table}")
-    def table_state(table: str) -> dict[str, Any]:
+    def table_state(table: str) -> TableDetail:
         """One table: its tile and the whole state it last published."""
         known(table)
         with monitor.lock:
             state = monitor.tables[table].state
-        return {"tile": monitor.summary(table), "state": None if state is None else to_json(state)}
+        return TableDetail(tile=monitor.summary(table), state=state)
 
     @app.get("/api/standings")
-    def standings() -> dict[str, Any]:
+    def standings() -> StandingsView:
         """The standings from confirmed results (points 4/2/0, R-TRN-3; tie-breaks docs/hall.md)."""
-        return {
-            "event": config.hall.event,
-            "standings": [line.to_json() for line in event.standings()],
-        }
+        return StandingsView(event=config.hall.event, standings=event.standings())
 
     @app.get("/api/pairings")
-    def pairings(round: Annotated[RoundNumber | None, Query()] = None) -> list[dict[str, Any]]:
+    def pairings(round: Annotated[RoundNumber | None, Query()] = None) -> list[Pairing]:
         """The pairings of one round (or all)."""
-        return [p.__dict__ for p in event.pairings(round)]
+        return event.pairings(round)
 
     @app.get("/api/results")
-    def results(round: Annotated[RoundNumber | None, Query()] = None) -> list[dict[str, Any]]:
+    def results(round: Annotated[RoundNumber | None, Query()] = None) -> list[DescribedResult]:
         """Every result the tables reported, who had Black and White, the result in words,
         and who confirmed it."""
         return [event.described(r) for r in event.results(round)]
 
     @app.get("/api/players")
-    def players() -> list[dict[str, Any]]:
+    def players() -> list[Player]:
         """The registered players; ``withdrawn`` ones are paired no more."""
         gone = event.withdrawn()
         return [
-            {"name": name, "club": club, "withdrawn": name in gone}
-            for name, club in event.players()
+            Player(name=name, club=club, withdrawn=name in gone) for name, club in event.players()
         ]
 
     @app.get("/broadcast/")
@@ -327,7 +397,11 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
         """The feed's files."""
         return broadcast.names()
 
-    @app.get("/broadcast/{name}")
+    @app.get(
+        "/broadcast/{name}",
+        response_class=PlainTextResponse,
+        responses={200: {"content": {"application/x-pdn": {"schema": {"type": "string"}}}}},
+    )
     def feed(name: str) -> PlainTextResponse:
         """A feed file: ``round-N.pdn`` or ``round-N-TABLE.pdn``, ``delay_seconds`` behind."""
         text = broadcast.text(name)
@@ -343,30 +417,30 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
         return {"director": name}
 
     @app.get("/api/director/alerts")
-    def alerts(_: director) -> list[dict[str, Any]]:
+    def alerts(_: director) -> list[Alert]:
         """Active alerts, newest first."""
-        return [alert.to_json() for alert in monitor.active_alerts()]
+        return monitor.active_alerts()
 
     @app.post("/api/director/alerts/{alert_id}/dismiss")
-    def dismiss(name: director, alert_id: int) -> dict[str, Any]:
+    def dismiss(name: director, alert_id: int) -> Done:
         """The director has seen an alert."""
         if not monitor.dismiss(alert_id):
             raise HTTPException(404, f"no alert {alert_id}")
         event.audit(name, "dismiss", {"alert": alert_id})
-        return {"ok": True}
+        return Done()
 
     @app.get("/api/director/audit")
-    def audit(_: director) -> list[dict[str, Any]]:
+    def audit(_: director) -> list[AuditEntry]:
         """Every director action at the hall, oldest first (actions at a table are also in
         that table's own audit log, as ``hall:<director>``)."""
-        return event.audit_log()
+        return [AuditEntry.model_validate(row) for row in event.audit_log()]
 
     @app.post("/api/director/players")
-    def add_player(name: director, body: PlayerBody) -> dict[str, Any]:
+    def add_player(name: director, body: PlayerBody) -> Done:
         """Register a player."""
         _event_errors(lambda: event.add_player(body.name, body.club))
         event.audit(name, "player", body.model_dump())
-        return {"ok": True}
+        return Done()
 
     async def _csv(request: Request) -> str:
         raw = await request.body()
@@ -378,55 +452,55 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
             raise HTTPException(422, "the CSV is not UTF-8 text") from None
 
     @app.post("/api/director/players/rename")
-    def rename_player(name: director, body: RenameBody) -> dict[str, Any]:
+    def rename_player(name: director, body: RenameBody) -> Done:
         """Correct a player's name; their pairings and results follow."""
         _event_errors(lambda: event.rename_player(body.name, body.new_name))
         event.audit(name, "rename", body.model_dump())
-        return {"ok": True}
+        return Done()
 
     @app.post("/api/director/players/withdraw")
-    def withdraw_player(name: director, body: PlayerName) -> dict[str, Any]:
+    def withdraw_player(name: director, body: PlayerName) -> Withdrawn:
         """A player leaves: results kept, seats in rounds not started freed."""
         freed = _event_errors(lambda: event.withdraw_player(body.name))
         event.audit(name, "withdraw", {"name": body.name, "seats freed": freed})
-        return {"ok": True, "freed": freed}
+        return Withdrawn(freed=freed)
 
     @app.post("/api/director/players.csv")
-    async def import_players(name: director, request: Request) -> dict[str, Any]:
+    async def import_players(name: director, request: Request) -> PlayersImported:
         """Register players from CSV ``name,club``; all or none, errors name the line."""
         text = await _csv(request)
         count = _event_errors(lambda: event.import_players(text))
         event.audit(name, "import-players", {"players": count})
-        return {"ok": True, "players": count}
+        return PlayersImported(players=count)
 
     @app.post("/api/director/pairings")
-    def add_pairing(name: director, body: PairingBody) -> dict[str, Any]:
+    def add_pairing(name: director, body: PairingBody) -> Done:
         """Seat two players at a table for a round."""
         _event_errors(lambda: event.set_pairing(body.round, body.table, body.first, body.second))
         event.audit(name, "pairing", body.model_dump())
-        return {"ok": True}
+        return Done()
 
     @app.post("/api/director/pairings/remove")
-    def remove_pairing(name: director, body: SeatBody) -> dict[str, Any]:
+    def remove_pairing(name: director, body: SeatBody) -> Done:
         """Nobody plays at a table in a round not started yet."""
         _event_errors(lambda: event.remove_pairing(body.round, body.table))
         event.audit(name, "unpair", body.model_dump())
-        return {"ok": True}
+        return Done()
 
     @app.post("/api/director/pairings.csv")
-    async def import_pairings(name: director, request: Request) -> dict[str, Any]:
+    async def import_pairings(name: director, request: Request) -> PairingsImported:
         """Pairings from CSV ``round,table,first,second``; all or none, errors name the line."""
         text = await _csv(request)
         count = _event_errors(lambda: event.import_pairings(text))
         event.audit(name, "import-pairings", {"pairings": count})
-        return {"ok": True, "pairings": count}
+        return PairingsImported(pairings=count)
 
     @app.post("/api/director/round-robin")
-    def generate(name: director) -> dict[str, Any]:
+    def generate(name: director) -> RoundRobin:
         """Pair every player with every other (replaces the pairings)."""
         rounds = _event_errors(event.generate_round_robin)
         event.audit(name, "round-robin", {"rounds": rounds})
-        return {"ok": True, "rounds": rounds}
+        return RoundRobin(rounds=rounds)
 
     def seat(actor: str, round_number: int, table: str, first: str, second: str) -> str:
         """Send a table its players (the first with Black: game 1), the event and the round;
@@ -434,13 +508,13 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
         begun (no move) is set up again so that it is recorded with them."""
         with monitor.lock:
             state = monitor.tables[table].state
-        details = {
+        details: dict[str, JsonValue] = {
             "event": config.hall.event[:100],
             "round": str(round_number),
             "black": first,
             "white": second,
         }
-        calls: list[tuple[str, dict[str, Any]]] = []
+        calls: list[tuple[str, dict[str, JsonValue]]] = []
         if state is not None and state.result is not None:
             calls.append(("new-match", {}))
         calls.append(("details", details))
@@ -455,7 +529,7 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
         return "seated"
 
     @app.post("/api/director/round")
-    def set_round(name: director, body: RoundBody) -> dict[str, Any]:
+    def set_round(name: director, body: RoundBody) -> RoundStarted:
         """Start round ``round``: its pairings are fixed and each table is sent its players
         (names, event, round: on its pages and in its recorded games). ``tables``: what
         came of it at each table (a table offline is seated when the round is started again)."""
@@ -469,25 +543,27 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
                 lambda p: seat(name, body.round, p.table, p.first, p.second), pairings
             )
             seated = dict(zip([p.table for p in pairings], outcomes, strict=True))
-        return {"ok": True, "tables": seated}
+        return RoundStarted(tables=seated)
 
     @app.post("/api/director/confirm")
-    def confirm(name: director, body: ConfirmBody) -> dict[str, Any]:
+    def confirm(name: director, body: ConfirmBody) -> Confirmed:
         """Confirm a result a table reported; it then counts in the standings."""
         known(body.table)
         result = _event_errors(lambda: event.confirm(name, body.round, body.table, body.game))
         monitor.resolve(result.ref)
-        return {"ok": True, "result": result.to_json()}
+        return Confirmed(result=result)
 
     @app.post("/api/director/reject")
-    def reject(name: director, body: ConfirmBody) -> dict[str, Any]:
+    def reject(name: director, body: ConfirmBody) -> Done:
         """Drop the newest unconfirmed result when it is not a game of the match."""
         known(body.table)
         _event_errors(lambda: event.reject(name, body.round, body.table, body.game))
         monitor.resolve(f"result:{body.round}:{body.table}:{body.game}")
-        return {"ok": True}
+        return Done()
 
-    def call_table(actor: str, table: str, action: str, args: dict[str, Any]) -> tuple[int, str]:
+    def call_table(
+        actor: str, table: str, action: str, args: dict[str, JsonValue]
+    ) -> tuple[int, str]:
         """Send a referee action to ``table`` and audit it with its outcome, answered or not:
         ``(200, "")`` done, ``(422, why)`` refused, ``(409, why)`` not answered."""
         record = {"table": table, "args": args}
@@ -508,8 +584,8 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
         name: director,
         table: str,
         action: str,
-        args: Annotated[dict[str, Any] | None, Body()] = None,
-    ) -> dict[str, Any]:
+        args: Annotated[dict[str, JsonValue] | None, Body()] = None,
+    ) -> Done:
         """Send a referee action (docs/api.md's referee actions) to a table over the broker;
         422 with the table's message if it refuses, 409 if it is offline or silent."""
         known(table)
@@ -525,6 +601,6 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
         status, error = call_table(name, table, action, args or {})
         if status != 200:
             raise HTTPException(status, error)
-        return {"ok": True}
+        return Done()
 
     return app

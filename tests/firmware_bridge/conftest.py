@@ -43,9 +43,11 @@ class Link:
                 events.append(event)
         return events
 
-    def wait_leds(self, expected: str, timeout: float = 3.0) -> None:
+    def wait_leds(self, expected: str | Callable[[str], bool], timeout: float = 3.0) -> None:
+        """Until the LEDs show ``expected`` (or ``expected(shown)`` holds)."""
+        shows = expected if callable(expected) else expected.__eq__
         deadline = time.monotonic() + timeout
-        while self.emulator.describe_leds() != expected:
+        while not shows(self.emulator.describe_leds()):
             if time.monotonic() > deadline:
                 raise AssertionError(f"LEDs show {self.emulator.describe_leds()!r}")
             time.sleep(0.01)

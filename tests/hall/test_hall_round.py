@@ -5,7 +5,6 @@ import io
 import os
 import signal
 import subprocess
-import time
 
 from engine.pdn import read_games
 from tests.hall.conftest import START, needs_mosquitto
@@ -181,17 +180,15 @@ def test_a_bad_message_is_an_alert_and_changes_nothing(hall, tables) -> None:
     assert t1.http.get("/api/state").json()["moves"] == ["11-15"]
 
 
-def test_a_silent_table_is_flagged_within_one_and_a_half_keepalives(hall, tables) -> None:
+def test_a_silent_table_is_flagged_and_heard_again(hall, tables) -> None:
     """A table that stops answering without closing its socket (a pulled cable, a frozen Pi):
-    the hall flags it within 1.5 x keepalive (2 s here), and un-flags it when it speaks again."""
+    the hall flags it as silent, and un-flags it when it speaks again. (That it is flagged
+    after 1.5 x keepalive, not before, is tested on a driven clock in test_monitor.py.)"""
     t1 = tables("t1", hall.broker_port)
-    hall.wait(lambda: hall.tile("t1")["online"], "t1 online")
-    time.sleep(1)
+    hall.wait(lambda: hall.tile("t1")["online"] and hall.tile("t1")["fen"], "t1 online")
     t1.process.send_signal(signal.SIGSTOP)
-    frozen = time.monotonic()
     try:
-        hall.wait(lambda: hall.tile("t1")["online"] is False, "t1 flagged", timeout=6)
-        assert time.monotonic() - frozen <= 1.5 * 2 + 0.5
+        hall.wait(lambda: hall.tile("t1")["online"] is False, "t1 flagged", timeout=10)
         assert hall.tile("t1")["status"].startswith("silent for")
     finally:
         t1.process.send_signal(signal.SIGCONT)

@@ -100,10 +100,14 @@ def test_alerts_from_messages_and_from_time(monitor) -> None:
         send(monitor, "status", status="online", reason="alive", keepalive=4)
         monitor.check()
     assert "idle" in kinds(monitor)
-    # Silent for 1.5 x keepalive: offline; heard again: back.
-    clock.now += 6.1
+    # Silent for 1.5 x keepalive (4 s): offline, not before; heard again: back.
+    clock.now += 6.0
+    monitor.check()
+    assert monitor.tables["t1"].online and "offline" not in kinds(monitor)
+    clock.now += 0.1
     monitor.check()
     assert monitor.tables["t1"].online is False and "offline" in kinds(monitor)
+    assert monitor.tables["t1"].status_reason == "silent for 6.1 s"
     send(monitor, "state", 5, state=state(["11-15", "23-19"]))
     assert monitor.tables["t1"].online and "offline" not in kinds(monitor)
     monitor.check()

@@ -35,6 +35,9 @@ def config(**changes):
         ({"remote": {"role": "boss"}}, "[remote] role: expected host or guest, got 'boss'"),
         ({"remote": {"user": "a/b"}}, "[remote] user: board name 'a/b'"),
         ({"remote": {"user": ""}}, "[remote] user: a remote board needs its broker user name"),
+        ({"remote": {"invite": ""}}, "[remote] invite: a remote board needs the game's invite"),
+        ({"remote": {"port": "1883"}}, "[remote] port: expected an integer, got '1883'"),
+        ({"remote": {"tls": "yes"}}, "[remote] tls: expected true or false, got 'yes'"),
         ({"remote": {"port": 0}}, "[remote] port: expected an integer 1-65535, got 0"),
         ({"remote": {"keepalive": 1}}, "[remote] keepalive: expected 2-600 seconds, got 1"),
         ({"remote": {"ca_file": "/nonexistent.pem"}}, "[remote] ca_file: no such file"),
@@ -48,6 +51,30 @@ def test_a_wrong_remote_setting_is_named(changes, message) -> None:
         config_from_mapping(config(**changes), "board.toml")
     assert message in str(error.value)
     assert str(error.value).startswith("board.toml: ")
+
+
+def test_a_malformed_key_is_named_even_with_no_remote_game() -> None:
+    """Each key's form is checked as the file is read, whether or not a game is set up."""
+    with pytest.raises(ConfigError, match=r"^board.toml: \[remote\] role: expected host or guest"):
+        config_from_mapping({"remote": {"role": "boss"}}, "board.toml")
+
+
+def test_a_board_toml_written_for_an_earlier_version_loads(tmp_path) -> None:
+    """The ``[remote]`` section as docs/remote.md has always shown it loads as before."""
+    path = tmp_path / "board.toml"
+    path.write_text(
+        '[opponent]\nkind = "remote"\nside = "black"\n\n'
+        '[remote]\nbroker = "broker.example.org"\nport = 8883\nuser = "bobs-board"\n'
+        'password = "..."\ntls = true\nkeepalive = 30\n'
+        'invite = "z27g5vbr46-IesZwEwL1pWUDPEBzfNp5Q"\nrole = "guest"\n'
+    )
+    remote = load_config(path).remote
+    assert (remote.broker, remote.port, remote.user, remote.tls) == (
+        "broker.example.org", 8883, "bobs-board", True
+    )  # fmt: skip
+    assert (remote.keepalive, remote.role, Invite.parse(remote.invite).game) == (
+        30, "guest", "z27g5vbr46"
+    )  # fmt: skip
 
 
 def test_a_remote_opponent_is_made_from_the_config() -> None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -22,6 +24,8 @@ from vision.photo_changes import _shadow
 from vision.synthetic import START, STYLES, Style, View, camera_corners, random_view, render
 
 AFTER = {**START, 22: "empty", 18: "w"}  # White played 22-18
+#: Calibration files saved before the file became a typed model: a colours one, a learnt one.
+SAVED = Path(__file__).parent.parent / "data" / "calibration"
 
 
 def test_markers_give_the_corners_in_a1_h1_h8_a8_order(view: View) -> None:
@@ -203,14 +207,50 @@ def test_malformed_calibration_files_are_named(tmp_path) -> None:
     with pytest.raises(CalibrationError, match="cannot read"):
         Calibration.load(path)
     path.write_text("[]")
-    with pytest.raises(CalibrationError, match=r"not a calibration \(a JSON object\)"):
+    where = re.escape(str(path))
+    with pytest.raises(CalibrationError, match=rf"^{where}: not a calibration \(a JSON object\)"):
         Calibration.load(path)
     path.write_text('{"version": 99}')
-    with pytest.raises(CalibrationError, match="version 99"):
+    with pytest.raises(CalibrationError, match=rf"^{where}: calibration version 99 is not 3"):
         Calibration.load(path)
     path.write_text('{"version": 2, "corners": {}}')
-    with pytest.raises(CalibrationError, match="malformed"):
+    with pytest.raises(CalibrationError, match=rf"^{where}: malformed calibration: 'image_size'"):
         Calibration.load(path)
+
+
+@pytest.mark.parametrize("name", ["colours-v3.json", "learnt-v3.json"])
+def test_a_file_saved_before_loads_whole_and_saves_alike(tmp_path, name: str) -> None:
+    """Files written before the calibration file became a typed model (one read by the
+    colours, one by the learnt reader) load whole: saved again, every field is there with the
+    same numbers to the file's rounding (the camera's pose and homography are recomputed
+    from the rounded corners), and a second save is byte for byte the first."""
+    before = (SAVED / name).read_text()
+    loaded = Calibration.load(SAVED / name)
+    assert (loaded.look is not None) == (name == "learnt-v3.json")
+    again = tmp_path / name
+    loaded.save(again)
+    _same_numbers(json.loads(again.read_text()), json.loads(before), "")
+    twice = tmp_path / "twice.json"
+    Calibration.load(again).save(twice)
+    assert twice.read_bytes() == again.read_bytes()
+
+
+def _same_numbers(now: object, then: object, where: str) -> None:
+    """``now`` has the shape and keys of ``then``, and numbers within its rounding."""
+    if isinstance(then, dict):
+        assert isinstance(now, dict) and now.keys() == then.keys(), where
+        for key in then:
+            _same_numbers(now[key], then[key], f"{where}.{key}")
+    elif isinstance(then, list):
+        assert isinstance(now, list) and len(now) == len(then), where
+        for index, (one, other) in enumerate(zip(now, then, strict=True)):
+            _same_numbers(one, other, f"{where}[{index}]")
+    elif isinstance(then, float) and where.startswith((".homography", ".camera")):
+        assert now == pytest.approx(then, rel=1e-3, abs=2e-3), where
+    elif isinstance(then, float):
+        assert now == pytest.approx(then, abs=1e-4), where
+    else:
+        assert now == then, where
 
 
 def test_a_calibration_file_with_some_markers_is_refused(tmp_path, calibration) -> None:
@@ -220,7 +260,8 @@ def test_a_calibration_file_with_some_markers_is_refused(tmp_path, calibration) 
     data = calibration.to_json()
     data["markers"] = {"0": data["markers"]["0"]}
     path.write_text(json.dumps(data))
-    with pytest.raises(CalibrationError, match="'markers' should be a table of all four"):
+    refused = f"^{re.escape(str(path))}: .*'markers' should be a table of all four"
+    with pytest.raises(CalibrationError, match=refused):
         Calibration.load(path)
 
 
@@ -243,6 +284,10 @@ def test_a_calibration_file_with_some_markers_is_refused(tmp_path, calibration) 
         ("light", [[1, 2, 3]]),
         ("method", "guess"),
         ("model", "x"),
+        ("model", {"pixels": {"centres": [[1, 2, 3]], "classes": ["purple"], "reach": 1}}),
+        ("odd", {"40": ["b", "w"]}),
+        ("light", [[1, 2, float("inf")]] * 32),
+        ("look", {"centres": [[1.0, 2.0]]}),
         ("coloured", "yes"),
         ("focal", [0.1]),
     ],
@@ -250,14 +295,15 @@ def test_a_calibration_file_with_some_markers_is_refused(tmp_path, calibration) 
 def test_a_calibration_file_with_a_malformed_part_is_named(
     tmp_path, calibration, part: str, bad: object
 ) -> None:
-    """A file edited by hand (or cut short) is refused on loading in one line naming the
-    field and what it should hold; before, some were Python's own words ("tuple.index(x): x
-    not in tuple"), and a k1 of -3 or a size of 0x0 loaded and failed on the first frame."""
+    """A file edited by hand (or cut short) is refused on loading in one line naming the file,
+    the field and what it should hold, not in Python's or pydantic's words; a k1 of -3 or a
+    size of 0x0 is refused then, not on the first frame."""
     path = tmp_path / "cal.json"
     path.write_text(json.dumps(calibration.to_json() | {part: bad}))
     with pytest.raises(CalibrationError) as refused:
         Calibration.load(path)
-    assert str(refused.value).startswith(f"malformed calibration: {part!r} should be ")
+    assert str(refused.value).startswith(f"{path}: malformed calibration: {part!r} should be ")
+    assert "\n" not in str(refused.value)
     assert str(refused.value).endswith(": recalibrate")
 
 
@@ -266,7 +312,8 @@ def test_a_calibration_file_missing_a_part_names_it(tmp_path, calibration) -> No
     data = calibration.to_json()
     del data["model"]
     path.write_text(json.dumps(data))
-    with pytest.raises(CalibrationError, match=r"^malformed calibration: 'model' is missing"):
+    missing = f"^{re.escape(str(path))}: malformed calibration: 'model' is missing"
+    with pytest.raises(CalibrationError, match=missing):
         Calibration.load(path)
     data = calibration.to_json()
     for optional in ("markers", "odd", "k1", "focal", "coloured"):  # older files lack them

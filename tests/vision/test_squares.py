@@ -8,10 +8,12 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from pydantic import ValidationError
 
 from engine.sensing import Snapshot
 from vision import synthetic
 from vision.calibration import Calibration, CalibrationError, calibrate
+from vision.calibration_file import LookFile
 from vision.patches import BEHIND, BEYOND, PATCH_PX, lean_directions
 from vision.pipeline import BoardWatcher
 from vision.renders import KIND_OF, boards, windows_of
@@ -59,13 +61,13 @@ def test_the_shipped_network_says_what_it_was_trained_on() -> None:
 def test_a_board_look_survives_its_file_and_refuses_a_broken_one() -> None:
     board = next(boards(3, 1))
     look = BoardLook.learn(board.patches, board.position)
-    again = BoardLook.from_json(json.loads(json.dumps(look.to_json())))
+    saved = json.loads(json.dumps(look.to_json()))
+    again = LookFile.model_validate(saved).board_look()
     assert again.read(board.patches) == look.read(board.patches)
-    broken = look.to_json() | {"centres": [[1.0, 2.0]]}
-    with pytest.raises(ValueError, match="wrong shape"):
-        BoardLook.from_json(broken)
-    with pytest.raises(ValueError, match="not finite"):
-        BoardLook.from_json(look.to_json() | {"side_colours": [[float("nan")] * 3] * 2})
+    with pytest.raises(ValidationError, match="centres"):
+        LookFile.model_validate(saved | {"centres": [[1.0, 2.0]]})
+    with pytest.raises(ValidationError, match="finite"):
+        LookFile.model_validate(saved | {"side_colours": [[float("nan")] * 3] * 2})
 
 
 def test_a_rendered_board_calibrated_on_the_start_reads_another_position() -> None:
