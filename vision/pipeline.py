@@ -27,6 +27,7 @@ from vision.corners import BOARD_LIKE, CornerError, board_likeness, find_board_c
 from vision.layout import BOARD_PX, MARGIN_PX, SQUARE_CENTRES
 from vision.markers import MARKER_IDS, detect_markers
 from vision.outline import UNSEEN_SIDE
+from vision.successors import Successor, explain, successors
 
 _THUMB = 40  # side of the thumbnail compared frame to frame for motion
 _LIKENESS_EVERY = 4  # every so many edge pixels checked on each frame for the board
@@ -190,6 +191,7 @@ class BoardReader:
         self._known: tuple[str, ...] | None = None
         self._known_looks: np.ndarray | None = None
         self._same_look = 0.0  # the largest move of a look that counts as none
+        self._successors: tuple[Successor, ...] = ()  # what the board can show a move later
 
     def recalibrated(self, calibration: Calibration) -> None:
         """Use new corners (and colours) from now on; the looks learnt before no longer apply."""
@@ -197,10 +199,16 @@ class BoardReader:
         self._thumb = None
         self._known = self._known_looks = None
         self._same_look = 0.0
+        self._successors = ()
 
-    def remember(self, kinds: tuple[str, ...], looks: np.ndarray) -> None:
-        """The game confirmed that the board showed ``kinds`` when its squares looked so."""
+    def remember(
+        self, kinds: tuple[str, ...], looks: np.ndarray, position: Mapping[int, str]
+    ) -> None:
+        """The game confirmed its ``position`` (square -> "b" | "w" | "B" | "W") when the board
+        showed ``kinds`` (a new king not yet crowned by hand is a man) and its squares looked
+        so."""
         self._known, self._known_looks = kinds, looks
+        self._successors = successors(kinds, position)
         occupied = np.array([kind != "empty" for kind in kinds])
         if occupied.all() or not occupied.any():
             self._same_look = 0.0  # no piece or no empty square to tell how unlike they look
@@ -224,9 +232,15 @@ class BoardReader:
         did then (``unchanged``) holds what it held then, whatever it reads as on its own (a
         crown's mark in glare, a man the colours take for the other side's). Only squares
         whose look changed take their reading; a king read on a man's unchanged square is
-        kept (a crown set on it changes little)."""
+        kept (a crown set on it changes little). Where the changed squares are those of one
+        move a piece could make, the board is the one that move leaves, whatever the squares
+        it emptied read as (``vision.successors``)."""
         if self._known is None:
             return reading.kinds
+        changed = frozenset(range(1, 33)) - unchanged
+        moved = explain(reading.kinds, self._known, changed, self._successors)
+        if moved is not None:
+            return moved
         kinds = []
         for square, (read, known) in enumerate(zip(reading.kinds, self._known, strict=True), 1):
             crowned = read in ("B", "W") and known == read.lower()
@@ -386,7 +400,7 @@ class BoardWatcher:
         shown = tuple(
             seen if known[s].lower() == seen else known[s] for s, seen in enumerate(self.kinds, 1)
         )
-        self.reader.remember(shown, self._snapshot_looks)
+        self.reader.remember(shown, self._snapshot_looks, position)
         # A piece whose side was not seen (a spare of another colour) teaches no side's colour.
         known |= {s: "unknown" for s, k in enumerate(self.kinds, 1) if k == UNSEEN_SIDE}
         self.reader.adapt(self._snapshot_pixels, known, self.config.confirm_rate, recorded=True)

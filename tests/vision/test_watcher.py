@@ -370,6 +370,24 @@ def test_a_square_that_looks_as_it_did_holds_what_the_game_confirmed_there(
     assert reader.explained(moved, unchanged) == kinds_of(AFTER)
 
 
+def test_a_move_a_piece_could_make_explains_the_frame_and_no_other_does(
+    calibration: Calibration, view: View
+) -> None:
+    """The squares that changed are those of 22-18: the board is the one 22-18 leaves, even
+    where glare makes the square just left read as a man. A man set down on 15 instead is no
+    move any piece could make: it is read as it stands, for the game to refuse (R-MAN-1)."""
+    watcher = confirmed_watcher(calibration, view)
+    reader = watcher.reader
+    moved = reader.read(render(AFTER, Style(), replace(view, seed=8)).image)
+    glare = replace(moved, kinds=kinds_of({**AFTER, 22: "w"}))
+    assert reader.explained(glare, reader.unchanged(glare)) == kinds_of(AFTER)
+    wrong = {**START, 22: "empty", 15: "w"}
+    misplaced = reader.read(render(wrong, Style(), replace(view, seed=8)).image)
+    unchanged = reader.unchanged(misplaced)
+    assert unchanged == frozenset(range(1, 33)) - {15, 22}
+    assert reader.explained(misplaced, unchanged) == kinds_of(wrong)
+
+
 def test_a_crown_read_on_an_unchanged_man_is_kept(calibration: Calibration, view: View) -> None:
     """A crown set on a man may change its square's look little: a king read there is kept."""
     watcher = confirmed_watcher(calibration, view)
