@@ -72,6 +72,7 @@ from vision.corners import (
     warp,
 )
 from vision.layout import CORNER_NAMES, MARGIN_PX, SQUARE_CENTRES, SQUARE_PX
+from vision.looks import CalibratedView, square_looks
 from vision.markers import (
     MARKER_IDS,
     board_corners_from_markers,
@@ -154,6 +155,9 @@ class Calibration:
     #: The learnt reader's look of this board (:mod:`vision.squares`); when there is one, it,
     #: not the colours, says what each square holds (``calibrate --reader learnt``).
     look: BoardLook | None = None
+    #: The calibration picture's position and squares' looks; none once the corners or the
+    #: picture's size changed (the looks no longer compare) or in a file that has none.
+    view: CalibratedView | None = None
 
     @property
     def warnings(self) -> list[str]:
@@ -362,25 +366,38 @@ class Calibration:
 
     def to_json(self) -> dict[str, object]:
         """The calibration as the JSON object ``save`` writes."""
-        return {
-            "version": VERSION,
-            "method": self.method,
-            "image_size": list(self.image_size),
-            "corners": {
-                n: c.round(2).tolist() for n, c in zip(CORNER_NAMES, self.corners, strict=True)
-            },
-            "homography": self.homography.round(8).tolist(),
-            "k1": round(self.k1, 4),
-            "focal": None
-            if self.focal is None
-            else [round(self.focal.log, 5), self.focal.variance],
-            "camera": self.pose.to_json(),
-            "model": self.model.to_json(),
-            "light": self.light.round(5).tolist(),
-            "markers": {str(i): m.round(2).tolist() for i, m in self.markers.items()},
-            "odd": {str(s): list(pair) for s, pair in self.odd.items()},
-            "coloured": self.coloured,
-        } | ({} if self.look is None else {"look": self.look.to_json()})
+        return (
+            {
+                "version": VERSION,
+                "method": self.method,
+                "image_size": list(self.image_size),
+                "corners": {
+                    n: c.round(2).tolist() for n, c in zip(CORNER_NAMES, self.corners, strict=True)
+                },
+                "homography": self.homography.round(8).tolist(),
+                "k1": round(self.k1, 4),
+                "focal": None
+                if self.focal is None
+                else [round(self.focal.log, 5), self.focal.variance],
+                "camera": self.pose.to_json(),
+                "model": self.model.to_json(),
+                "light": self.light.round(5).tolist(),
+                "markers": {str(i): m.round(2).tolist() for i, m in self.markers.items()},
+                "odd": {str(s): list(pair) for s, pair in self.odd.items()},
+                "coloured": self.coloured,
+            }
+            | ({} if self.look is None else {"look": self.look.to_json()})
+            | (
+                {}
+                if self.view is None
+                else {
+                    "view": {
+                        "position": {str(s): k for s, k in self.view.position.items()},
+                        "looks": self.view.looks_text(),
+                    }
+                }
+            )
+        )
 
     @classmethod
     def from_json(cls, data: object, source: str = "") -> Calibration:
@@ -409,6 +426,7 @@ class Calibration:
             focal=file.focal_estimate(),
             coloured=file.coloured,  # older files: not checked
             look=None if file.look is None else file.look.board_look(),
+            view=None if file.view is None else file.view.calibrated_view(),
         )
 
     def save(self, path: str | Path) -> None:
@@ -865,9 +883,12 @@ def calibrate(
                 raise
             look = BoardLook.learn(draft.windows.patches(image), known)
         model, odd = _UNLEARNT, {}
+    pieces = {s: k for s, k in known.items() if k in ("b", "w", "B", "W")}
+    view = None if labelled else CalibratedView(pieces, square_looks(canvas))
     return Calibration(
         found, method, (width, height), model, pixels.light, markers, odd, k1,
         focal_estimate(draft.ideal_corners, (width, height)), coloured=coloured, look=look,
+        view=view,
     )  # fmt: skip
 
 

@@ -19,6 +19,7 @@ from vision.camera import FOCAL_RANGE, FOCAL_VARIANCE, FocalEstimate
 from vision.colour import CLASSES, PixelModel, SquareModel
 from vision.corners import K1_RANGE
 from vision.layout import CORNER_NAMES
+from vision.looks import CalibratedView
 from vision.markers import MARKER_IDS
 from vision.squares import BoardLook
 
@@ -117,6 +118,22 @@ class LookFile(_Part):
         )  # fmt: skip
 
 
+class ViewFile(_Part):
+    """:class:`vision.looks.CalibratedView`: the position calibrated on and its squares' looks."""
+
+    position: dict[Square, Literal["b", "w", "B", "W"]]
+    looks: str
+
+    def calibrated_view(self) -> CalibratedView:
+        """The view these fields describe; ``ValueError`` names what is wrong with the looks."""
+        return CalibratedView(dict(self.position), CalibratedView.looks_from_text(self.looks))
+
+    @model_validator(mode="after")
+    def _looks_readable(self) -> ViewFile:
+        self.calibrated_view()
+        return self
+
+
 class CornersFile(_Part):
     """The playing area's corners in the calibration picture, in pixels."""
 
@@ -188,6 +205,13 @@ class CalibrationFile(_Part):
     look: LookFile | None = Field(
         default=None,
         description="the learnt reader's look of the board (centres, spreads, colours, king odds)",
+    )
+    view: ViewFile | None = Field(
+        default=None,
+        description=(
+            "the position calibrated on (a table of squares, each b, w, B or W) and its "
+            "squares' looks (base64)"
+        ),
     )
 
     def focal_estimate(self) -> FocalEstimate | None:

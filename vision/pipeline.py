@@ -24,7 +24,7 @@ from engine.sensing import LinkHealth, SensorEvent, SensorFault, Snapshot
 from vision.calibration import Calibration, CalibrationError, why_unreadable
 from vision.colour import Pixels
 from vision.corners import BOARD_LIKE, CornerError, board_likeness, find_board_corners
-from vision.layout import BOARD_PX, MARGIN_PX, SQUARE_CENTRES
+from vision.looks import look_change, square_looks
 from vision.markers import MARKER_IDS, detect_markers
 from vision.outline import UNSEEN_SIDE
 from vision.successors import Successor, explain, successors
@@ -43,7 +43,6 @@ _SAME_LOOK = 0.15
 _SAME_LOOK_CONTRAST = 0.4
 #: ... and less than this many times the frame's median square's move (its noise and drift).
 _SAME_LOOK_NOISE = 8.0
-_LOOK_CELLS = 8  # cells a side of a square's look
 _HELD_OVER = 3  # views taken for something held over the board before the light is relearnt
 #: Share of the board's side within which the grid's corners agree with corners clicked by hand
 #: or found by markers: the grid's own error on the real photos, up to 2.1 % of the side where
@@ -88,26 +87,6 @@ class Reading:
     def pieces(self) -> dict[int, str]:
         """The occupied squares' pieces as seen: "b" | "w" | "B" | "W" | "?" (side not seen)."""
         return {s: k for s, k in enumerate(self.kinds, 1) if k != "empty"}
-
-
-def square_looks(canonical: np.ndarray) -> np.ndarray:
-    """Each dark square's look in a canonical image: its log colour on an 8x8 grid (32, 192)."""
-    board = canonical[MARGIN_PX : MARGIN_PX + BOARD_PX, MARGIN_PX : MARGIN_PX + BOARD_PX]
-    cells = cv2.resize(board, (8 * _LOOK_CELLS, 8 * _LOOK_CELLS), interpolation=cv2.INTER_AREA)
-    logs = np.log1p(cells.astype(np.float32))
-    looks = []
-    for x, y in SQUARE_CENTRES - 0.5:
-        row, col = int(y) * _LOOK_CELLS, int(x) * _LOOK_CELLS
-        looks.append(logs[row : row + _LOOK_CELLS, col : col + _LOOK_CELLS].ravel())
-    return np.array(looks)
-
-
-def look_change(before: np.ndarray, after: np.ndarray) -> np.ndarray:
-    """How far each square's look moved (32,): the root mean square of its log-colour change,
-    less the frame's overall change (the light, the exposure)."""
-    change = after - before
-    change -= np.median(change.mean(axis=1))
-    return np.sqrt((change**2).mean(axis=1))
 
 
 class Steadiness:
@@ -192,6 +171,9 @@ class BoardReader:
         self._known_looks: np.ndarray | None = None
         self._same_look = 0.0  # the largest move of a look that counts as none
         self._successors: tuple[Successor, ...] = ()  # what the board can show a move later
+        view = calibration.view
+        if view is not None:  # until the game confirms one: the position calibrated on
+            self.remember(view.kinds, view.looks, view.position)
 
     def recalibrated(self, calibration: Calibration) -> None:
         """Use new corners (and colours) from now on; the looks learnt before no longer apply."""

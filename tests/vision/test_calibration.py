@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from dataclasses import replace
@@ -71,6 +72,9 @@ def test_json_round_trip_reads_the_same(tmp_path, view: View, calibration: Calib
     loaded = Calibration.load(path)
     assert loaded.method == calibration.method
     assert np.allclose(loaded.corners, calibration.corners, atol=0.01)
+    assert loaded.view is not None and calibration.view is not None
+    assert loaded.view.position == calibration.view.position == START
+    assert np.abs(loaded.view.looks - calibration.view.looks).max() < 0.005  # half floats
     after = {**START, 22: "empty", 18: "w"}
     image = render(after, Style(), replace(view, seed=5)).image
     assert read_squares(loaded, image) == {s: after.get(s, "empty") for s in range(1, 33)}
@@ -265,6 +269,10 @@ def test_a_calibration_file_with_some_markers_is_refused(tmp_path, calibration) 
         Calibration.load(path)
 
 
+#: 32 looks, every number infinite: base64 as the file keeps them, but no look.
+INFINITE_LOOKS = base64.b64encode(np.full(32 * 192, np.inf, "<f2").tobytes()).decode()
+
+
 @pytest.mark.parametrize(
     "part, bad",
     [
@@ -290,6 +298,10 @@ def test_a_calibration_file_with_some_markers_is_refused(tmp_path, calibration) 
         ("look", {"centres": [[1.0, 2.0]]}),
         ("coloured", "yes"),
         ("focal", [0.1]),
+        ("view", {"position": {"1": "b"}, "looks": "not base64!"}),
+        ("view", {"position": {"1": "b"}, "looks": "AAAA"}),
+        ("view", {"position": {"1": "x"}, "looks": ""}),
+        ("view", {"position": {"1": "b"}, "looks": INFINITE_LOOKS}),
     ],
 )
 def test_a_calibration_file_with_a_malformed_part_is_named(
@@ -316,7 +328,7 @@ def test_a_calibration_file_missing_a_part_names_it(tmp_path, calibration) -> No
     with pytest.raises(CalibrationError, match=missing):
         Calibration.load(path)
     data = calibration.to_json()
-    for optional in ("markers", "odd", "k1", "focal", "coloured"):  # older files lack them
+    for optional in ("markers", "odd", "k1", "focal", "coloured", "view"):  # older files lack
         del data[optional]
     path.write_text(json.dumps(data))
     assert Calibration.load(path).k1 == 0.0

@@ -388,6 +388,23 @@ def test_a_move_a_piece_could_make_explains_the_frame_and_no_other_does(
     assert reader.explained(misplaced, unchanged) == kinds_of(wrong)
 
 
+def test_before_any_confirmation_the_position_calibrated_on_is_known(
+    calibration: Calibration, view: View
+) -> None:
+    """A board set up as it was calibrated is read against the calibration picture from the
+    first frame: an empty square that glare makes read as a man stays empty, so the set-up
+    stands and the game can start. Another size of picture (the looks no longer compare)
+    has no such help."""
+    assert calibration.view is not None and calibration.view.position == START
+    reader = BoardWatcher(calibration).reader
+    reading = reader.read(render(START, Style(), replace(view, seed=11)).image)
+    fooled = replace(reading, kinds=kinds_of({**START, 14: "w"}))
+    assert reader.explained(fooled, reader.unchanged(fooled)) == kinds_of(START)
+    moved = reader.read(render(AFTER, Style(), replace(view, seed=12)).image)
+    assert reader.explained(moved, reader.unchanged(moved)) == kinds_of(AFTER)
+    assert calibration.scaled_to((320, 240)).view is None
+
+
 def test_a_crown_read_on_an_unchanged_man_is_kept(calibration: Calibration, view: View) -> None:
     """A crown set on a man may change its square's look little: a king read there is kept."""
     watcher = confirmed_watcher(calibration, view)
