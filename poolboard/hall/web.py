@@ -27,6 +27,7 @@ from poolboard.config import RefereeConfig
 from poolboard.hall.broadcast import Broadcast
 from poolboard.hall.event import DescribedResult, EventError, GameResult, Pairing, Standing
 from poolboard.hall.monitor import ActionError, Alert, HallMonitor, Tile
+from poolboard.hall.seating import LateSeating
 from poolboard.hall.table import ACTIONS
 from poolboard.session.state import BoardState
 from poolboard.web.app import _PAGE_HEADERS, _invalid_request
@@ -287,7 +288,10 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         hub.start()
+        seating = LateSeating(monitor, event, seat)
+        seating.start()
         yield
+        seating.stop()
         hub.stop()
 
     app = FastAPI(title="poolboard hall", summary="Every table of the room live", lifespan=lifespan)

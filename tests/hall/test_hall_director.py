@@ -57,6 +57,28 @@ def test_names_from_a_pairing_are_in_the_tables_own_pdn(hall, tables) -> None:
     assert ("round", None) in audit and ("table-details", 200) in audit
 
 
+def test_a_table_offline_when_its_round_started_is_seated_when_it_comes_back(hall, tables) -> None:
+    """A table that was off when the director started its round (a Pi still booting) is not
+    seated then; when it comes online the hall seats it, once, and audits it as its own."""
+    hall.director("players.csv", "Ann Lee,Leeds\nBob Ray,York\n").raise_for_status()
+    hall.director("pairings", {"round": 1, "table": "t1", "first": "Ann Lee", "second": "Bob Ray"})
+    answer = hall.director("round", {"round": 1})
+    assert answer.json()["tables"]["t1"].startswith("not seated")
+    t1 = tables("t1", hall.broker_port)
+
+    def names() -> tuple[str, str]:
+        headers = t1.http.get("/api/state").json()["headers"]
+        return headers.get("Black"), headers.get("White")
+
+    hall.wait(lambda: names() == ("Ann Lee", "Bob Ray"), "t1 seated when it came online", 20)
+
+    def late() -> list[tuple[str, str]]:
+        audit = hall.get("/api/director/audit", True)
+        return [(a["actor"], a["data"]["outcome"]) for a in audit if a["action"] == "late-seat"]
+
+    assert hall.wait(late, "the late seating in the audit") == [("hall", "seated")]
+
+
 def console(browser, hall, width: int, height: int, **extra):  # noqa: F811
     context = browser.new_context(
         viewport={"width": width, "height": height},
