@@ -200,6 +200,17 @@ class BoardReader:
         contrast = float(np.quantile(unlike.min(axis=1), 0.1))
         self._same_look = min(_SAME_LOOK, _SAME_LOOK_CONTRAST * contrast)
 
+    def still_known(
+        self, kinds: tuple[str, ...], frame: tuple[str, ...], looks: np.ndarray
+    ) -> None:
+        """The board at rest (``kinds``, its run's) and this frame (``frame``, its looks
+        ``looks``) show the last confirmed position: its squares' looks now are that
+        position's (a crown set on a man the camera reads as a man, a piece straightened,
+        the light moved on), so the next move's squares alone look changed. A run still
+        voting for the position while this frame already shows a move teaches nothing."""
+        if self._known is not None and kinds == frame == self._known:
+            self._known_looks = looks
+
     def unchanged(self, reading: Reading) -> frozenset[int]:
         """The squares that look as they did in the last position the game confirmed (none
         before the first)."""
@@ -349,6 +360,7 @@ class BoardWatcher:
         kinds = self._run.kinds
         if kinds is None:  # a square wavers: wait for the run to agree
             return None
+        self.reader.still_known(kinds, explained, reading.looks)
         position = dict(enumerate(kinds, 1))
         self.reader.adapt(reading.pixels, position, self.config.adapt_rate)
         self._faulted = False

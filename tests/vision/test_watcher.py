@@ -405,6 +405,28 @@ def test_before_any_confirmation_the_position_calibrated_on_is_known(
     assert calibration.scaled_to((320, 240)).view is None
 
 
+def test_a_board_at_rest_in_the_confirmed_position_renews_its_looks(
+    calibration: Calibration, view: View
+) -> None:
+    """A crown set on the man on 30 changes the square's look; once the board rests showing
+    the confirmed position (the crown not seen, as on a set whose kings read as men), the
+    looks are renewed, so the next move's squares alone look changed. A run still voting
+    for the position while its frame already shows a move renews nothing."""
+    watcher = confirmed_watcher(calibration, view)
+    reader = watcher.reader
+    again = reader.read(render(START, Style(), replace(view, seed=13)).image)
+    looks = again.looks.copy()
+    looks[29] += 0.5  # the crown's look on 30 (a stack seen from the side changes it so)
+    crowned = replace(again, looks=looks)
+    assert 30 not in reader.unchanged(crowned)
+    reader.still_known(kinds_of(START), kinds_of(START), crowned.looks)
+    assert reader.unchanged(crowned) == frozenset(range(1, 33))
+    moved = reader.read(render(AFTER, Style(), replace(view, seed=14)).image)
+    moved = replace(moved, looks=moved.looks + np.where(np.arange(32) == 29, 0.5, 0.0)[:, None])
+    reader.still_known(kinds_of(START), kinds_of(AFTER), moved.looks)
+    assert reader.unchanged(moved) == frozenset(range(1, 33)) - {18, 22}
+
+
 def test_a_crown_read_on_an_unchanged_man_is_kept(calibration: Calibration, view: View) -> None:
     """A crown set on a man may change its square's look little: a king read there is kept."""
     watcher = confirmed_watcher(calibration, view)
