@@ -15,6 +15,7 @@ import re
 from engine.clock import Bonus, Scope, TimeControl
 from engine.color import Color
 from poolboard import records
+from poolboard.locale import translation
 
 #: A rule's ID cited beside the words: "(R-END-1)", "(R-TIM-1, R-TIM-2)" or "R-ILL-1: ".
 _CITED = re.compile(r"\s*\((?:R-[A-Z]+-\d+(?:,\s*)?)+\)|\bR-[A-Z]+-\d+:\s*")
@@ -52,50 +53,65 @@ def count(number: int, noun: str, plural: str = "") -> str:
     return f"{number} {noun if number == 1 else plural or noun + 's'}"
 
 
-def duration(seconds: float) -> str:
+def duration(seconds: float, language: str = "en") -> str:
     """A length of time as a person says it: "45 minutes", "1 hour 30 minutes", "5 seconds".
 
     >>> duration(2700), duration(5400), duration(90), duration(7.5)
     ('45 minutes', '1 hour 30 minutes', '1 minute 30 seconds', '7.5 seconds')
+    >>> duration(5400, "es")
+    '1 hora 30 minutos'
     """
+    _n = translation(language).ngettext
     whole = round(seconds)
     if whole != seconds or seconds < 60:
-        return f"{seconds:g} second{'' if seconds == 1 else 's'}"
+        return _n("{n} second", "{n} seconds", 1 if seconds == 1 else 2).format(n=f"{seconds:g}")
     hours, rest = divmod(whole, 3600)
     minutes, secs = divmod(rest, 60)
-    parts = [count(hours, "hour")] if hours else []
-    parts += [count(minutes, "minute")] if minutes else []
-    parts += [count(secs, "second")] if secs else []
+    parts = [_n("{n} hour", "{n} hours", hours).format(n=hours)] if hours else []
+    parts += [_n("{n} minute", "{n} minutes", minutes).format(n=minutes)] if minutes else []
+    parts += [_n("{n} second", "{n} seconds", secs).format(n=secs)] if secs else []
     return " ".join(parts)
 
 
-def time_control(control: TimeControl) -> str:
+def time_control(control: TimeControl, language: str = "en") -> str:
     """The time control in words: "45 minutes a side for the whole match", "5 minutes a side,
-    5 seconds added a move", "40 moves in 2 hours, then 30 minutes", "5 minutes a move"."""
+    5 seconds added a move", "40 moves in 2 hours, then 30 minutes", "5 minutes a move"; in
+    ``language`` (one of :data:`poolboard.locale.LANGUAGES`).
+
+    >>> time_control(TimeControl.from_string("apca-match"), "es")
+    '45 minutos por jugador para todo el encuentro'
+    """
+    found = translation(language)
+    _, _n = found.gettext, found.ngettext
     limit = control.move_limit
     if limit is not None:
-        text = f"{duration(limit.call)} a move"
+        text = _("{time} a move").format(time=duration(limit.call, language))
         if limit.capture_call is not None:
-            text += f" ({duration(limit.capture_call)} with a single capture)"
+            single = duration(limit.capture_call, language)
+            text = _("{text} ({time} with a single capture)").format(text=text, time=single)
         return text
     stages = [
-        f"{duration(stage.seconds)}"
+        duration(stage.seconds, language)
         if stage.moves is None
-        else f"{count(stage.moves, 'move')} in {duration(stage.seconds)}"
+        else _n("{n} move in {time}", "{n} moves in {time}", stage.moves).format(
+            n=stage.moves, time=duration(stage.seconds, language)
+        )
         for stage in control.stages
     ]
-    text = ", then ".join(stages)
+    text = stages[0]
+    for stage in stages[1:]:
+        text = _("{text}, then {stage}").format(text=text, stage=stage)
     if control.stages[0].moves is None and len(stages) == 1:
-        text += " a side"
+        text = _("{time} a side").format(time=text)
     if control.scope is Scope.MATCH:
-        text += " for the whole match"
-    bonus = duration(control.bonus_seconds)
+        text = _("{text} for the whole match").format(text=text)
+    bonus = duration(control.bonus_seconds, language)
     if control.bonus is Bonus.FISCHER:
-        text += f", {bonus} added a move"
+        text = _("{text}, {time} added a move").format(text=text, time=bonus)
     elif control.bonus is Bonus.DELAY:
-        text += f", {bonus} delay a move"
+        text = _("{text}, {time} delay a move").format(text=text, time=bonus)
     elif control.bonus is Bonus.BRONSTEIN:
-        text += f", up to {bonus} back a move"
+        text = _("{text}, up to {time} back a move").format(text=text, time=bonus)
     return text
 
 

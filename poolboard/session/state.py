@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.board import Board
 from engine.color import Color
 from poolboard import records, words
+from poolboard.locale import LANGUAGES
 
 if TYPE_CHECKING:
     from poolboard.session.core import Session
@@ -165,6 +166,9 @@ class WordsView(_View):
 
     result: str | None = Field(description="how the game ended, without rule IDs")
     time_control: str = Field(description='"45 minutes a side for the whole match"')
+    time_control_words: dict[str, str] = Field(
+        description='the same in each language the pages speak: {"en": ..., "es": ...}'
+    )
     pieces: dict[str, str] = Field(description='each side\'s pieces: "12 pieces", "1 piece"')
 
 
@@ -299,6 +303,9 @@ def board_state(core: Session) -> BoardState:
                     core.headers.get("Black", "?"),
                 ),
                 "time_control": words.time_control(clock.control),
+                "time_control_words": {
+                    language: words.time_control(clock.control, language) for language in LANGUAGES
+                },
                 "pieces": {
                     side.value: words.count(board.pieces(side).bit_count(), "piece")
                     for side in Color

@@ -42,6 +42,7 @@ def test_the_pages_speak_spanish_and_switch_to_english(browser, spanish: Live) -
     assert text_of(referee, "#correct-form button") == "corregir"
     assert referee.locator("[name=time_control]").get_attribute("placeholder") == "apca-match"
     wait_text(spectator, "#state-line", "coloque la posición en el tablero (Juegan las negras)")
+    wait_text(spectator, "#clock-note", "45 minutos por jugador para todo el encuentro")
     board.click("#setup")
     wait_text(board, "#state-line", "Juegan las negras")
     tab_to(board, "board")
@@ -72,6 +73,7 @@ def test_the_pages_speak_spanish_and_switch_to_english(browser, spanish: Live) -
     spectator.wait_for_function("document.documentElement.lang === 'en'", timeout=TIMEOUT)
     wait_text(spectator, "#flip", "flip")
     wait_text(spectator, ".player.black .name", "Black")
+    wait_text(spectator, "#clock-note", "45 minutes a side for the whole match")
     board.reload()
     board.wait_for_selector(".conn.live", timeout=TIMEOUT)
     assert text_of(board, "#setup") == "set up the position"

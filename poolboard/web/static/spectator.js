@@ -1,7 +1,7 @@
 // The spectator page (/ and /big): the live board, clocks, moves, counts, the match and result.
 import {
   BoardView, ClockModel, Narrator, askHint, boardPicture, connect, countText, cueStyles, formatClock,
-  loadLanguage, matchLine, players, renderMoves, showConnection, showOpponent, showPlayer,
+  language, loadLanguage, matchLine, players, renderMoves, showConnection, showOpponent, showPlayer,
   standingFaults, stateLine, storeFlip, storedFlip, t, violationText,
 } from "/static/poolboard.js";
 
@@ -45,8 +45,9 @@ function show() {
     showPlayer(box, state, side, names[side]);
   }
   const paused = state.clock.state === "paused";
+  const control = state.words.time_control_words?.[language] ?? state.words.time_control;
   document.getElementById("clock-note").textContent =
-    `${state.words.time_control}${paused ? t(" · paused by the referee") : ""}`;
+    `${control}${paused ? t(" · paused by the referee") : ""}`;
   document.getElementById("state-line").textContent = stateLine(state);
   showOpponent(state, document.getElementById("opponent-line"), document.getElementById("hint"));
   document.getElementById("paused").hidden = !paused || Boolean(state.result);
