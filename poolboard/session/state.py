@@ -167,7 +167,8 @@ class WordsView(_View):
     result: str | None = Field(description="how the game ended, without rule IDs")
     time_control: str = Field(description='"45 minutes a side for the whole match"')
     time_control_words: dict[str, str] = Field(
-        description='the same in each language the pages speak: {"en": ..., "es": ...}'
+        default_factory=dict,
+        description='the same in each language the pages speak: {"en": ..., "es": ...}',
     )
     pieces: dict[str, str] = Field(description='each side\'s pieces: "12 pieces", "1 piece"')
 
