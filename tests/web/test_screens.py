@@ -117,7 +117,14 @@ def test_the_screens_tell_the_truth(browser, live: Live, size: tuple[int, int]) 
     wait_text(board, "#message", "R-ILL-1")
     wait_text(spectator, "#alerts", "R-ILL-1")
     assert text_of(spectator, "#alerts").count("R-ILL-1") == 1
+    for page in (spectator, big, board):  # a rule ID never breaks at its hyphens, even on a phone
+        wait_text(page, ".rule", "R-ILL-1")
+        lines = page.evaluate(
+            "[...document.querySelectorAll('.rule')].map(r => r.getClientRects().length)"
+        )
+        assert lines and set(lines) == {1}, f"{page.url}: a rule ID over lines: {lines}"
     shoot(board, "board-refused", size)
+    shoot(big, "big-refused", size)
     tap(board, 17)
     tap(board, 12)
     wait_text(board, "#state-line", "Black to move")

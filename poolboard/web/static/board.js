@@ -2,7 +2,7 @@
 // snapshot (POST /api/board), exactly what a reed board reports, so the real tracker does the rest.
 import {
   BoardView, ClockModel, askHint, connect, cueStyles, describeSquare, loadLanguage, parseFen, t, players, renderMoves, showClockFaces,
-  showConnection, showOpponent, showPlayer, stateLine, storeFlip, storedFlip, violationText,
+  showConnection, showOpponent, showPlayer, showText, stateLine, storeFlip, storedFlip, violationText,
 } from "/static/poolboard.js";
 
 const view = new BoardView(document.getElementById("board"), { flipped: storedFlip("flip-board") });
@@ -22,7 +22,7 @@ let queue = Promise.resolve();
 const key = (squares) => [...squares].sort((a, b) => a - b).join(",");
 
 function say(text, kind = "") {
-  message.textContent = text;
+  showText(message, text);
   message.className = `message ${kind}`;
 }
 
@@ -223,7 +223,7 @@ connect((next) => {
   for (const side of ["black", "white"]) {
     showPlayer(document.getElementById(`player-${side}`), state, side, names[side]);
   }
-  document.getElementById("state-line").textContent = stateLine(state);
+  showText(document.getElementById("state-line"), stateLine(state));
   showOpponent(state, document.getElementById("opponent-line"), document.getElementById("hint"));
   // The reason a move was refused, until the position is restored.
   if (state.violation) {

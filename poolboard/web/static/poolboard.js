@@ -15,6 +15,19 @@ export function t(text, values = {}) {
   return found.replace(/\{(\w+)\}/g, (place, name) => (name in values ? values[name] : place));
 }
 
+/** Set ``element``'s text to ``text``, each rule ID in it (R-CAP-1) kept on one line and in
+ * its own words: a narrow column or a big screen never breaks one at its hyphens. */
+export function showText(element, text) {
+  element.replaceChildren(...text.split(/(R-[A-Z]{3}-\d+)/).map((part, index) => {
+    if (index % 2 === 0) return part;
+    const rule = document.createElement("span");
+    rule.className = "rule";
+    rule.translate = false;
+    rule.textContent = part;
+    return rule;
+  }));
+}
+
 /** Put every text of the page (and its titles, labels, placeholders) in the page's language;
  * an element marked translate="no" keeps its words (rule IDs, FEN, PDN). */
 export function translatePage(root = document) {

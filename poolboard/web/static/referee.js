@@ -3,7 +3,7 @@
 import {
   BoardView, ClockModel, boardPicture, connect, counted, countText, cueStyles, language,
   loadLanguage, matchLine, parseFen, players, playerWords, renderMoves, sideName, t,
-  showClockFaces, showConnection, showPlayer, standingFaults, stateLine, violationText,
+  showClockFaces, showConnection, showPlayer, showText, standingFaults, stateLine, violationText,
 } from "/static/poolboard.js";
 
 const view = new BoardView(document.getElementById("board"));
@@ -249,17 +249,17 @@ function show() {
   document.getElementById("details-for").textContent = fresh
     ? t("applies to this game (no move yet) and the next")
     : `${forNext}${pending.length ? `; set for it: ${pending.map(([k, v]) => `${k} ${v}`).join(", ")}` : ""}`;
-  document.getElementById("state-line").textContent = stateLine(state, { codes: true });
+  showText(document.getElementById("state-line"), stateLine(state, { codes: true }));
   document.getElementById("counts").replaceChildren(...state.counts.map((count) => {
     const li = document.createElement("li");
-    li.textContent = language === "en" ? `${count.rule}: ${count.text}` : countText(count);
+    showText(li, language === "en" ? `${count.rule}: ${count.text}` : countText(count));
     return li;
   }));
   const violations = state.violations.slice(-4).map((v) =>
     `${v.side ? sideName(v.side) : ""} (${severity(v.severity)}${v.mended ? t(", mended") : ""}): ${violationText(v)}`);
   document.getElementById("alerts").replaceChildren(...[...standingFaults(state), ...violations].map((text) => {
     const li = document.createElement("li");
-    li.textContent = text;
+    showText(li, text);
     return li;
   }));
   renderMoves(document.getElementById("moves"), state, {

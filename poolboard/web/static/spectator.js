@@ -2,7 +2,7 @@
 import {
   BoardView, ClockModel, Narrator, askHint, boardPicture, connect, countText, cueStyles, formatClock,
   language, loadLanguage, matchLine, players, renderMoves, showConnection, showOpponent, showPlayer,
-  standingFaults, stateLine, storeFlip, storedFlip, t, violationText,
+  showText, standingFaults, stateLine, storeFlip, storedFlip, t, violationText,
 } from "/static/poolboard.js";
 
 const big = location.pathname === "/big" || new URLSearchParams(location.search).get("big") === "1";
@@ -48,19 +48,19 @@ function show() {
   const control = state.words.time_control_words?.[language] ?? state.words.time_control;
   document.getElementById("clock-note").textContent =
     `${control}${paused ? t(" · paused by the referee") : ""}`;
-  document.getElementById("state-line").textContent = stateLine(state);
+  showText(document.getElementById("state-line"), stateLine(state));
   showOpponent(state, document.getElementById("opponent-line"), document.getElementById("hint"));
   document.getElementById("paused").hidden = !paused || Boolean(state.result);
   const over = document.getElementById("game-over");
   over.hidden = !state.result;
-  over.textContent = state.result ? stateLine(state) : "";
+  showText(over, state.result ? stateLine(state) : "");
   const result = document.getElementById("result");
   result.hidden = !state.result;
   result.textContent = state.result ? t("result {result}", { result: state.result }) : "";
   const counts = document.getElementById("counts");
   counts.replaceChildren(...state.counts.map((count) => {
     const li = document.createElement("li");
-    li.textContent = countText(count);
+    showText(li, countText(count));
     return li;
   }));
   // Only what stands now: a violation goes once the position is restored, a move the store
@@ -69,7 +69,7 @@ function show() {
   const now = [state.violation && violationText(state.violation), ...standingFaults(state)];
   alerts.replaceChildren(...now.filter(Boolean).map((text) => {
     const li = document.createElement("li");
-    li.textContent = text;
+    showText(li, text);
     return li;
   }));
   renderMoves(document.getElementById("moves"), state, { limit: big ? 12 : 0 });
