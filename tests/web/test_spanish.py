@@ -94,6 +94,7 @@ def test_a_draw_count_is_told_in_spanish(browser, tmp_path: Path) -> None:
         spectator.goto(server.url + "/")
         spectator.wait_for_selector(".conn.live", timeout=TIMEOUT)
         wait_text(spectator, "#state-line", "Juegan las negras")
+        assert text_of(spectator, ".player.black .pieces").endswith("1 pieza")  # not "1 piezas"
         server.session.invoke_count("referee", Color.BLACK)  # the weaker side asks (R-DRW-4)
         wait_text(
             spectator,

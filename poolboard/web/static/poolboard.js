@@ -669,7 +669,9 @@ export function showClockFaces(clock) {
 export function sideLine(state, side, named = true) {
   const points = matchPoints(state, side);
   // The side in words as well: the swatch's colour is never the only sign of it.
-  const count = language === "en" ? state.words.pieces[side] : t("{n} pieces", { n: state.pieces?.[side] ?? "" });
+  const left = state.pieces?.[side];
+  const count = language === "en" ? state.words.pieces[side]
+    : left === 1 ? t("1 piece") : t("{n} pieces", { n: left ?? "" });
   const pieces = named ? `${sideName(side)} · ${count}` : count;
   return points === null ? pieces : `${pieces} · ${t("match {points}", { points })}`;
 }
