@@ -20,7 +20,7 @@ import uvicorn
 from fastapi import Depends, FastAPI, HTTPException, Request, WebSocket
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
 from poolboard.session import Session
@@ -46,8 +46,12 @@ _PAGE_HEADERS = {
 }
 
 
-def _page(name: str) -> FileResponse:
-    return FileResponse(STATIC / name, media_type="text/html", headers=_PAGE_HEADERS)
+def _page(name: str, language: str) -> HTMLResponse:
+    """A page, telling its scripts the board's ``[display] language`` before anything is drawn
+    (``veil.js`` hides a page until it is translated)."""
+    html = (STATIC / name).read_text(encoding="utf-8")
+    html = html.replace('<html lang="en">', f'<html lang="en" data-board-language="{language}">', 1)
+    return HTMLResponse(html, headers=_PAGE_HEADERS)
 
 
 def _json_safe(value: Any) -> Any:
@@ -98,18 +102,18 @@ def create_app(session: Session, host: str | None = None, *, body_seconds: float
     board_access = [] if loopback else [Depends(login)]
 
     @app.get("/", include_in_schema=False)
-    def spectator() -> FileResponse:
-        return _page("spectator.html")
+    def spectator() -> HTMLResponse:
+        return _page("spectator.html", session.config.display.language)
 
     @app.get("/big", include_in_schema=False)
-    def big_screen() -> FileResponse:
-        return _page("spectator.html")
+    def big_screen() -> HTMLResponse:
+        return _page("spectator.html", session.config.display.language)
 
     @app.get("/board", include_in_schema=False, dependencies=board_access)
-    def virtual_board() -> FileResponse:
+    def virtual_board() -> HTMLResponse:
         if not isinstance(session.sensor, SimulatedBoard):
             raise HTTPException(404, "the virtual board exists only with the simulated sensor")
-        return _page("board.html")
+        return _page("board.html", session.config.display.language)
 
     def console_open() -> None:
         if not session.config.referee.password:
@@ -119,8 +123,8 @@ def create_app(session: Session, host: str | None = None, *, body_seconds: float
 
     # console_open runs before the login: without a password the page says how to set one.
     @app.get("/referee", include_in_schema=False, dependencies=[Depends(console_open)])
-    def referee_console(_: referee) -> FileResponse:
-        return _page("referee.html")
+    def referee_console(_: referee) -> HTMLResponse:
+        return _page("referee.html", session.config.display.language)
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> RedirectResponse:

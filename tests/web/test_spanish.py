@@ -104,3 +104,25 @@ def test_a_draw_count_is_told_in_spanish(browser, tmp_path: Path) -> None:
         context.close()
     finally:
         server.close()
+
+
+def test_a_spanish_page_shows_no_english_before_its_words_load(browser, spanish: Live) -> None:
+    """Held before its catalogue arrives, a Spanish page shows nothing (no English flash);
+    once the words load it shows in Spanish. An English page never waits."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    held = []
+    page.route("**/api/messages/es", lambda route: held.append(route))
+    with page.expect_request("**/api/messages/es"):
+        page.goto(spanish.url + "/", wait_until="commit")
+    hidden = "getComputedStyle(document.body).visibility"
+    page.wait_for_function("() => document.body !== null", timeout=TIMEOUT)
+    assert held and page.evaluate(hidden) == "hidden"
+    held[0].continue_()
+    page.wait_for_function("() => !document.documentElement.classList.contains('translating')")
+    assert page.evaluate(hidden) == "visible"
+    assert text_of(page, "#flip") != "flip"  # in Spanish
+    english = context.new_page()
+    english.goto(spanish.url + "/?lang=en", wait_until="domcontentloaded")
+    assert english.evaluate(hidden) == "visible"
+    context.close()

@@ -59,6 +59,7 @@ export async function loadLanguage() {
   document.documentElement.lang = language;
   document.documentElement.style.setProperty("--to-move", JSON.stringify(` · ${t("to move")}`));
   translatePage();
+  document.documentElement.classList.remove("translating");  // veil.js hid it until now
   const choice = document.getElementById("language");
   if (choice) {
     choice.value = language;
