@@ -2,6 +2,7 @@
 English text the code and the pages use has its Spanish translation, with the same ``{places}``,
 and the Spanish catalogue holds nothing no longer used (poolboard/locale)."""
 
+import ast
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -55,7 +56,8 @@ def used() -> dict[str, str]:
     """Every message the code and the pages use, with where it is used."""
     found: dict[str, str] = {}
     for path in sorted((ROOT / "poolboard").rglob("*.py")):
-        keywords = {"_": None, "_n": (1, 2)}  # Phrasebook's gettext and ngettext
+        # Phrasebook's gettext and ngettext; a refusal's message, which the pages look up.
+        keywords = {"_": None, "_n": (1, 2), "RefereeError": None}
         for _, message, _, _ in extract_from_file("python", path, keywords=keywords):
             for text in message if isinstance(message, tuple) else (message,):
                 found.setdefault(text, str(path.relative_to(ROOT)))
@@ -91,7 +93,10 @@ def places(text: str) -> set[str]:
 
 def test_every_message_used_has_its_spanish_translation() -> None:
     translated = spanish()
-    missing = {text: where for text, where in used().items() if not all(translated.get(text, ""))}
+    # A message with no entry counts as missing, as one with an empty translation does.
+    missing = {
+        text: where for text, where in used().items() if not all(translated.get(text, ("",)))
+    }
     assert missing == {}, "add these to poolboard/locale/es/LC_MESSAGES/poolboard.po"
 
 
@@ -116,3 +121,16 @@ def test_the_pages_find_words_a_language_can_hold() -> None:
         found
     )
     assert "apca-match" not in found and "FEN" not in found  # kept as they are (translate="no")
+
+
+def test_a_refusal_names_its_message_and_its_values_apart() -> None:
+    """A RefereeError's message is a literal (a key the pages find in the catalogue) or an error
+    passed on as it is; never an f-string, whose filled-in text no catalogue can hold."""
+    built = []
+    for path in sorted((ROOT / "poolboard").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "RefereeError":
+                built.append((path.name, node.lineno, node.args[0]))
+    assert len(built) > 20
+    formatted = [(name, line) for name, line, first in built if isinstance(first, ast.JoinedStr)]
+    assert formatted == []

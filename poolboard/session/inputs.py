@@ -19,9 +19,28 @@ if TYPE_CHECKING:
 R = TypeVar("R", covariant=True)
 
 
+#: A value in a refusal's message: a number, a result, a rule ID, what the referee typed.
+Value = str | int | float
+
+
 class RefereeError(ValueError):
     """An action (the referee's, a hint, a remote board's) that cannot be done; the message
-    says why."""
+    says why.
+
+    ``message`` is English with ``{name}`` places for ``values``, the key a page looks up in
+    its language's catalogue (so each literal one is a message of poolboard/locale); ``str()``
+    is the English sentence, for logs and programs. Without values the message is the text
+    itself (an engine's refusal passed on as it is, English in every language).
+
+    >>> error = RefereeError("the game is over already ({result})", result="1-0")
+    >>> str(error), error.message, error.values
+    ('the game is over already (1-0)', 'the game is over already ({result})', {'result': '1-0'})
+    """
+
+    def __init__(self, message: str, **values: Value) -> None:
+        super().__init__(message.format(**values) if values else message)
+        self.message = message
+        self.values = values
 
 
 class Input(ABC, Generic[R]):

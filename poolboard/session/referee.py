@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, TypeVar
 from engine.board import Board
 from engine.clock import Clock, ClockError, ClockState, TimeControl
 from engine.color import Color
+from engine.counts import CountKind, strength
 from engine.game import BLACK_WINS, WHITE_WINS, Game
 from poolboard import records
 from poolboard.session import games, tracking
@@ -48,14 +49,37 @@ def referee_action(core: Session) -> Iterator[None]:
         with core.stored_together():
             yield
     except StorageError as error:
-        raise RefereeError(f"not done, as it could not be stored: {error}") from None
+        raise RefereeError(
+            "not done, as it could not be stored: {error}", error=str(error)
+        ) from None
     core.announce()
     follow_up(core)
 
 
+def _refuse_clock_unless(core: Session, needed: ClockState) -> None:
+    """Refuse a pause (``needed``: running) or a resume (paused) in another state of the clock,
+    in the clock's own words, each a message of the catalogue (the console says it in its
+    language)."""
+    state = core.clock.state
+    if state is needed:
+        return
+    if needed is ClockState.RUNNING:
+        if state is ClockState.READY:
+            raise RefereeError("cannot pause: the clock is ready")
+        if state is ClockState.PAUSED:
+            raise RefereeError("cannot pause: the clock is paused")
+        raise RefereeError("cannot pause: the clock is stopped")
+    if state is ClockState.READY:
+        raise RefereeError("cannot resume: the clock is ready")
+    if state is ClockState.RUNNING:
+        raise RefereeError("cannot resume: the clock is running")
+    raise RefereeError("cannot resume: the clock is stopped")
+
+
 @contextmanager
 def _clock_errors() -> Iterator[None]:
-    """The clock's refusals (pausing a paused clock...) reach the referee as RefereeError."""
+    """The clock's other refusals (its time running out meanwhile...) reach the referee as
+    RefereeError, in the clock's words."""
     try:
         yield
     except ClockError as error:
@@ -78,17 +102,13 @@ class _Command(Input[None]):
 
 def _refuse_running_game(core: Session) -> None:
     if core.game.is_over():
-        raise RefereeError(f"the game is over already ({core.game.result})")
+        raise RefereeError("the game is over already ({result})", result=str(core.game.result))
 
 
-def _refuse_in_remote_game(core: Session, what: str) -> None:
+def _in_remote_game(core: Session) -> bool:
     """One invite is one game (docs/remote.md): the link is bound to this game's start and
     the far board's record, so another game on it would diverge or fail."""
-    if core.opponent is not None and core.opponent.kind == "remote":
-        raise RefereeError(
-            f"{what} cannot be started in a remote game: one invite is one game; give both "
-            "boards a new invite (poolboard remote-invite) and restart them"
-        )
+    return core.opponent is not None and core.opponent.kind == "remote"
 
 
 @dataclass(frozen=True)
@@ -98,6 +118,7 @@ class PauseClock(_Command):
     actor: str
 
     def apply(self, core: Session) -> None:
+        _refuse_clock_unless(core, ClockState.RUNNING)
         with _clock_errors():
             core.clock.pause()
         core.save_clock()
@@ -112,6 +133,7 @@ class ResumeClock(_Command):
     actor: str
 
     def apply(self, core: Session) -> None:
+        _refuse_clock_unless(core, ClockState.PAUSED)
         with _clock_errors():
             core.clock.resume()
         core.save_clock()
@@ -129,7 +151,16 @@ class AdjustClock(_Command):
 
     def apply(self, core: Session) -> None:
         if not -36_000 <= self.seconds <= 36_000:
-            raise RefereeError(f"adjust by {self.seconds} s: expected at most 10 hours either way")
+            raise RefereeError(
+                "adjust by {seconds} s: expected at most 10 hours either way", seconds=self.seconds
+            )
+        loser = core.clock.timed_out
+        if loser is not None:
+            if loser is Color.BLACK:
+                raise RefereeError("Black has already lost this game on time")
+            raise RefereeError("White has already lost this game on time")
+        if core.clock.control.is_per_move and self.side is not core.clock.to_move:
+            raise RefereeError("a per-move clock (R-TIM-1) only holds time for the side to move")
         with _clock_errors():
             core.clock.adjust(self.side, self.seconds)
         core.save_clock()
@@ -152,14 +183,16 @@ class CorrectMove(_Command):
         ply = self.ply
         moves = core.game.board.move_stack
         if not 1 <= ply <= len(moves):
-            raise RefereeError(f"ply {ply}: the game has moves 1 to {len(moves)}")
+            raise RefereeError(
+                "ply {ply}: the game has moves 1 to {last}", ply=ply, last=len(moves)
+            )
         game = Game(core.game.start_fen, profile=core.game.profile)
         for move in moves[: ply - 1]:
             game.push(move)
         try:
             replacement = game.board.parse_move(self.text)
         except ValueError as error:
-            raise RefereeError(f"ply {ply}: {error}") from None
+            raise RefereeError("ply {ply}: {error}", ply=ply, error=str(error)) from None
         kept = [game.push(replacement)]
         for move in moves[ply:]:
             if game.is_over() or move not in game.board.generate_legal_moves():
@@ -188,7 +221,11 @@ class SetPosition(_Command):
     fen: str
 
     def apply(self, core: Session) -> None:
-        _refuse_in_remote_game(core, "a new position")
+        if _in_remote_game(core):
+            raise RefereeError(
+                "a new position cannot be set up in a remote game: one invite is one game; give "
+                "both boards a new invite (poolboard remote-invite) and restart them"
+            )
         try:
             start = Board(self.fen).fen()
         except ValueError as error:
@@ -210,9 +247,32 @@ class InvokeCount(_Command):
     side: Color
 
     def apply(self, core: Session) -> None:
+        _refuse_running_game(core)
+        rules, board = core.game.profile, core.game.board
+        if rules.stronger_side_count is None or rules.stronger_side_restart is None:
+            raise RefereeError(
+                "R-DRW-4: the {profile} profile has no stronger-side count", profile=rules.name
+            )
+        own, other = strength(board, self.side), strength(board, self.side.opponent)
+        if own >= other and self.side is Color.BLACK:
+            raise RefereeError(
+                "R-DRW-6: Black is not the weaker side ({own} v {other} by strength); only the "
+                "weaker side invokes the stronger-side count (R-DRW-4)",
+                own=own,
+                other=other,
+            )
+        if own >= other:
+            raise RefereeError(
+                "R-DRW-6: White is not the weaker side ({own} v {other} by strength); only the "
+                "weaker side invokes the stronger-side count (R-DRW-4)",
+                own=own,
+                other=other,
+            )
+        if any(count.kind is CountKind.STRONGER_SIDE for count in core.game.counts()):
+            raise RefereeError("R-DRW-4: the stronger-side count has been invoked already")
         try:
             core.game.invoke_count(self.side)
-        except ValueError as error:
+        except ValueError as error:  # a refusal of the engine's not foreseen above
             raise RefereeError(str(error)) from None
         ply = len(core.game.board.move_stack)
         core.store.add_event(core.game_id, "count", {"side": self.side.value, "ply": ply})
@@ -232,9 +292,13 @@ class GivePenalty(_Command):
 
     def apply(self, core: Session) -> None:
         if self.severity not in ("caution", "forfeit"):
-            raise RefereeError(f"severity must be caution or forfeit, got {self.severity!r}")
+            raise RefereeError(
+                "severity must be caution or forfeit, got {severity}", severity=repr(self.severity)
+            )
         if not self.rule.startswith("R-"):
-            raise RefereeError(f"rule must be a RULES.md ID such as R-TCH-2, got {self.rule!r}")
+            raise RefereeError(
+                "rule must be a RULES.md ID such as R-TCH-2, got {rule}", rule=repr(self.rule)
+            )
         data: Json = {
             "side": self.side.value,
             "rule": self.rule,
@@ -265,9 +329,11 @@ class EndGame(_Command):
         _refuse_running_game(core)
         how, side, reason = self.how, self.side, " ".join(self.reason.split())
         if how not in ENDINGS:
-            raise RefereeError(f"how must be one of {', '.join(ENDINGS)}, got {how!r}")
+            raise RefereeError(
+                "how must be one of {endings}, got {how}", endings=", ".join(ENDINGS), how=repr(how)
+            )
         if how in ("resign", "referee-win") and side is None:
-            raise RefereeError(f"{how} needs the side: black or white")
+            raise RefereeError("{how} needs the side: black or white", how=how)
         if how == "referee-win" and not reason:
             raise RefereeError("a referee's decision needs its reason in words")
         if how == "resign" and side is not None:
@@ -296,11 +362,15 @@ class VoidMoves(_Command):
     def apply(self, core: Session) -> None:
         moves = core.game.board.move_stack
         if not 1 <= self.count <= len(moves):
-            raise RefereeError(f"void {self.count} moves: the game has {len(moves)} moves")
+            raise RefereeError(
+                "void {count} moves: the game has {moves} moves", count=self.count, moves=len(moves)
+            )
         outcome = core.game.outcome()
         on_the_board = outcome is None or outcome.rule in ("R-END-1", *DRAW_COUNT_RULES)
         if outcome is not None and not on_the_board:
-            raise RefereeError(f"the game is over ({outcome.reason}): its result stands")
+            raise RefereeError(
+                "the game is over ({reason}): its result stands", reason=outcome.reason
+            )
         first = len(moves) - self.count + 1
         voided = [m.notation for m in core.store.game(core.game_id).moves if m.ply >= first]
         before = tracking.notations(core)
@@ -340,10 +410,16 @@ class SetDetails(_Command):
         cleaned = {}
         for key, value in self.changes.items():
             if key not in DETAIL_FIELDS:
-                raise RefereeError(f"{key!r}: expected one of {', '.join(DETAIL_FIELDS)}")
+                raise RefereeError(
+                    "{key}: expected one of {fields}",
+                    key=repr(key),
+                    fields=", ".join(DETAIL_FIELDS),
+                )
             text = " ".join(str(value).split())
             if not text or len(text) > 100:
-                raise RefereeError(f"{key}: expected 1 to 100 characters, got {text!r}")
+                raise RefereeError(
+                    "{key}: expected 1 to 100 characters, got {text}", key=key, text=repr(text)
+                )
             if '"' in text and key != "time_control":
                 text = text.replace('"', "'")
             cleaned[key] = text
@@ -392,7 +468,9 @@ class ExtendMatch(_Command):
 
     def apply(self, core: Session) -> None:
         if self.games < 2 or self.games % 2:
-            raise RefereeError(f"extend by {self.games} games: expected an even number, 2 or more")
+            raise RefereeError(
+                "extend by {games} games: expected an even number, 2 or more", games=self.games
+            )
         core.match_games += self.games
         core.headers = {**core.headers, "MatchGames": str(core.match_games)}
         core.store.set_headers(core.game_id, core.headers)
@@ -410,13 +488,17 @@ class NextGame(_Command):
     new_match: bool = False
 
     def apply(self, core: Session) -> None:
-        _refuse_in_remote_game(core, "the next game")
+        if _in_remote_game(core):
+            raise RefereeError(
+                "the next game cannot be started in a remote game: one invite is one game; give "
+                "both boards a new invite (poolboard remote-invite) and restart them"
+            )
         if not core.game.is_over():
             raise RefereeError("the current game has no result yet: declare one first")
         if not self.new_match and core.game_number >= core.match_games:
             raise RefereeError(
-                f"the match is over after its {core.match_games} games: extend it, "
-                "or start a new match"
+                "the match is over after its {games} games: extend it, or start a new match",
+                games=core.match_games,
             )
         games.start_next(core, core.config.rules.fen or Board().fen(), new_match=self.new_match)
         action = "new-match" if self.new_match else "next-game"
@@ -472,7 +554,9 @@ class RefereeDesk(ABC):
             winner = Color.BLACK if result == BLACK_WINS else Color.WHITE
             self.end_game(actor, "referee-win", winner, reason or "declared by the referee")
         else:
-            raise RefereeError(f"result must be 1-0, 0-1 or 1/2-1/2, got {result!r}")
+            raise RefereeError(
+                "result must be 1-0, 0-1 or 1/2-1/2, got {result}", result=repr(result)
+            )
 
     def void_moves(self, actor: str, count: int = 1) -> None:
         """Strike the last ``count`` moves from the record (:class:`VoidMoves`)."""

@@ -30,7 +30,7 @@ from poolboard.web.director import ConsoleClosed, director_router, no_password_p
 from poolboard.web.guard import RequestGuard, is_loopback
 from poolboard.web.hub import Hub
 from poolboard.web.limits import WebLimits, guarded_protocol, limit_log_rate
-from poolboard.web.referee import referee_guard, referee_router
+from poolboard.web.referee import Refused, referee_guard, referee_router, refused
 
 DEFAULT_LIMITS = WebLimits()
 STATIC = Path(str(resources.files("poolboard.web.static")))
@@ -92,6 +92,7 @@ def create_app(session: Session, host: str | None = None, *, body_seconds: float
     app.state.hub = hub
     app.add_middleware(RequestGuard, loopback_only=loopback, body_seconds=body_seconds)
     app.add_exception_handler(RequestValidationError, _invalid_request)
+    app.add_exception_handler(Refused, refused)
     login = referee_guard(session)
     app.include_router(api_router(session, board_login=None if loopback else login))
     app.include_router(referee_router(session, login))

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Request, status
+from fastapi.responses import JSONResponse
 
 from poolboard.config import RefereeConfig
 from poolboard.session import RefereeError, Session
@@ -134,12 +135,29 @@ def _unauthorized(detail: str, realm: str) -> HTTPException:
     )
 
 
+class Refused(HTTPException):
+    """A referee action the session refused: a 422 (:func:`refused`)."""
+
+    def __init__(self, error: RefereeError) -> None:
+        super().__init__(422, str(error))
+        self.error = error
+
+
+async def refused(_: Request, error: Exception) -> JSONResponse:
+    """The 422 of a refused action: ``detail``, the English sentence; ``message`` and
+    ``values``, the same language-neutral, so a page says it in its language
+    (``t(message, values)``, the message being a key of the catalogue)."""
+    assert isinstance(error, Refused)
+    answer = {"detail": error.detail, "message": error.error.message, "values": error.error.values}
+    return JSONResponse(answer, 422)
+
+
 def apply_action(action: Callable[[], None]) -> Done:
     """Run a session action; its RefereeError becomes a 422 with the session's message."""
     try:
         action()
     except RefereeError as error:
-        raise HTTPException(422, str(error)) from None
+        raise Refused(error) from None
     return Done()
 
 

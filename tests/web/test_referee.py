@@ -7,6 +7,7 @@ import httpx
 import pytest
 
 from engine.color import Color
+from poolboard.locale import translation
 from tests.web.conftest import PASSWORD, START, Live, post
 
 AUTH = ("referee", PASSWORD)
@@ -90,6 +91,27 @@ def test_pause_resume_and_adjust_the_clock_are_applied_and_audited(live: Live) -
     assert log[1]["data"] == {"side": "white", "seconds": 90.0, "ply": 0}
 
 
+def test_a_refusal_carries_its_message_and_values_for_the_pages(live: Live) -> None:
+    """A 422 says why in English (``detail``, as before) and as the message the catalogue holds
+    with its values, so a page says it in its own language (docs/api.md)."""
+    start_game(live)
+    live.session.declare_result("referee", "0-1", "Black left the hall")
+    over = referee(live, "result", {"result": "1-0", "reason": "again"})
+    assert over.status_code == 422
+    assert over.json() == {
+        "detail": "the game is over already (0-1)",
+        "message": "the game is over already ({result})",
+        "values": {"result": "0-1"},
+    }
+    spanish = translation("es").gettext(over.json()["message"])
+    assert spanish.format(**over.json()["values"]) == "la partida ya ha terminado (0-1)"
+    paused = referee(live, "pause").json()
+    assert (paused["message"], paused["values"]) == ("cannot pause: the clock is stopped", {})
+    # The engine's refusal of a bad FEN is passed on as it is: its text is the message.
+    fen = referee(live, "position", {"fen": "X:W1:B2"}).json()
+    assert fen["message"] == fen["detail"] and "FEN" in fen["detail"] and fen["values"] == {}
+
+
 def test_correct_count_penalty_result_next_game_and_position(live: Live) -> None:
     start_game(live)
     board = live.session.sensor
@@ -103,7 +125,10 @@ def test_correct_count_penalty_result_next_game_and_position(live: Live) -> None
     wrong = referee(live, "correct-move", {"ply": 5, "move": "11-15"})
     assert wrong.status_code == 422 and "ply 5" in wrong.json()["detail"]
     count = referee(live, "count", {"side": "black"})
-    assert count.status_code == 422 and count.json()["detail"]  # no count applies at the start
+    assert count.status_code == 422  # no count applies at the start: Black is not the weaker
+    refused = count.json()
+    assert refused["message"].startswith("R-DRW-6: Black is not the weaker side ({own} v {other}")
+    assert refused["values"]["own"] > refused["values"]["other"]  # 11-16 made Black stronger
     assert referee(
         live, "penalty", {"side": "white", "rule": "R-TCH-2", "severity": "caution", "note": ""}
     ).json() == {"ok": True}

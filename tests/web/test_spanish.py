@@ -65,6 +65,17 @@ def test_the_pages_speak_spanish_and_switch_to_english(browser, spanish: Live) -
     type_square(board, 13, "casilla")
     type_square(board, 21, "casilla")
     wait_text(spectator, "#state-line", "Juegan las blancas")
+    # The referee's refused actions are answered in Spanish too (the 422's message, docs/api.md).
+    referee.click("#resume")
+    wait_text(referee, ".message.answer.error", "no se puede reanudar: el reloj ya está en marcha")
+    referee.fill("#correct-form [name=ply]", "9")
+    referee.fill("#correct-form [name=move]", "11-16")
+    referee.click("#correct-form button")
+    wait_text(
+        referee,
+        "#correct-form .message.answer.error",
+        "media jugada 9: la partida tiene las medias jugadas 1 a 1",
+    )
     spanish.session.declare_result("referee", "0-1", "Black left the hall")
     wait_text(spectator, "#game-over", "Ganan las blancas.")
 

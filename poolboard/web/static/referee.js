@@ -1,7 +1,7 @@
 // The referee console (/referee): every action is a POST to /api/referee/... with the HTTP Basic
 // credentials the browser asked for when the page was opened; the session audits each one.
 import {
-  BoardView, ClockModel, boardPicture, connect, counted, countText, cueStyles, language,
+  BoardView, ClockModel, boardPicture, connect, countText, cueStyles, language,
   loadLanguage, matchLine, parseFen, players, playerWords, renderMoves, sideName, t,
   showClockFaces, showConnection, showPlayer, showText, standingFaults, stateLine, violationText,
 } from "/static/poolboard.js";
@@ -32,6 +32,13 @@ function say(text, kind) {
   (pressed ?? document.querySelector(".actions legend")).insertAdjacentElement("afterend", line);
 }
 
+/** Why the server refused an action, in the page's language: the session's message looked up
+ * in the catalogue, its places filled (docs/api.md); else the detail as the server words it. */
+function refusal({ detail, message, values }) {
+  if (message) return t(message, values);
+  return typeof detail === "string" ? detail : detail.map((d) => `${d.loc.at(-1)}: ${d.msg}`).join("; ");
+}
+
 async function act(action, body = null, done = "done") {
   const response = await fetch(`/api/referee/${action}`, {
     method: "POST",
@@ -42,8 +49,7 @@ async function act(action, body = null, done = "done") {
   if (response.ok) {
     say(done, "ok");
   } else {
-    const detail = (await response.json()).detail;
-    say(typeof detail === "string" ? detail : detail.map((d) => `${d.loc.at(-1)}: ${d.msg}`).join("; "), "error");
+    say(refusal(await response.json()), "error");
   }
   refreshLogs();
 }
@@ -84,10 +90,10 @@ onSubmit("penalty-form", (body) => {
 onSubmit("end-form", ({ how, side, reason }) => {
   const who = playerWords(state, side);
   const words = {
-    resign: `${who} resigns`,
-    "agree-draw": "a draw agreed",
-    "referee-win": `the game awarded to ${who}`,
-    "referee-draw": "a draw declared by the referee",
+    resign: t("{who} resigns", { who }),
+    "agree-draw": t("a draw agreed"),
+    "referee-win": t("the game awarded to {who}", { who }),
+    "referee-draw": t("a draw declared by the referee"),
   }[how];
   if (!confirm(t("End the game: {words}?", { words }))) return;
   const body = { how, reason: reason.trim() };
@@ -99,17 +105,18 @@ onSubmit("details-form", (form) => {
   act("details", body, t("details set"));
 });
 onSubmit("void-form", ({ plies }) => {
-  const last = Number(plies) === 1 ? "the last ply" : `the last ${plies} plies`;
-  if (!confirm(`Strike ${last} from the record?`)) return;
-  act("void", { plies: Number(plies) }, `${counted(plies, "ply", "plies")} voided: put the pieces back as cued`);
+  const one = Number(plies) === 1;
+  if (!confirm(one ? t("Strike the last ply from the record?") : t("Strike the last {n} plies from the record?", { n: plies }))) return;
+  act("void", { plies: Number(plies) }, one ? t("1 ply voided: put the pieces back as cued")
+    : t("{n} plies voided: put the pieces back as cued", { n: plies }));
 });
 onSubmit("position-form", async ({ fen }) => {
   const next = state.result && !state.match?.over;
-  const what = next ? "Start the next game of the match (colours change) from this position?"
-    : state.result ? "Start a new match from this position?"
-      : "End this game and start a new one from this position?";
+  const what = next ? t("Start the next game of the match (colours change) from this position?")
+    : state.result ? t("Start a new match from this position?")
+      : t("End this game and start a new one from this position?");
   if (!confirm(what)) return;
-  await act("position", { fen: fen.trim() }, "position set up: place the pieces as cued");
+  await act("position", { fen: fen.trim() }, t("position set up: place the pieces as cued"));
   stopEditing();
 });
 
@@ -130,13 +137,13 @@ function writeFen(turn, pieces) {
 function showEditing() {
   fenInput.value = writeFen(turnSelect.value, editing);
   view.render({ pieces: editing, styles });
-  document.getElementById("edit-position").textContent = "stop editing";
+  document.getElementById("edit-position").textContent = t("stop editing");
   document.getElementById("board").classList.add("editing");
 }
 
 function stopEditing() {
   editing = null;
-  document.getElementById("edit-position").textContent = "click squares to set up";
+  document.getElementById("edit-position").textContent = t("click squares to set up");
   document.getElementById("board").classList.remove("editing");
   if (state) show();
 }
