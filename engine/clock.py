@@ -26,6 +26,7 @@ from decimal import Decimal
 from typing import Any
 
 from engine.color import Color
+from engine.refusal import Refusal
 
 #: A monotonic time source: seconds as a float, never going backwards (``time.monotonic``).
 TimeSource = Callable[[], float]
@@ -42,8 +43,9 @@ class TimeControlError(ValueError):
     """A time control string or description that makes no sense; the message says what is wrong."""
 
 
-class ClockError(ValueError):
-    """An operation the clock cannot do as it stands (the wrong side moved, paused twice, ...)."""
+class ClockError(Refusal):
+    """An operation the clock cannot do as it stands (the wrong side moved, paused twice, ...);
+    a referee's refusals are literal sentences, each a message of poolboard's catalogues."""
 
 
 def _number(seconds: float) -> str:
@@ -475,16 +477,26 @@ class Clock:
     def pause(self) -> None:
         """Stop the running side's time (the referee); the move's time so far is kept."""
         now = self._advance()
-        if self._state() is not ClockState.RUNNING:
-            raise ClockError(f"cannot pause: the clock is {self._state().value}")
+        state = self._state()
+        if state is ClockState.READY:
+            raise ClockError("cannot pause: the clock is ready")
+        if state is ClockState.PAUSED:
+            raise ClockError("cannot pause: the clock is paused")
+        if state is ClockState.STOPPED:
+            raise ClockError("cannot pause: the clock is stopped")
         self._used = self._move_used(now)
         self._since = None
 
     def resume(self) -> None:
         """Restart the side to move's time from now after :meth:`pause`."""
         now = self._advance()
-        if self._state() is not ClockState.PAUSED:
-            raise ClockError(f"cannot resume: the clock is {self._state().value}")
+        state = self._state()
+        if state is ClockState.READY:
+            raise ClockError("cannot resume: the clock is ready")
+        if state is ClockState.RUNNING:
+            raise ClockError("cannot resume: the clock is running")
+        if state is ClockState.STOPPED:
+            raise ClockError("cannot resume: the clock is stopped")
         self._since = now
 
     def adjust(self, side: Color, seconds: float) -> None:
@@ -496,8 +508,10 @@ class Clock:
             raise ValueError(f"an adjustment is a number of seconds, got {seconds!r}")
         if not math.isfinite(seconds):
             raise ValueError(f"an adjustment must be a finite number of seconds, got {seconds}")
-        if self._timed_out is not None:
-            raise ClockError(f"{_name(self._timed_out)} has already lost this game on time")
+        if self._timed_out is Color.BLACK:
+            raise ClockError("Black has already lost this game on time")
+        if self._timed_out is Color.WHITE:
+            raise ClockError("White has already lost this game on time")
         if self._control.is_per_move:
             if side is not self._to_move:
                 raise ClockError("a per-move clock (R-TIM-1) only holds time for the side to move")

@@ -23,6 +23,7 @@ from engine.board import Board, Move
 from engine.color import Color
 from engine.geometry import BITS, LONG_DIAGONAL, squares_of
 from engine.profiles import RulesProfile
+from engine.refusal import Refusal
 
 REPETITIONS = 3  # R-DRW-1: the same position three times
 _LONG_DIAGONAL_MASK = sum(BITS[s] for s in LONG_DIAGONAL)
@@ -118,18 +119,32 @@ def advance(state: CountState, move: Move, board: Board) -> CountState:
 
 
 def invoke(state: CountState, board: Board, side: Color, rules: RulesProfile) -> CountState:
-    """The counts once ``side`` invokes the stronger-side count (R-DRW-4); ``ValueError`` naming
-    the rule when the profile has none, the side is not the weaker (R-DRW-6) or it already runs."""
+    """The counts once ``side`` invokes the stronger-side count (R-DRW-4); a :class:`Refusal`
+    naming the rule when the profile has none, the side is not the weaker (R-DRW-6) or it already
+    runs."""
     if rules.stronger_side_count is None or rules.stronger_side_restart is None:
-        raise ValueError(f"R-DRW-4: the {rules.name} profile has no stronger-side count")
-    own, other = strength(board, side), strength(board, side.opponent)
-    if own >= other:
-        raise ValueError(
-            f"R-DRW-6: {side_name(side)} is not the weaker side ({own} v {other} by strength);"
-            " only the weaker side invokes the stronger-side count (R-DRW-4)"
+        raise Refusal(
+            "R-DRW-4: the {profile} profile has no stronger-side count", profile=rules.name
         )
+    own, other = strength(board, side), strength(board, side.opponent)
+    if own >= other and side is Color.BLACK:
+        raise Refusal(
+            "R-DRW-6: Black is not the weaker side ({own} v {other} by strength); only the "
+            "weaker side invokes the stronger-side count (R-DRW-4)",
+            own=own,
+            other=other,
+        )
+    if own >= other:
+        raise Refusal(
+            "R-DRW-6: White is not the weaker side ({own} v {other} by strength); only the "
+            "weaker side invokes the stronger-side count (R-DRW-4)",
+            own=own,
+            other=other,
+        )
+    if state.stronger is not None and side is Color.BLACK:
+        raise Refusal("R-DRW-4: Black already invoked the stronger-side count")
     if state.stronger is not None:
-        raise ValueError(f"R-DRW-4: {side_name(side)} already invoked the stronger-side count")
+        raise Refusal("R-DRW-4: White already invoked the stronger-side count")
     count = StrongerSideCount(
         invoker=side,
         made=0,

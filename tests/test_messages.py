@@ -61,6 +61,11 @@ def used() -> dict[str, str]:
         for _, message, _, _ in extract_from_file("python", path, keywords=keywords):
             for text in message if isinstance(message, tuple) else (message,):
                 found.setdefault(text, str(path.relative_to(ROOT)))
+    for path in sorted((ROOT / "engine").rglob("*.py")):
+        # The engine's refusals, which reach the referee's console as they are worded.
+        keywords = {"Refusal": None, "ClockError": None}
+        for _, message, _, _ in extract_from_file("python", path, keywords=keywords):
+            found.setdefault(str(message), str(path.relative_to(ROOT)))
     for page in PAGES:
         parser = _PageText()
         parser.feed(page.read_text())
@@ -124,12 +129,16 @@ def test_the_pages_find_words_a_language_can_hold() -> None:
 
 
 def test_a_refusal_names_its_message_and_its_values_apart() -> None:
-    """A RefereeError's message is a literal (a key the pages find in the catalogue) or an error
-    passed on as it is; never an f-string, whose filled-in text no catalogue can hold."""
+    """A RefereeError's (or an engine Refusal's) message is a literal (a key the pages find in
+    the catalogue) or an error passed on as it is; never an f-string, whose filled-in text no
+    catalogue can hold."""
     built = []
-    for path in sorted((ROOT / "poolboard").rglob("*.py")):
+    for path in sorted([*(ROOT / "poolboard").rglob("*.py"), *(ROOT / "engine").rglob("*.py")]):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "RefereeError":
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") in (
+                "RefereeError",
+                "Refusal",
+            ):
                 built.append((path.name, node.lineno, node.args[0]))
     assert len(built) > 20
     formatted = [(name, line) for name, line, first in built if isinstance(first, ast.JoinedStr)]

@@ -13,34 +13,28 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Generic, TypeVar
 
+from engine.refusal import Refusal
+
 if TYPE_CHECKING:
     from poolboard.session.core import Session
 
 R = TypeVar("R", covariant=True)
 
 
-#: A value in a refusal's message: a number, a result, a rule ID, what the referee typed.
-Value = str | int | float
-
-
-class RefereeError(ValueError):
+class RefereeError(Refusal):
     """An action (the referee's, a hint, a remote board's) that cannot be done; the message
     says why.
 
     ``message`` is English with ``{name}`` places for ``values``, the key a page looks up in
     its language's catalogue (so each literal one is a message of poolboard/locale); ``str()``
-    is the English sentence, for logs and programs. Without values the message is the text
-    itself (an engine's refusal passed on as it is, English in every language).
+    is the English sentence, for logs and programs. An engine's :class:`Refusal` is passed on
+    with its own message and values; other text is passed on as it is, English in every
+    language.
 
     >>> error = RefereeError("the game is over already ({result})", result="1-0")
     >>> str(error), error.message, error.values
     ('the game is over already (1-0)', 'the game is over already ({result})', {'result': '1-0'})
     """
-
-    def __init__(self, message: str, **values: Value) -> None:
-        super().__init__(message.format(**values) if values else message)
-        self.message = message
-        self.values = values
 
 
 class Input(ABC, Generic[R]):

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, TypeVar
 from engine.board import Board
 from engine.clock import Clock, ClockError, ClockState, TimeControl
 from engine.color import Color
-from engine.counts import CountKind, strength
 from engine.game import BLACK_WINS, WHITE_WINS, Game
+from engine.refusal import Refusal
 from poolboard import records
 from poolboard.session import games, tracking
 from poolboard.session.games import DETAIL_FIELDS
@@ -56,34 +56,14 @@ def referee_action(core: Session) -> Iterator[None]:
     follow_up(core)
 
 
-def _refuse_clock_unless(core: Session, needed: ClockState) -> None:
-    """Refuse a pause (``needed``: running) or a resume (paused) in another state of the clock,
-    in the clock's own words, each a message of the catalogue (the console says it in its
-    language)."""
-    state = core.clock.state
-    if state is needed:
-        return
-    if needed is ClockState.RUNNING:
-        if state is ClockState.READY:
-            raise RefereeError("cannot pause: the clock is ready")
-        if state is ClockState.PAUSED:
-            raise RefereeError("cannot pause: the clock is paused")
-        raise RefereeError("cannot pause: the clock is stopped")
-    if state is ClockState.READY:
-        raise RefereeError("cannot resume: the clock is ready")
-    if state is ClockState.RUNNING:
-        raise RefereeError("cannot resume: the clock is running")
-    raise RefereeError("cannot resume: the clock is stopped")
-
-
 @contextmanager
 def _clock_errors() -> Iterator[None]:
-    """The clock's other refusals (its time running out meanwhile...) reach the referee as
-    RefereeError, in the clock's words."""
+    """The clock's refusals (pausing a paused clock...) reach the referee as RefereeError, in
+    the clock's words."""
     try:
         yield
     except ClockError as error:
-        raise RefereeError(str(error)) from None
+        raise RefereeError(error.message, **error.values) from None
 
 
 class _Command(Input[None]):
@@ -118,7 +98,6 @@ class PauseClock(_Command):
     actor: str
 
     def apply(self, core: Session) -> None:
-        _refuse_clock_unless(core, ClockState.RUNNING)
         with _clock_errors():
             core.clock.pause()
         core.save_clock()
@@ -133,7 +112,6 @@ class ResumeClock(_Command):
     actor: str
 
     def apply(self, core: Session) -> None:
-        _refuse_clock_unless(core, ClockState.PAUSED)
         with _clock_errors():
             core.clock.resume()
         core.save_clock()
@@ -154,13 +132,6 @@ class AdjustClock(_Command):
             raise RefereeError(
                 "adjust by {seconds} s: expected at most 10 hours either way", seconds=self.seconds
             )
-        loser = core.clock.timed_out
-        if loser is not None:
-            if loser is Color.BLACK:
-                raise RefereeError("Black has already lost this game on time")
-            raise RefereeError("White has already lost this game on time")
-        if core.clock.control.is_per_move and self.side is not core.clock.to_move:
-            raise RefereeError("a per-move clock (R-TIM-1) only holds time for the side to move")
         with _clock_errors():
             core.clock.adjust(self.side, self.seconds)
         core.save_clock()
@@ -248,32 +219,10 @@ class InvokeCount(_Command):
 
     def apply(self, core: Session) -> None:
         _refuse_running_game(core)
-        rules, board = core.game.profile, core.game.board
-        if rules.stronger_side_count is None or rules.stronger_side_restart is None:
-            raise RefereeError(
-                "R-DRW-4: the {profile} profile has no stronger-side count", profile=rules.name
-            )
-        own, other = strength(board, self.side), strength(board, self.side.opponent)
-        if own >= other and self.side is Color.BLACK:
-            raise RefereeError(
-                "R-DRW-6: Black is not the weaker side ({own} v {other} by strength); only the "
-                "weaker side invokes the stronger-side count (R-DRW-4)",
-                own=own,
-                other=other,
-            )
-        if own >= other:
-            raise RefereeError(
-                "R-DRW-6: White is not the weaker side ({own} v {other} by strength); only the "
-                "weaker side invokes the stronger-side count (R-DRW-4)",
-                own=own,
-                other=other,
-            )
-        if any(count.kind is CountKind.STRONGER_SIDE for count in core.game.counts()):
-            raise RefereeError("R-DRW-4: the stronger-side count has been invoked already")
         try:
             core.game.invoke_count(self.side)
-        except ValueError as error:  # a refusal of the engine's not foreseen above
-            raise RefereeError(str(error)) from None
+        except Refusal as error:
+            raise RefereeError(error.message, **error.values) from None
         ply = len(core.game.board.move_stack)
         core.store.add_event(core.game_id, "count", {"side": self.side.value, "ply": ply})
         core.audited(self.actor, "count", {"side": self.side.value})
