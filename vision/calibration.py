@@ -82,7 +82,7 @@ from vision.markers import (
 from vision.outline import UNSEEN_SIDE, round_outlines
 from vision.patches import Windows
 from vision.sources import SourceError, read_picture
-from vision.squares import BoardLook
+from vision.squares import BoardLook, network_id
 
 SYMBOLS = ("empty", "b", "w", "B", "W", "unknown")
 _UNLIKE = 0.25  # colour distance from its kind's median beyond which a square is not learnt from
@@ -408,6 +408,11 @@ class Calibration:
             file = CalibrationFile.model_validate(data)
         except ValidationError as error:
             raise CalibrationError(where + _explain(error.errors()[0], data)) from None
+        if file.look is not None and file.look.network not in (None, network_id()):
+            raise CalibrationError(
+                f"{where}the learnt reader's look was made by another network "
+                f"({file.look.network}; this one is {network_id()}): recalibrate"
+            )
         width, height = file.image_size
         if file.version == LANDSCAPE_ONLY and height > width:
             raise CalibrationError(

@@ -102,6 +102,7 @@ class LookFile(_Part):
     side_spread: Colour
     present: tuple[StrictBool, StrictBool, StrictBool]
     king_odds: tuple[float, float]
+    network: str | None = None  # the network it was learnt with (older files: not named)
 
     @model_validator(mode="after")
     def _one_embedding_length(self) -> LookFile:
@@ -114,7 +115,7 @@ class LookFile(_Part):
         return BoardLook(
             np.array(self.centres, dtype=float), self.spread,
             np.array(self.side_colours, dtype=float), np.array(self.side_spread, dtype=float),
-            np.array(self.present), np.array(self.king_odds, dtype=float),
+            np.array(self.present), np.array(self.king_odds, dtype=float), self.network,
         )  # fmt: skip
 
 

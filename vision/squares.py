@@ -15,6 +15,7 @@ Runs on OpenCV's ``dnn`` module (numpy and OpenCV only); about 2 MFLOPs a square
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -74,6 +75,13 @@ def network() -> SquareNet:
     return SquareNet()
 
 
+@cache
+def network_id() -> str:
+    """The shipped network's fingerprint (the first 12 hex digits of its file's SHA-256). A
+    board's look is kept with it: embeddings mean something only to the network that made them."""
+    return hashlib.sha256(MODEL.read_bytes()).hexdigest()[:12]
+
+
 def colours(patches: np.ndarray) -> np.ndarray:
     """Each window's piece colour (n, 3): log brightness and two log chromaticities."""
     middle = np.median(patches[:, _RING], axis=1)
@@ -93,6 +101,8 @@ class BoardLook:
     present: np.ndarray  # (3,) bool: which classes the position showed
     king_odds: np.ndarray  # (2,): for Black's and White's pieces, the king-or-man odds above
     # which a piece is a king (:func:`king_threshold`)
+    network: str | None = None  # :func:`network_id` of the network it was learnt with (None:
+    # a file saved before looks named theirs)
 
     @classmethod
     def learn(cls, patches: np.ndarray, position: dict[int, str]) -> BoardLook:
@@ -133,7 +143,9 @@ class BoardLook:
             )
             for man in ("b", "w")
         ]
-        return cls(centres, spread, side_colours, side_spread, present, np.array(thresholds))
+        return cls(
+            centres, spread, side_colours, side_spread, present, np.array(thresholds), network_id()
+        )
 
     def to_json(self) -> dict[str, object]:
         """The look as plain numbers (a calibration file holds it)."""
@@ -144,7 +156,7 @@ class BoardLook:
             "side_spread": self.side_spread.round(5).tolist(),
             "present": self.present.tolist(),
             "king_odds": self.king_odds.round(5).tolist(),
-        }
+        } | ({} if self.network is None else {"network": self.network})
 
     def read(self, patches: np.ndarray, adaptation: float = ADAPTATION) -> list[str]:
         """Each window's reading: "empty", "b", "w", "B", "W" or "?" (a piece, side unseen)."""

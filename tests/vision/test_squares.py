@@ -4,6 +4,7 @@ described, a board's look learnt at calibration and kept in a file, and renders 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 
 import numpy as np
@@ -17,7 +18,7 @@ from vision.calibration_file import LookFile
 from vision.patches import BEHIND, BEYOND, PATCH_PX, lean_directions
 from vision.pipeline import BoardWatcher
 from vision.renders import KIND_OF, boards, windows_of
-from vision.squares import MODEL, BoardLook, colours, network
+from vision.squares import MODEL, BoardLook, colours, network, network_id
 from vision.synthetic import START, render
 
 STYLE = synthetic.STYLES["red-white on green"]
@@ -86,6 +87,25 @@ def test_a_rendered_board_calibrated_on_the_start_reads_another_position() -> No
     sides_right = sum(reading[s].lower() == later[s] for s in range(1, 33))
     assert occupied_right == 32
     assert sides_right >= 31
+
+
+def test_a_look_learnt_by_another_network_is_refused(tmp_path) -> None:
+    """A calibration keeps the network its look was learnt with: after the network file
+    changes, the embeddings it holds mean nothing, so loading it names both and asks for a
+    recalibration instead of reading the board wrong. A file saved before looks named their
+    network still loads."""
+    view = synthetic.View()
+    start = synthetic.render(synthetic.START, STYLE, view, markers=False)
+    saved = calibrate(start.image, start.corners, synthetic.START, reader="learnt").to_json()
+    assert saved["look"]["network"] == network_id()
+    path = tmp_path / "cal.json"
+    path.write_text(json.dumps(saved | {"look": saved["look"] | {"network": "0123456789ab"}}))
+    refused = f"{path}: the learnt reader's look was made by another network (0123456789ab; "
+    with pytest.raises(CalibrationError, match=re.escape(refused) + ".*: recalibrate$"):
+        Calibration.load(path)
+    del saved["look"]["network"]
+    path.write_text(json.dumps(saved))
+    assert Calibration.load(path).look is not None
 
 
 def test_colours_tell_the_two_sets_apart_and_ignore_a_crown_mark() -> None:
