@@ -10,11 +10,17 @@ from pathlib import Path
 from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
 
+from poolboard.hall.web import HALL_PAGES, compose
 from poolboard.locale import catalogue_path
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = sorted((ROOT / "poolboard" / "web" / "static").glob("*.html"))
-SCRIPTS = sorted((ROOT / "poolboard" / "web" / "static").glob("*.js"))
+STATIC = ROOT / "poolboard" / "web" / "static"
+HALL_STATIC = ROOT / "poolboard" / "hall" / "static"
+#: Each page as served: the board's as they are, the hall's put together from their parts.
+PAGES = {str(p.relative_to(ROOT)): p.read_text() for p in sorted(STATIC.glob("*.html"))} | {
+    f"hall page {page}": compose(page) for page in HALL_PAGES
+}
+SCRIPTS = sorted(STATIC.glob("*.js")) + sorted(HALL_STATIC.glob("*.js"))
 #: What the pages translate: an element's text and these attributes (poolboard.js translatePage).
 ATTRIBUTES = ("title", "aria-label", "placeholder", "alt")
 #: A literal passed to the pages' t(): t("...") or t('...').
@@ -66,12 +72,12 @@ def used() -> dict[str, str]:
         keywords = {"Refusal": None, "ClockError": None}
         for _, message, _, _ in extract_from_file("python", path, keywords=keywords):
             found.setdefault(str(message), str(path.relative_to(ROOT)))
-    for page in PAGES:
+    for name, html in PAGES.items():
         parser = _PageText()
-        parser.feed(page.read_text())
+        parser.feed(html)
         for text in parser.found:
             if re.search("[A-Za-z]", text):
-                found.setdefault(text, str(page.relative_to(ROOT)))
+                found.setdefault(text, name)
     for script in SCRIPTS:
         for double, single in T_CALL.findall(script.read_text()):
             found.setdefault(re.sub(r"\\(.)", r"\1", double or single), script.name)

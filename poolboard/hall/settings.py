@@ -14,6 +14,7 @@ from typing import Annotated
 
 from pydantic import Field, ValidationError, field_validator
 
+from poolboard.config import DisplayConfig
 from poolboard.hall.topics import check_table_name
 from poolboard.section import Section
 
@@ -96,6 +97,8 @@ class HallConfig(Section):
     event: EventSection = EventSection()
     alerts: AlertSection = AlertSection()
     broadcast: BroadcastSection = BroadcastSection()
+    #: The pages' language unless a reader chooses theirs, as a board's ``[display]``.
+    display: DisplayConfig = DisplayConfig()
     tables: list[TableEntry] = Field(min_length=1, max_length=500)
 
     @field_validator("tables")

@@ -29,6 +29,8 @@ from poolboard.hall.event import DescribedResult, EventError, GameResult, Pairin
 from poolboard.hall.monitor import ActionError, Alert, HallMonitor, Tile
 from poolboard.hall.seating import LateSeating
 from poolboard.hall.table import ACTIONS
+from poolboard.locale import LANGUAGES
+from poolboard.locale import messages as catalogue_messages
 from poolboard.session.state import BoardState
 from poolboard.web.app import _PAGE_HEADERS, _invalid_request
 from poolboard.web.app import STATIC as BOARD_STATIC
@@ -102,13 +104,15 @@ class ConfirmBody(_Body):
 
 class HallView(BaseModel):
     """The event, the round being played and the last started, every round with pairings,
-    and every table's tile."""
+    every table's tile, and the pages' language ([display]) and those there are."""
 
     event: str
     round: int
     started: int
     rounds: list[int]
     tables: list[Tile]
+    language: str
+    languages: list[str]
 
 
 class TableDetail(BaseModel):
@@ -249,23 +253,24 @@ class HallHub:
         await websocket.close(code=1001)
 
 
-_TITLES = {"hall": "the hall", "standings": "standings", "table": "table", "director": "director"}
+#: The hall's pages and the titles they are given.
+HALL_PAGES = {
+    "hall": "the hall",
+    "standings": "standings",
+    "table": "table",
+    "director": "director",
+}
 
 
-def _compose(page: str) -> str:
+def compose(page: str, language: str = "en") -> str:
     """One hall page: the frame every page shares (head, header, navigation) around the page's
-    own ``<main>`` from ``<page>.main.html``."""
+    own ``<main>`` from ``<page>.main.html``, telling its scripts the hall's language before
+    anything is drawn (``veil.js`` hides a page until it is translated)."""
     frame = (STATIC / "frame.html").read_text(encoding="utf-8")
     main = (STATIC / f"{page}.main.html").read_text(encoding="utf-8")
-    filled = frame.replace("{title}", _TITLES[page]).replace("{page}", page)
+    filled = frame.replace("{title}", HALL_PAGES[page]).replace("{page}", page)
+    filled = filled.replace("{language}", language)
     return filled.replace("{main}", main)
-
-
-_PAGES = {page: _compose(page) for page in _TITLES}
-
-
-def _page(page: str) -> HTMLResponse:
-    return HTMLResponse(_PAGES[page], headers=_PAGE_HEADERS)
 
 
 _Value = TypeVar("_Value")
@@ -314,6 +319,11 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
             )
         ),
     ]
+    pages = {page: compose(page, config.display.language) for page in HALL_PAGES}
+
+    def page_of(page: str) -> HTMLResponse:
+        return HTMLResponse(pages[page], headers=_PAGE_HEADERS)
+
     app.mount("/static", StaticFiles(directory=BOARD_STATIC), name="static")
     app.mount("/hall-static", StaticFiles(directory=STATIC), name="hall-static")
 
@@ -328,24 +338,24 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
 
     @app.get("/", include_in_schema=False)
     def hall_page() -> HTMLResponse:
-        return _page("hall")
+        return page_of("hall")
 
     @app.get("/big", include_in_schema=False)
     def big_screen() -> HTMLResponse:
-        return _page("hall")
+        return page_of("hall")
 
     @app.get("/standings", include_in_schema=False)
     def standings_page() -> HTMLResponse:
-        return _page("standings")
+        return page_of("standings")
 
     @app.get("/table/{table}", include_in_schema=False)
     def table_page(table: str) -> HTMLResponse:
         known(table)
-        return _page("table")
+        return page_of("table")
 
     @app.get("/director", include_in_schema=False)
     def director_page(_: director) -> HTMLResponse:
-        return _page("director")
+        return page_of("director")
 
     @app.websocket("/ws")
     async def live(websocket: WebSocket) -> None:
@@ -355,14 +365,24 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
 
     @app.get("/api/hall")
     def hall() -> HallView:
-        """The event, the round, every table's tile."""
+        """The event, the round, every table's tile, the pages' language."""
         return HallView(
             event=config.hall.event,
             round=event.current_round,
             started=event.started_round,
             rounds=event.rounds(),
             tables=[monitor.summary(t) for t in monitor.tables],
+            language=config.display.language,
+            languages=list(LANGUAGES),
         )
+
+    @app.get("/api/messages/{language}")
+    def messages(language: str) -> dict[str, str]:
+        """The pages' words in ``language``: English text to its translation (docs/web.md);
+        English itself needs none."""
+        if language not in LANGUAGES:
+            raise HTTPException(404, f"no messages in {language!r}: one of {', '.join(LANGUAGES)}")
+        return dict(catalogue_messages(language))
 
     @app.get("/api/tables/{table}")
     def table_state(table: str) -> TableDetail:

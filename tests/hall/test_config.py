@@ -19,6 +19,9 @@ def test_a_good_hall_config() -> None:
     config = hall_config_from_mapping(GOOD)
     assert config.table_names == ["t1", "t2"]
     assert config.broker.manage and config.event.games_per_match == 2
+    assert config.display.language == "en"
+    spanish = hall_config_from_mapping({**GOOD, "display": {"language": "es"}})
+    assert spanish.display.language == "es"
 
 
 @pytest.mark.parametrize(
@@ -33,6 +36,7 @@ def test_a_good_hall_config() -> None:
         ({"tables": [{"name": "t1", "password": "x"}] * 2}, r"'t1' is listed twice"),
         ({"tables": []}, r"\[\[tables\]\]: List should have at least 1"),
         ({"broker": {"hall_password": "h", "certfile": "c.pem"}}, r"certfile and keyfile go"),
+        ({"display": {"language": "fr"}}, r"\[display\] language: .*'fr'"),
     ],
 )
 def test_bad_hall_configs_name_the_key(change, message) -> None:

@@ -32,7 +32,7 @@ def test_every_json_answer_of_the_hall_is_described(tmp_path) -> None:
     models = schema["components"]["schemas"]
     tile = models["Tile"]["properties"]
     assert {"table", "online", "fen", "clock", "words", "black", "white"} <= set(tile)
-    hall = {"event", "round", "started", "rounds", "tables"}
+    hall = {"event", "round", "started", "rounds", "tables", "language", "languages"}
     assert set(models["HallView"]["properties"]) == hall
     assert models["TableDetail"]["properties"]["state"]["anyOf"][0]["$ref"].endswith("BoardState")
     assert set(models["DescribedResult"]["properties"]) >= {"black", "white", "words"}

@@ -1,7 +1,8 @@
 // The hall's pages: every table live, standings, one table, the director's console.
 // Reuses the board page's module (/static/poolboard.js) for boards, clocks and the live socket.
 import {
-  BoardView, ClockModel, connect, formatClock, parseFen, renderMoves, showConnection, stateLine,
+  BoardView, ClockModel, connect, formatClock, language, loadLanguage, parseFen, renderMoves,
+  showConnection, showText, sideName, stateLine, t, trackerLine,
 } from "/static/poolboard.js";
 
 const page = document.body.dataset.page;
@@ -9,7 +10,6 @@ const $ = (id) => document.getElementById(id);
 const tiles = new Map(); // table -> {tile, element, view, clock}
 // The board is drawn with Black's side (squares 1-12) at the top: Black's row comes first.
 const SIDES = ["black", "white"];
-const SIDE_NAME = { black: "Black", white: "White" };
 
 function el(tag, attributes = {}, text = "") {
   const element = document.createElement(tag);
@@ -18,21 +18,37 @@ function el(tag, attributes = {}, text = "") {
   return element;
 }
 
+/** The hall (GET /api/hall), the page put in its language first (the hall's [display] or the
+ * reader's choice, docs/web.md). */
 async function loadHall() {
-  const hall = await (await fetch("/api/hall")).json();
+  const hall = await loadLanguage("/api/hall");
   $("event").textContent = hall.event;
-  $("round").textContent = `round ${hall.round}`;
+  $("round").textContent = t("round {round}", { round: hall.round });
   return hall;
+}
+
+/** A result in words with the players' names ("Ann (Black) wins — White resigned") from a tile
+ * or a reported result. The hall's words are English: another language says who won, by name
+ * and side, and the rules its reason cites by their IDs. */
+function resultWords({ result, reason, black, white, words }) {
+  if (language === "en" || !words) return words ?? "";
+  const won = { "1-0": "black", "0-1": "white" }[result];
+  const name = won === "black" ? black : white;
+  let head = t("Draw");
+  if (won && name && name !== "?") head = t("{player} wins", { player: `${name} (${sideName(won)})` });
+  else if (won) head = won === "black" ? t("Black wins") : t("White wins");
+  const rules = [...new Set((reason ?? "").match(/R-[A-Z]{3}-\d+/g) ?? [])];
+  return rules.length ? `${head} (${rules.join(", ")})` : head;
 }
 
 /** What a tile says under the players: offline, the result in words, or what the board waits for. */
 function tileStatus(tile) {
-  if (tile.online === false) return "OFFLINE";
-  if (tile.online === null) return "not connected yet";
-  if (tile.words) return tile.words;
-  if (tile.link === false) return "sensor link down";
-  if (tile.clock && tile.clock.state === "paused") return "clocks paused";
-  return tile.waiting_detail || tile.waiting || "";
+  if (tile.online === false) return t("OFFLINE");
+  if (tile.online === null) return t("not connected yet");
+  if (tile.words) return resultWords(tile);
+  if (tile.link === false) return t("sensor link down");
+  if (tile.clock && tile.clock.state === "paused") return t("clocks paused");
+  return tile.waiting ? trackerLine({ name: tile.waiting, detail: tile.waiting_detail ?? "" }) : "";
 }
 
 function drawTile(tile) {
@@ -40,7 +56,8 @@ function drawTile(tile) {
   if (!entry) {
     const element = el("a", { class: "tile", href: `/table/${tile.table}`, "data-table": tile.table });
     const head = el("h2");
-    head.append(el("span", { class: "tile-name" }, `table ${tile.table}`), el("span", { class: "tile-game" }));
+    const name = el("span", { class: "tile-name" }, t("table {table}", { table: tile.table }));
+    head.append(name, el("span", { class: "tile-game" }));
     element.append(head);
     const board = document.createElementNS("http://www.w3.org/2000/svg", "svg");
     board.classList.add("board", "mini");
@@ -48,7 +65,7 @@ function drawTile(tile) {
     for (const side of SIDES) {
       const line = el("p", { class: `player ${side}` });
       line.append(
-        el("span", { class: "name", title: SIDE_NAME[side] }),
+        el("span", { class: "name", title: sideName(side) }),
         el("span", { class: "clock" }),
       );
       info.append(line);
@@ -69,7 +86,7 @@ function drawTile(tile) {
   element.classList.toggle("finished", Boolean(tile.result));
   element.dataset.plies = String(tile.plies);
   element.dataset.last = tile.last ?? "";
-  element.querySelector(".tile-game").textContent = tile.fen ? `game ${tile.game}` : "";
+  element.querySelector(".tile-game").textContent = tile.fen ? t("game {game}", { game: tile.game }) : "";
   const live = !tile.result && tile.online !== false;
   for (const side of SIDES) {
     const line = element.querySelector(`.player.${side}`);
@@ -79,10 +96,10 @@ function drawTile(tile) {
   }
   const moves = Math.ceil(tile.plies / 2);
   element.querySelector(".tile-last").textContent = tile.last
-    ? `move ${moves}: ${tile.last}`
-    : tile.fen ? "no move yet" : "";
+    ? t("move {number}: {move}", { number: moves, move: tile.last })
+    : tile.fen ? t("no move yet") : "";
   const state = element.querySelector(".tile-state");
-  state.textContent = tileStatus(tile);
+  showText(state, tileStatus(tile));
   state.classList.toggle("ended", Boolean(tile.words));
   if (tile.fen) entry.view.render({ pieces: parseFen(tile.fen).pieces });
 }
@@ -145,6 +162,7 @@ async function hallPage() {
 }
 
 async function standingsPage() {
+  await loadHall();
   const refresh = async () => {
     const data = await (await fetch("/api/standings")).json();
     $("event").textContent = data.event;
@@ -171,19 +189,19 @@ async function tablePage() {
   const refresh = async () => {
     const data = await (await fetch(`/api/tables/${encodeURIComponent(table)}`)).json();
     tile = data.tile;
-    $("event").textContent = `table ${table}`;
+    $("event").textContent = t("table {table}", { table });
     $("pdn-link").href = `/broadcast/round-${tile.round}-${table}.pdn`;
     const state = data.state;
     if (!state) {
-      $("state-line").textContent = tileStatus(tile);
+      showText($("state-line"), tileStatus(tile));
       return;
     }
     clock.update(state.clock);
     view.render({ pieces: parseFen(state.fen).pieces, lastMove: state.last_move });
     renderMoves($("moves"), state);
-    $("state-line").textContent = tile.online === false ? "OFFLINE" : stateLine(state);
+    showText($("state-line"), tile.online === false ? t("OFFLINE") : stateLine(state));
     $("result").hidden = !tile.words;
-    $("result").textContent = tile.words;
+    showText($("result"), resultWords(tile));
   };
   await refresh();
   connect((update) => {
@@ -196,7 +214,7 @@ async function tablePage() {
     for (const [slot, side] of [["top", "black"], ["bottom", "white"]]) {
       const left = clock.remaining(side);
       const line = $(`player-${slot}`);
-      line.querySelector(".name").textContent = `${tile[side]} (${SIDE_NAME[side]})`;
+      line.querySelector(".name").textContent = `${tile[side]} (${sideName(side)})`;
       line.querySelector(".clock").textContent = left === null ? "" : formatClock(left);
       line.classList.toggle("to-move", live && tile.turn === side);
       line.classList.toggle("running", live && tile.clock?.state === "running" && tile.clock.running === side);
@@ -230,29 +248,53 @@ function say(element, text, ok) {
   element.classList.toggle("done", ok);
 }
 
-const ACTION_WORDS = {
-  pause: "paused the clocks", resume: "resumed the clocks", "adjust-clock": "adjusted a clock",
-  "correct-move": "corrected a move", void: "voided moves", end: "recorded the result",
-  result: "declared a result", penalty: "gave a penalty", "next-game": "started the next game",
-  "new-match": "started a new match", details: "sent the players", position: "set up a position",
-  count: "called the count",
-};
+/** A referee action at a table in words (a function: the words are those of the page's language). */
+function actionWords(action) {
+  return {
+    pause: t("paused the clocks"), resume: t("resumed the clocks"), "adjust-clock": t("adjusted a clock"),
+    "correct-move": t("corrected a move"), void: t("voided moves"), end: t("recorded the result"),
+    result: t("declared a result"), penalty: t("gave a penalty"), "next-game": t("started the next game"),
+    "new-match": t("started a new match"), details: t("sent the players"), position: t("set up a position"),
+    count: t("called the count"),
+  }[action] ?? action;
+}
 
 /** Someone's name and colour at a table: "Ann Lee (Black)". */
 function who(tile, side) {
-  return tile ? `${tile[side]} (${SIDE_NAME[side]})` : SIDE_NAME[side];
+  return tile ? `${tile[side]} (${sideName(side)})` : sideName(side);
 }
 
 /** The ways a game can end, as the result form offers them, with the players' names. */
 function outcomes(tile) {
+  const wins = (side, why) => `${t("{player} wins", { player: who(tile, side) })} — ${why}`;
   return [
-    ["resign:white", `${who(tile, "black")} wins — White resigned`],
-    ["resign:black", `${who(tile, "white")} wins — Black resigned`],
-    ["referee-win:black", `${who(tile, "black")} wins — the referee's decision`],
-    ["referee-win:white", `${who(tile, "white")} wins — the referee's decision`],
-    ["agree-draw:", "Draw — agreed"],
-    ["referee-draw:", "Draw — the referee's decision"],
+    ["resign:white", wins("black", t("White resigned"))],
+    ["resign:black", wins("white", t("Black resigned"))],
+    ["referee-win:black", wins("black", t("the referee's decision"))],
+    ["referee-win:white", wins("white", t("the referee's decision"))],
+    ["agree-draw:", `${t("Draw")} — ${t("agreed")}`],
+    ["referee-draw:", `${t("Draw")} — ${t("the referee's decision")}`],
   ];
+}
+
+/** An alert in words. The hall's are English: another language says what kind of alert it is,
+ * the result to confirm in words, and the rules it cites by their IDs. */
+function alertWords(alert, results) {
+  if (language === "en") return alert.message;
+  const [, round, table, game] = alert.ref.split(":");
+  const reported = results.find((r) => String(r.round) === round && r.table === table && String(r.number) === game);
+  if (alert.kind === "result" && reported) {
+    return t("game {game}: {words}; confirm it", { game, words: resultWords(reported) });
+  }
+  const kind = {
+    offline: t("the table is offline"), link: t("sensor link down"), fault: t("a fault at the table"),
+    sync: t("the board is out of step with its record"), flag: t("time ran out"),
+    violation: t("a violation at the table"), penalty: t("a penalty was given"),
+    idle: t("no move for a long time"), result: t("a result to confirm"), protocol: t("a message the hall cannot read"),
+    gap: t("messages missed"), unknown: t("a table the hall does not know"),
+  }[alert.kind] ?? alert.kind;
+  const rules = [...new Set(alert.message.match(/R-[A-Z]{3}-\d+/g) ?? [])];
+  return rules.length ? `${kind} (${rules.join(", ")})` : kind;
 }
 
 /** The body of a referee action from its form. */
@@ -276,26 +318,29 @@ function auditWords(entry) {
     const action = entry.action.slice(6);
     const args = Object.entries(d.args ?? {}).filter(([, v]) => v !== "" && v !== null)
       .map(([k, v]) => `${k} ${v}`).join(", ");
-    const what = `table ${d.table}: ${ACTION_WORDS[action] ?? action}${args ? ` (${args})` : ""}`;
-    const outcome = d.status === 200 ? "done"
-      : d.status === 409 ? `not answered: ${d.error}` : `refused: ${d.error}`;
+    const what = `${t("table {table}", { table: d.table })}: ${actionWords(action)}${args ? ` (${args})` : ""}`;
+    const outcome = d.status === 200 ? t("done")
+      : d.status === 409 ? t("not answered: {error}", { error: d.error }) : t("refused: {error}", { error: d.error });
     return [what, outcome];
   }
+  const seat = { round: d.round, table: d.table, game: d.game };
+  // The result's words were kept as the hall wrote them (English): others say it in theirs.
+  const result = language === "en" ? d.words ?? "" : resultWords({ ...d, words: d.words ?? "" });
   const words = {
-    "import-players": () => `imported ${d.players} players`,
-    player: () => `registered ${d.name}${d.club ? ` (${d.club})` : ""}`,
-    rename: () => `renamed ${d.name} to ${d.new_name}`,
-    withdraw: () => `withdrew ${d.name}`,
-    pairing: () => `round ${d.round}, table ${d.table}: ${d.first} (Black in game 1) v ${d.second}`,
-    unpair: () => `round ${d.round}, table ${d.table}: pairing removed`,
-    "import-pairings": () => `imported ${d.pairings} pairings`,
-    "round-robin": () => `drew a round robin of ${d.rounds} rounds`,
-    round: () => `started round ${d.round}`,
-    confirm: () => `confirmed round ${d.round}, table ${d.table}, game ${d.game}: ${d.words ?? ""}`,
-    reject: () => `rejected round ${d.round}, table ${d.table}, game ${d.game}: ${d.words ?? ""}`,
-    dismiss: () => `marked an alert seen`,
+    "import-players": () => t("imported {n} players", { n: d.players }),
+    player: () => t("registered {name}", { name: d.club ? `${d.name} (${d.club})` : d.name }),
+    rename: () => t("renamed {name} to {new_name}", d),
+    withdraw: () => t("withdrew {name}", d),
+    pairing: () => t("round {round}, table {table}: {first} (Black in game 1) v {second}", d),
+    unpair: () => t("round {round}, table {table}: pairing removed", d),
+    "import-pairings": () => t("imported {n} pairings", { n: d.pairings }),
+    "round-robin": () => t("drew a round robin of {n} rounds", { n: d.rounds }),
+    round: () => t("started round {round}", d),
+    confirm: () => `${t("confirmed round {round}, table {table}, game {game}", seat)}: ${result}`,
+    reject: () => `${t("rejected round {round}, table {table}, game {game}", seat)}: ${result}`,
+    dismiss: () => t("marked an alert seen"),
   }[entry.action];
-  return [words ? words() : `${entry.action} ${JSON.stringify(d)}`, "done"];
+  return [words ? words() : `${entry.action} ${JSON.stringify(d)}`, t("done")];
 }
 
 function option(value, text, selected = false) {
@@ -307,16 +352,19 @@ function option(value, text, selected = false) {
 async function directorPage() {
   let hall = await loadHall();
   const byTable = () => new Map(hall.tables.map((tile) => [tile.table, tile]));
-  $("action-table").replaceChildren(...hall.tables.map((t) => option(t.table, `table ${t.table}`)));
-  $("pairing-table").replaceChildren(...hall.tables.map((t) => option(t.table, `table ${t.table}`)));
+  $("action-table").replaceChildren(...hall.tables.map((tile) => option(tile.table, t("table {table}", { table: tile.table }))));
+  $("pairing-table").replaceChildren(...hall.tables.map((tile) => option(tile.table, t("table {table}", { table: tile.table }))));
 
   // The referee forms name the chosen table's players.
   const showTable = () => {
     const tile = byTable().get($("action-table").value);
     if (!tile) return;
-    const state = tile.online === false ? "OFFLINE" : tile.words || tile.waiting_detail || "";
-    $("table-line").textContent = `${who(tile, "black")} v ${who(tile, "white")} · game ${tile.game} · `
-      + `${Math.ceil(tile.plies / 2)} moves${tile.last ? `, last ${tile.last}` : ""} · ${state}`;
+    const moves = Math.ceil(tile.plies / 2);
+    const count = moves === 1 ? t("1 move") : t("{n} moves", { n: moves });
+    const played = tile.last ? t("{moves}, last {move}", { moves: count, move: tile.last }) : count;
+    const game = t("game {game}", { game: tile.game });
+    const players = t("{black} v {white}", { black: who(tile, "black"), white: who(tile, "white") });
+    showText($("table-line"), `${players} · ${game} · ${played} · ${tileStatus(tile)}`);
     for (const select of document.querySelectorAll("select.side")) {
       const chosen = select.value;
       select.replaceChildren(...SIDES.map((side) => option(side, who(tile, side), side === chosen)));
@@ -337,13 +385,13 @@ async function directorPage() {
       urls.map((url) => fetch(url).then((r) => r.json())),
     );
     hall = info;
-    $("round").textContent = `round ${info.round}`;
+    $("round").textContent = t("round {round}", { round: info.round });
     showTable();
     $("alerts").replaceChildren(...alerts.map((alert) => {
       const when = new Date(alert.time * 1000).toLocaleTimeString();
       const li = el("li", { class: `alert ${alert.kind}`, "data-kind": alert.kind, "data-id": String(alert.id) });
-      li.append(el("span", { class: "when" }, when), el("span", {}, `table ${alert.table}: ${alert.message} `));
-      const button = el("button", { type: "button", class: "seen" }, "seen");
+      li.append(el("span", { class: "when" }, when), el("span", {}, `${t("table {table}", { table: alert.table })}: ${alertWords(alert, results)} `));
+      const button = el("button", { type: "button", class: "seen" }, t("seen"));
       button.addEventListener("click", () => post(`/api/director/alerts/${alert.id}/dismiss`).then(() => refresh()));
       li.append(button);
       return li;
@@ -351,14 +399,14 @@ async function directorPage() {
     $("no-alerts").hidden = alerts.length > 0;
     $("results").replaceChildren(...results.map((r) => {
       const tr = el("tr", { "data-table": r.table, "data-game": String(r.number) });
-      tr.append(el("td", {}, String(r.round)), el("td", {}, r.table), el("td", {}, String(r.number)), el("td", { class: "words" }, r.words));
+      tr.append(el("td", {}, String(r.round)), el("td", {}, r.table), el("td", {}, String(r.number)), el("td", { class: "words" }, resultWords(r)));
       const td = el("td");
-      if (r.confirmed_by) td.textContent = `confirmed by ${r.confirmed_by}`;
+      if (r.confirmed_by) td.textContent = t("confirmed by {name}", { name: r.confirmed_by });
       else {
         const body = { round: r.round, table: r.table, game: r.number };
-        const confirm = el("button", { type: "button", class: "confirm" }, "confirm");
+        const confirm = el("button", { type: "button", class: "confirm" }, t("confirm"));
         confirm.addEventListener("click", () => post("/api/director/confirm", body).then(() => refresh()));
-        const reject = el("button", { type: "button", class: "reject", title: "not a game of the match (a warm-up, a wrong set-up)" }, "reject");
+        const reject = el("button", { type: "button", class: "reject", title: t("not a game of the match (a warm-up, a wrong set-up)") }, t("reject"));
         reject.addEventListener("click", () => post("/api/director/reject", body).then(() => refresh()));
         td.append(confirm, " ", reject);
       }
@@ -368,16 +416,16 @@ async function directorPage() {
     $("no-results").hidden = results.length > 0;
     $("audit").replaceChildren(...audit.slice(-100).reverse().map((a) => {
       const [what, outcome] = auditWords(a);
-      const tr = el("tr", { class: outcome === "done" ? "" : "refused" });
+      const tr = el("tr", { class: outcome === t("done") ? "" : "refused" });
       tr.append(el("td", {}, new Date(a.time).toLocaleString()), el("td", {}, a.actor), el("td", {}, what), el("td", {}, outcome));
       return tr;
     }));
     if (!everything) return;
     $("round-line").textContent = info.started
-      ? `Round ${info.started} is being played.` : "No round has started yet.";
+      ? t("Round {round} is being played.", { round: info.started }) : t("No round has started yet.");
     const rounds = [...new Set([...info.rounds, info.started + 1])].filter((r) => r > 0).sort((a, b) => a - b);
     const wanted = Number($("round-number").value) || info.started + 1;
-    $("round-number").replaceChildren(...rounds.map((r) => option(String(r), `round ${r}`, r === wanted)));
+    $("round-number").replaceChildren(...rounds.map((r) => option(String(r), t("round {round}", { round: r }), r === wanted)));
     const active = players.filter((p) => !p.withdrawn).map((p) => p.name);
     for (const id of ["pairing-first", "pairing-second"]) {
       const chosen = $(id).value;
@@ -388,8 +436,9 @@ async function directorPage() {
     const paired = [...new Set(pairings.map((p) => p.round))];
     const shown = $("pairings-round").value || String(paired.find((r) => r > info.started) ?? paired[0] ?? "all");
     $("pairings-round").replaceChildren(
-      ...paired.map((r) => option(String(r), `round ${r}${r <= info.started ? " (started)" : ""}`, String(r) === shown)),
-      option("all", "all rounds", shown === "all"),
+      ...paired.map((r) => option(String(r), r <= info.started ? t("round {round} (started)", { round: r })
+        : t("round {round}", { round: r }), String(r) === shown)),
+      option("all", t("all rounds"), shown === "all"),
     );
     const listed = pairings.filter((p) => shown === "all" || String(p.round) === shown);
     $("pairings").replaceChildren(...listed.map((p) => pairingRow(p, info.started, refresh)));
@@ -398,12 +447,12 @@ async function directorPage() {
   // Referee actions: a button or a form each, answered in words.
   const act = async (action, body) => {
     const table = $("action-table").value;
-    const label = ACTION_WORDS[action] ?? action;
+    const where = t("table {table}", { table });
     try {
       await post(`/api/director/tables/${encodeURIComponent(table)}/${action}`, body);
-      say($("action-answer"), `table ${table}: ${label} — done`, true);
+      say($("action-answer"), `${where}: ${actionWords(action)} — ${t("done")}`, true);
     } catch (error) {
-      say($("action-answer"), `table ${table}: not done — ${error.message}`, false);
+      say($("action-answer"), `${where}: ${t("not done")} — ${error.message}`, false);
     }
     refresh();
   };
@@ -422,8 +471,9 @@ async function directorPage() {
     const round = Number($("round-number").value);
     try {
       const answer = await post("/api/director/round", { round });
-      const lines = Object.entries(answer.tables).map(([table, outcome]) => el("li", { class: outcome === "seated" ? "done" : "refused" }, `table ${table}: ${outcome}`));
-      $("round-answer").replaceChildren(el("li", { class: "done" }, `round ${round} started`), ...lines);
+      const lines = Object.entries(answer.tables).map(([table, outcome]) => el("li", { class: outcome === "seated" ? "done" : "refused" },
+        `${t("table {table}", { table })}: ${outcome === "seated" ? t("seated") : outcome}`));
+      $("round-answer").replaceChildren(el("li", { class: "done" }, t("round {round} started", { round })), ...lines);
     } catch (error) {
       $("round-answer").replaceChildren(el("li", { class: "refused" }, error.message));
     }
@@ -434,7 +484,7 @@ async function directorPage() {
     const name = $("player-name").value.trim();
     try {
       await post("/api/director/players", { name, club: $("player-club").value.trim() });
-      say($("players-answer"), `${name} registered`, true);
+      say($("players-answer"), t("{name} registered", { name }), true);
       $("player-name").value = "";
       $("player-club").value = "";
     } catch (error) {
@@ -450,7 +500,7 @@ async function directorPage() {
     };
     try {
       await post("/api/director/pairings", body);
-      say($("pairings-answer"), `round ${body.round}, table ${body.table}: ${body.first} v ${body.second}`, true);
+      say($("pairings-answer"), t("round {round}, table {table}: {first} v {second}", body), true);
     } catch (error) {
       say($("pairings-answer"), error.message, false);
     }
@@ -459,7 +509,7 @@ async function directorPage() {
   $("round-robin").addEventListener("click", async () => {
     try {
       const answer = await post("/api/director/round-robin");
-      say($("pairings-answer"), `a round robin of ${answer.rounds} rounds`, true);
+      say($("pairings-answer"), t("a round robin of {n} rounds", { n: answer.rounds }), true);
     } catch (error) {
       say($("pairings-answer"), error.message, false);
     }
@@ -470,7 +520,9 @@ async function directorPage() {
     const kind = $("csv-kind").value;
     try {
       const answer = await post(`/api/director/${kind}.csv`, $("csv-text").value, "text/csv");
-      say($("csv-answer"), `imported ${answer[kind]} ${kind}`, true);
+      const imported = kind === "players" ? t("imported {n} players", { n: answer[kind] })
+        : t("imported {n} pairings", { n: answer[kind] });
+      say($("csv-answer"), imported, true);
     } catch (error) {
       say($("csv-answer"), error.message, false);
     }
@@ -483,17 +535,17 @@ async function directorPage() {
     const name = el("td", {}, player.name);
     tr.append(name, el("td", {}, player.club));
     const td = el("td");
-    if (player.withdrawn) td.textContent = "withdrawn";
+    if (player.withdrawn) td.textContent = t("withdrawn");
     else {
-      const rename = el("button", { type: "button", class: "rename" }, "rename");
+      const rename = el("button", { type: "button", class: "rename" }, t("rename"));
       rename.addEventListener("click", () => {
-        const input = el("input", { "aria-label": `new name for ${player.name}`, maxlength: "80" });
+        const input = el("input", { "aria-label": t("new name for {name}", { name: player.name }), maxlength: "80" });
         input.value = player.name;
-        const save = el("button", { type: "button", class: "save" }, "save");
+        const save = el("button", { type: "button", class: "save" }, t("save"));
         save.addEventListener("click", async () => {
           try {
             await post("/api/director/players/rename", { name: player.name, new_name: input.value.trim() });
-            say($("players-answer"), `${player.name} is now ${input.value.trim()}`, true);
+            say($("players-answer"), t("{name} is now {new_name}", { name: player.name, new_name: input.value.trim() }), true);
           } catch (error) {
             say($("players-answer"), error.message, false);
           }
@@ -502,16 +554,16 @@ async function directorPage() {
         name.replaceChildren(input, save);
         input.focus();
       });
-      const withdraw = el("button", { type: "button", class: "withdraw" }, "withdraw");
+      const withdraw = el("button", { type: "button", class: "withdraw" }, t("withdraw"));
       withdraw.addEventListener("click", async () => {
         if (!withdraw.classList.contains("sure")) {
           withdraw.classList.add("sure");
-          withdraw.textContent = `really withdraw ${player.name}?`;
+          withdraw.textContent = t("really withdraw {name}?", { name: player.name });
           return;
         }
         try {
           const answer = await post("/api/director/players/withdraw", { name: player.name });
-          say($("players-answer"), `${player.name} withdrawn; ${answer.freed} seats in rounds to come freed`, true);
+          say($("players-answer"), t("{name} withdrawn; {n} seats in rounds to come freed", { name: player.name, n: answer.freed }), true);
         } catch (error) {
           say($("players-answer"), error.message, false);
         }
@@ -528,9 +580,9 @@ async function directorPage() {
     const tr = el("tr", { "data-round": String(pairing.round), "data-table": pairing.table });
     tr.append(el("td", {}, String(pairing.round)), el("td", {}, pairing.table), el("td", {}, pairing.first), el("td", {}, pairing.second));
     const td = el("td");
-    if (pairing.round <= started) td.textContent = "started";
+    if (pairing.round <= started) td.textContent = t("started");
     else {
-      const change = el("button", { type: "button", class: "change" }, "change");
+      const change = el("button", { type: "button", class: "change" }, t("change"));
       change.addEventListener("click", () => {
         $("pairing-round").value = String(pairing.round);
         $("pairing-table").value = pairing.table;
@@ -538,11 +590,11 @@ async function directorPage() {
         $("pairing-second").value = pairing.second;
         $("pairing-first").focus();
       });
-      const remove = el("button", { type: "button", class: "remove" }, "remove");
+      const remove = el("button", { type: "button", class: "remove" }, t("remove"));
       remove.addEventListener("click", async () => {
         try {
           await post("/api/director/pairings/remove", { round: pairing.round, table: pairing.table });
-          say($("pairings-answer"), `round ${pairing.round}, table ${pairing.table}: nobody paired`, true);
+          say($("pairings-answer"), t("round {round}, table {table}: nobody paired", pairing), true);
         } catch (error) {
           say($("pairings-answer"), error.message, false);
         }

@@ -49,9 +49,10 @@ export function translatePage(root = document) {
 }
 
 /** Choose the page's language (?lang=, the reader's choice on this browser, else the board's
- * [display] language), load its words, translate the page and wire the #language switch. */
-export async function loadLanguage() {
-  const info = await fetch("/api/info").then((r) => r.json());
+ * [display] language, from ``infoUrl``'s "language" and "languages": the hall's is /api/hall),
+ * load its words, translate the page and wire the #language switch. */
+export async function loadLanguage(infoUrl = "/api/info") {
+  const info = await fetch(infoUrl).then((r) => r.json());
   const known = info.languages ?? ["en"];
   const asked = new URLSearchParams(location.search).get("lang") ?? localStorage.getItem("language");
   language = known.includes(asked) ? asked : info.language ?? "en";
@@ -546,7 +547,7 @@ export function resultText(state, { codes = false } = {}) {
 /** What the board waits for. The tracker's words come from the server in English: in another
  * language a sentence the catalogue has is shown translated, else what the state asks for in
  * general (the lit squares, with their marks, say where). */
-function trackerLine({ name, detail }) {
+export function trackerLine({ name, detail }) {
   if (language === "en" || catalogue[detail]) return t(detail) || name.replaceAll("_", " ");
   const squares = detail.split(": ").at(-1);
   return {

@@ -1,0 +1,127 @@
+"""The hall's pages in Spanish in the real browser (Debian's Chromium), over the real broker and
+a real table: ``[display] language = "es"`` in hall.toml shows every page in Spanish, the
+results and alerts the hall composes included, and the switch on a page changes the reader's
+language; square numbers, moves in PDN and rule IDs stay as they are (docs/hall.md)."""
+
+from pathlib import Path
+
+import pytest
+
+from tests.hall.conftest import DIRECTOR, TABLES, HallProcess, needs_mosquitto
+from tests.web.conftest import CHROMIUM, browser  # noqa: F401 (fixture)
+from tests.web.test_axe import serious
+from tests.web.test_pages import TIMEOUT, shoot
+from tests.web.test_screens import text_of, wait_text
+
+pytestmark = [
+    needs_mosquitto,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run)"),
+]
+
+#: What may not overflow its box on the big screen: names, clocks, captions, what each table says.
+WHOLE = ".tile h2 span, .tile .name, .tile .clock, .tile-last, .tile-state, header > *"
+
+
+@pytest.fixture
+def spanish_hall(tmp_path: Path):
+    process = HallProcess(tmp_path, TABLES, display='language = "es"')
+    yield process
+    process.stop()
+
+
+def test_the_hall_speaks_spanish_and_switches_to_english(browser, spanish_hall, tables) -> None:  # noqa: F811
+    hall = spanish_hall
+    assert hall.get("/api/hall")["language"] == "es"
+    assert hall.get("/api/messages/es")["table {table}"] == "mesa {table}"
+    hall.director("players.csv", "Ann\nBob\n").raise_for_status()
+    hall.director("pairings", {"round": 1, "table": "t1", "first": "Ann", "second": "Bob"})
+    t1 = tables("t1", hall.broker_port)
+    t1.play("11-15")
+    context = browser.new_context(viewport={"width": 1200, "height": 800})
+    page = context.new_page()
+    page.goto(hall.url + "/")
+    page.wait_for_selector(".tile[data-table='t1'][data-plies='1']", timeout=TIMEOUT)
+    page.wait_for_selector(".conn.live", timeout=TIMEOUT)
+    assert page.evaluate("document.documentElement.lang") == "es"
+    assert text_of(page, "#conn") == "en directo"
+    links = page.locator("nav.tools a").all_inner_texts()
+    assert links == ["sala", "pantalla grande", "clasificación", "director"]
+    tile = page.locator(".tile[data-table='t1']")
+    assert text_of(page, "#round") == "ronda 1"
+    assert tile.locator(".tile-name").inner_text() == "mesa t1"
+    assert tile.locator(".tile-game").inner_text() == "partida 1"
+    assert tile.locator(".tile-last").inner_text() == "jugada 1: 11-15"  # the move in PDN
+    assert tile.locator(".tile-state").inner_text() == "Juegan las blancas"
+    assert tile.locator(".black .name").get_attribute("title") == "Negras"
+    wait_text(page, ".tile[data-table='t2'] .tile-state", "aún sin conectar")
+    assert serious(page) == []
+
+    table = context.new_page()
+    table.goto(hall.url + "/table/t1")
+    wait_text(table, "#player-top .name", "Ann (Negras)")
+    wait_text(table, "#state-line", "Juegan las blancas")
+    assert text_of(table, "#event") == "mesa t1"
+    assert text_of(table, "#moves tr.heads th:first-child") == "jugada"
+    assert text_of(table, "#pdn-link") == "las partidas de esta mesa (PDN)"
+
+    # A result the hall composes: who won, by name and side, in Spanish, on every page.
+    t1.referee("result", {"result": "1-0", "reason": "White resigned"})
+    wait_text(page, ".tile[data-table='t1'] .tile-state", "Gana Ann (Negras)")
+    wait_text(table, "#result", "Gana Ann (Negras)")
+    director = browser.new_context(
+        viewport={"width": 1200, "height": 900},
+        http_credentials={"username": DIRECTOR[0], "password": DIRECTOR[1]},
+    )
+    console = director.new_page()
+    console.goto(hall.url + "/director")
+    alert = console.locator("#alerts li[data-kind='result']")
+    alert.wait_for(timeout=TIMEOUT)
+    assert "mesa t1: partida 1: Gana Ann (Negras); confírmela" in alert.inner_text()
+    assert text_of(console, "#alerts .seen") == "vista"
+    assert text_of(console, "form[data-action='end'] button") == "registrar el resultado"
+    assert console.locator("select.outcome option").first.inner_text() == (
+        "Gana Ann (Negras) — las blancas abandonaron"
+    )
+    console.locator("#results button.confirm").click()
+    wait_text(console, "#results", "confirmado por director")
+    assert text_of(console, "#results td.words") == "Gana Ann (Negras)"
+    wait_text(console, "#audit", "confirmó ronda 1, mesa t1, partida 1: Ganan las negras")
+    assert serious(console) == []
+
+    standings = context.new_page()
+    standings.goto(hall.url + "/standings")
+    standings.wait_for_selector("#standings tr", timeout=TIMEOUT)
+    heads = standings.locator("thead th").all_inner_texts()
+    assert heads[:4] == ["#", "jugador", "club", "puntos"]
+    assert standings.title() == "sala poolboard — clasificación"
+    assert "(R-TRN-3)" in text_of(standings, "main .note")  # the rule ID as it is
+
+    # The reader's choice: English on this browser from now on, on every page.
+    with standings.expect_navigation():
+        standings.select_option("#language", "en")
+    standings.wait_for_selector("#standings tr", timeout=TIMEOUT)
+    assert standings.locator("thead th").all_inner_texts()[:4] == ["#", "player", "club", "points"]
+    page.reload()
+    wait_text(page, ".tile[data-table='t1'] .tile-state", "Ann (Black) wins — ")
+    assert page.evaluate("document.documentElement.lang") == "en"
+    assert text_of(page, ".tile[data-table='t1'] .tile-name") == "table t1"
+    assert page.input_value("#language") == "en"
+
+    # The big screen in Spanish (?lang=es) at 1920x1080: everything whole.
+    screen = browser.new_context(viewport={"width": 1920, "height": 1080})
+    big = screen.new_page()
+    big.goto(hall.url + "/big?lang=es")
+    big.wait_for_selector("body.big .tile[data-table='t1'].finished", timeout=TIMEOUT)
+    big.wait_for_function("document.querySelector('.tiles').style.gridTemplateRows !== ''")
+    wait_text(big, ".tile[data-table='t1'] .tile-state", "Gana Ann (Negras)")
+    cut = big.eval_on_selector_all(
+        WHOLE,
+        "els => els.filter(e => e.scrollWidth > e.clientWidth + 1 "
+        "|| e.scrollHeight > e.clientHeight + 1).map(e => e.className + ': ' + e.textContent)",
+    )
+    assert cut == []
+    assert big.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    shoot(big, "hall-big-es")
+    screen.close()
+    context.close()
+    director.close()
