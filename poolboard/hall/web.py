@@ -30,8 +30,8 @@ from poolboard.hall.monitor import ActionError, Alert, HallMonitor, Tile
 from poolboard.hall.seating import LateSeating
 from poolboard.hall.table import ACTIONS
 from poolboard.locale import LANGUAGES
-from poolboard.locale import messages as catalogue_messages
 from poolboard.session.state import BoardState
+from poolboard.web.api import page_messages
 from poolboard.web.app import _PAGE_HEADERS, _invalid_request
 from poolboard.web.app import STATIC as BOARD_STATIC
 from poolboard.web.guard import RequestGuard, is_loopback
@@ -378,11 +378,8 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
 
     @app.get("/api/messages/{language}")
     def messages(language: str) -> dict[str, str]:
-        """The pages' words in ``language``: English text to its translation (docs/web.md);
-        English itself needs none."""
-        if language not in LANGUAGES:
-            raise HTTPException(404, f"no messages in {language!r}: one of {', '.join(LANGUAGES)}")
-        return dict(catalogue_messages(language))
+        """The pages' words in ``language``: English text to its translation (docs/web.md)."""
+        return page_messages(language)
 
     @app.get("/api/tables/{table}")
     def table_state(table: str) -> TableDetail:

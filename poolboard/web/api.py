@@ -91,6 +91,14 @@ class GameDetail(GameSummary):
     moves: list[RecordedMove]
 
 
+def page_messages(language: str) -> dict[str, str]:
+    """The pages' words in ``language`` (English text to its translation; English itself needs
+    none), or a 404 naming the languages there are: a board's pages and the hall's alike."""
+    if language not in LANGUAGES:
+        raise HTTPException(404, f"no messages in {language!r}: one of {', '.join(LANGUAGES)}")
+    return dict(catalogue_messages(language))
+
+
 def cue_styles() -> CueStyles:
     """CUE_STYLES as JSON: each kind's colour and blink, in priority order (highest first)."""
     kinds = {}
@@ -175,11 +183,8 @@ def api_router(session: Session, board_login: Callable[..., str] | None = None) 
 
     @router.get("/messages/{language}")
     def messages(language: str) -> dict[str, str]:
-        """The pages' words in ``language``: English text to its translation (docs/web.md);
-        English itself needs none."""
-        if language not in LANGUAGES:
-            raise HTTPException(404, f"no messages in {language!r}: one of {', '.join(LANGUAGES)}")
-        return dict(catalogue_messages(language))
+        """The pages' words in ``language``: English text to its translation (docs/web.md)."""
+        return page_messages(language)
 
     @router.get("/cue-styles")
     def styles() -> CueStyles:
