@@ -2,7 +2,7 @@
 // Reuses the board page's module (/static/poolboard.js) for boards, clocks and the live socket.
 import {
   BoardView, ClockModel, connect, formatClock, language, loadLanguage, parseFen, renderMoves,
-  showConnection, showText, sideName, stateLine, t, trackerLine,
+  showConnection, showText, sideName, stateLine, t, trackerLine, withRules,
 } from "/static/poolboard.js";
 
 const page = document.body.dataset.page;
@@ -37,8 +37,7 @@ function resultWords({ result, reason, black, white, words }) {
   let head = t("Draw");
   if (won && name && name !== "?") head = t("{player} wins", { player: `${name} (${sideName(won)})` });
   else if (won) head = won === "black" ? t("Black wins") : t("White wins");
-  const rules = [...new Set((reason ?? "").match(/R-[A-Z]{3}-\d+/g) ?? [])];
-  return rules.length ? `${head} (${rules.join(", ")})` : head;
+  return withRules(head, reason);
 }
 
 /** What a tile says under the players: offline, the result in words, or what the board waits for. */
@@ -293,8 +292,7 @@ function alertWords(alert, results) {
     idle: t("no move for a long time"), result: t("a result to confirm"), protocol: t("a message the hall cannot read"),
     gap: t("messages missed"), unknown: t("a table the hall does not know"),
   }[alert.kind] ?? alert.kind;
-  const rules = [...new Set(alert.message.match(/R-[A-Z]{3}-\d+/g) ?? [])];
-  return rules.length ? `${kind} (${rules.join(", ")})` : kind;
+  return withRules(kind, alert.message);
 }
 
 /** The body of a referee action from its form. */

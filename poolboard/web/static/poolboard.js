@@ -535,13 +535,19 @@ export function countText(count) {
   return `${count.rule}: ${kind}: ${far}`;
 }
 
+/** ``head`` and the rule IDs ``text`` cites, each once: "Ganan las negras (R-END-1)". */
+export function withRules(head, text) {
+  const rules = [...new Set((text ?? "").match(/R-[A-Z]{3}-\d+/g) ?? [])];
+  return rules.length ? `${head} (${rules.join(", ")})` : head;
+}
+
 /** The result in words, with the rule IDs it cites only where ``codes`` (the referee's page).
  * The server's words are English: another language says who won, and the rules by their IDs. */
 export function resultText(state, { codes = false } = {}) {
   if (language === "en") return codes ? state.result_text : state.words.result;
   const head = { "1-0": t("Black wins."), "0-1": t("White wins."), "1/2-1/2": t("The game is drawn.") };
-  const rules = codes ? [...new Set((state.result_reason ?? "").match(/R-[A-Z]{3}-\d+/g) ?? [])] : [];
-  return `${head[state.result] ?? t("The game is over.")}${rules.length ? ` (${rules.join(", ")})` : ""}`;
+  const words = head[state.result] ?? t("The game is over.");
+  return codes ? withRules(words, state.result_reason) : words;
 }
 
 /** What the board waits for. The tracker's words come from the server in English: in another
