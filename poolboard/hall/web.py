@@ -235,13 +235,14 @@ class HallHub:
             client.offer(table, text)
 
     async def serve(self, websocket: WebSocket) -> None:
-        """Every tile at once, then each change, until the client leaves."""
+        """Every tile at once (an empty list for an empty hall), then each change, until the
+        client leaves: the first message tells the page it is live."""
         await websocket.accept()
         client = _Client()
         self._clients.add(client)
         try:
-            for table in self.monitor.tables:
-                client.offer(table, await asyncio.to_thread(self._tile, table))
+            tiles = [await asyncio.to_thread(self._tile, table) for table in self.monitor.tables]
+            await websocket.send_text("[" + ",".join(tiles) + "]")
             await relay(websocket, self._send(websocket, client))
         finally:
             self._clients.discard(client)

@@ -212,17 +212,26 @@ export function cueStyles() {
   return stylesPromise;
 }
 
-/** Connect to /ws: onState(state) for the first (whole) state and every change; reconnects. */
+/**
+ * Connect to /ws: onState(state) for the first (whole) state and every change; reconnects.
+ * onStatus(true) comes once that first state is shown, so "live" never labels an empty page.
+ */
 export function connect(onState, onStatus = () => {}) {
   let delay = 500;
   const open = () => {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const socket = new WebSocket(`${scheme}://${location.host}/ws`);
+    let shown = false;
     socket.onopen = () => {
       delay = 500;
-      onStatus(true);
     };
-    socket.onmessage = (message) => onState(JSON.parse(message.data));
+    socket.onmessage = (message) => {
+      onState(JSON.parse(message.data));
+      if (!shown) {
+        shown = true;
+        onStatus(true);
+      }
+    };
     socket.onclose = () => {
       onStatus(false);
       setTimeout(open, delay);
