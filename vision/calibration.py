@@ -283,8 +283,7 @@ class Calibration:
         strays = local.dark_strays(pixels, labels, strange)
         outlines = self._outlines(pixels, local, labels)
         squares = measure_squares(
-            labels, strange, strays, pixels.saturated, self.sampler, self.model.fine_marks,
-            outlines,
+            labels, strange, strays, pixels.saturated, self.sampler, outlines
         )  # fmt: skip
         return pixels, squares
 
@@ -659,24 +658,23 @@ def _mens_marks(squares: Squares, position: Mapping[int, str]) -> float:
     return 2 * float(np.percentile(marks, 90)) if marks else 0.0
 
 
-def _emblem(
-    squares: Squares, fine: Squares, position: Mapping[int, str], sampler: Sampler
-) -> float:
+def _emblem(squares: Squares, position: Mapping[int, str], sampler: Sampler) -> float:
     """The emblem share that marks a king on this set, above the men's marks
     (:func:`_mens_marks`). Where kings seen from near above show marks of at least half the
-    usual floor on the finer grid (``fine``), the floor is half their median (a mark blurred
-    to half its share in another frame still counts), so never below a quarter of the usual;
-    a floor below the usual has marks looked for on that grid (:attr:`SquareModel.fine_marks`)."""
+    usual floor, the floor is half their median (a mark blurred to half its share in another
+    frame still counts), so never below a quarter of the usual."""
     overhead = sampler.rise < STACKS_SEEN
     floor = EMBLEM
     for side, king in enumerate("BW"):
         crowns = [
-            fine.emblems[s - 1, side] for s, v in position.items() if v == king and overhead[s - 1]
+            squares.emblems[s - 1, side]
+            for s, v in position.items()
+            if v == king and overhead[s - 1]
         ]
         seen = float(np.median(crowns)) if crowns else 0.0
         if seen >= EMBLEM / 2:  # this side's kings carry marks
             floor = min(floor, seen / 2)
-    small = max(floor, _mens_marks(fine, position))
+    small = max(floor, _mens_marks(squares, position))
     return small if small < EMBLEM else max(EMBLEM, _mens_marks(squares, position))
 
 
@@ -771,10 +769,9 @@ def _fitted(
     labels, strange = pixel_model.label(pixels)
     strays = pixel_model.dark_strays(pixels, labels, strange)
     squares = measure_squares(labels, strange, strays, pixels.saturated, sampler)
-    fine = measure_squares(labels, strange, strays, pixels.saturated, sampler, fine_marks=True)
-    emblem = _emblem(squares, fine, position, sampler)
+    emblem = _emblem(squares, position, sampler)
     model = SquareModel(pixel_model, _man_heights(squares, position, sampler), emblem)
-    kinds, _ = model.decide(fine if model.fine_marks else squares, sampler)
+    kinds, _ = model.decide(squares, sampler)
     return model, kinds
 
 

@@ -514,8 +514,7 @@ def _emblems(
     empty squares); on a pale piece, dark, and the piece is anything pale on the dark square
     (its top may look like the light squares). Either way a mark darker than anything learnt
     (``dark_strays``) contrasts. Glare (saturated pixels) is no emblem.
-    ``fine``: on the stacks' strip, twice as fine along the line of sight, for a set whose
-    marks are small (:attr:`SquareModel.fine_marks`).
+    ``fine``: on the stacks' strip, twice as fine along the line of sight.
     """
     along, band, window = (
         (_STACK_ALONG, _STACK_BASE_BAND, sampler.strip)
@@ -546,9 +545,11 @@ def _emblems(
             if mask.sum() < 8:
                 continue
             # The piece on this square only: the parts through its base, not a neighbour's.
-            _, parts = cv2.connectedComponents(mask, connectivity=4)
-            mine = np.unique(parts[band])
-            mask = np.isin(parts, mine[mine > 0]).astype(np.uint8)
+            count, parts = cv2.connectedComponents(mask, connectivity=4)
+            through = np.zeros(count, np.uint8)
+            through[parts[band]] = 1
+            through[0] = 0
+            mask = through[parts]
             if mask.sum() < 8:
                 continue
             outside = np.pad(1 - mask, 1, constant_values=1)
@@ -564,21 +565,25 @@ def measure_squares(
     dark_strays: np.ndarray,
     saturated: np.ndarray,
     sampler: Sampler,
-    fine_marks: bool = False,
     outlines: np.ndarray | None = None,
 ) -> Squares:
     """Fractions, stack heights and emblems of every square from labelled pixels (and which
     pixels fit no class well, which of those are darker than their class
-    (:meth:`PixelModel.dark_strays`), which are glare); emblems on the finer grid for a set
-    whose marks are small (:attr:`SquareModel.fine_marks`); stack heights from ``outlines``
-    where given (the pixels labelled by colours fitted closer to this frame's pieces)."""
+    (:meth:`PixelModel.dark_strays`), which are glare); stack heights from ``outlines``
+    where given (the pixels labelled by colours fitted closer to this frame's pieces).
+    A mark is looked for on two grids and the larger share counts: the finer one sees a small
+    mark the coarser one blurs away (a printed star's thin arms), the coarser one a mark whose
+    outline the finer one finds open to the rim."""
     fractions = _fractions(labels[sampler.box])
+    marks = [
+        _emblems(labels, dark_strays, saturated, sampler, fractions, fine) for fine in (False, True)
+    ]
     return Squares(
         fractions=fractions,
         odd=strange[sampler.box].mean(axis=1),
         base=_fractions(labels[sampler.base]),
         heights=_stack_heights(labels if outlines is None else outlines, sampler),
-        emblems=_emblems(labels, dark_strays, saturated, sampler, fractions, fine_marks),
+        emblems=np.maximum(*marks),
         light=(labels[sampler.light] == LIGHT).mean(axis=1),
     )
 
@@ -611,12 +616,6 @@ class SquareModel:
     pixels: PixelModel
     man_height: tuple[float, float]  # Black, White; 0 where stacks cannot be seen
     emblem: float = EMBLEM  # share of a piece's outline an emblem fills (men's marks less)
-
-    @property
-    def fine_marks(self) -> bool:
-        """Whether this set's kings showed marks smaller than the usual floor at calibration
-        (a printed star's thin arms blur into the sticker): looked for on the finer grid."""
-        return self.emblem < EMBLEM
 
     def decide(self, squares: Squares, sampler: Sampler) -> tuple[list[str], np.ndarray]:
         """Each square's "empty" | "b" | "w" | "B" | "W", and which squares fit no class."""
