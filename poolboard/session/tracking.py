@@ -182,7 +182,7 @@ def clock_follows_the_record(core: Session) -> None:
     try:
         core.clock.hand_over(turn, one_capture=only_capture(core))
     except ClockError as error:
-        raise RefereeError(str(error)) from None
+        raise RefereeError.passing_on(error) from None
     core.clock_actions += 1
 
 

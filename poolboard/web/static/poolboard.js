@@ -9,10 +9,12 @@ let catalogue = {};
 /** The language the page shows ("en" or "es"). */
 export let language = "en";
 
-/** ``text`` (English) in the page's language, its ``{name}`` places filled from ``values``. */
+/** ``text`` (English) in the page's language, its ``{name}`` places filled from ``values``; a
+ * value that is words of its own ({message, values}: a reason, a move to make) said the same. */
 export function t(text, values = {}) {
   const found = catalogue[text] || text;
-  return found.replace(/\{(\w+)\}/g, (place, name) => (name in values ? values[name] : place));
+  const said = (value) => (value?.message === undefined ? value : t(value.message, value.values));
+  return found.replace(/\{(\w+)\}/g, (place, name) => (name in values ? said(values[name]) : place));
 }
 
 /** Set ``element``'s text to ``text``, each rule ID in it (R-CAP-1) kept on one line and in
