@@ -22,7 +22,7 @@ class Phrase:
 
     __slots__ = ("message", "values")
 
-    def __init__(self, message: str, **values: Value) -> None:
+    def __init__(self, message: str, /, **values: Value) -> None:
         self.message = message
         self.values = values
 
@@ -57,9 +57,10 @@ Value: TypeAlias = str | int | float | Phrase
 
 def joined(parts: Iterable[Value], template: str) -> Value:
     """``parts`` joined two at a time by ``template`` (``"{first}; {then}"``, ``"{first} or
-    {then}"``), so each joint is said in the reader's language: "12-16 or 12-17 or 12-20"."""
+    {then}"``), so each joint is said in the reader's language: "12-16 or 12-17 or 12-20";
+    ``""`` for none."""
     items = list(parts)
-    whole = items[0]
+    whole = items[0] if items else ""
     for part in items[1:]:
         whole = Phrase(template, first=whole, then=part)
     return whole

@@ -63,6 +63,14 @@ class ClockView(_View):
     events: list[Json] = Field(description="the last five clock events (warnings, flags)")
 
 
+class SaidView(_View):
+    """Words a page says in its language (engine.phrase.Phrase): an English ``message`` with
+    ``{name}`` places, the key of its translation, and the ``values`` that fill them."""
+
+    message: Text
+    values: dict[Short, int | float | Text | SaidView]
+
+
 class ViolationView(_View):
     """A breach of a rule (RULES.md ID) seen on the board, at ``ply``."""
 
@@ -72,6 +80,7 @@ class ViolationView(_View):
     side: Side
     squares: list[int]
     message: str
+    said: SaidView | None = Field(default=None, description="the message, to say in any language")
     severity: str
     referee: bool
     ply: int
@@ -94,6 +103,7 @@ class TrackerView(_View):
 
     name: Short
     detail: Text
+    said: SaidView | None = Field(default=None, description="detail, to say in any language")
 
 
 class Score(_View):
@@ -278,7 +288,11 @@ def board_state(core: Session) -> BoardState:
             "pieces": {side.value: board.pieces(side).bit_count() for side in Color},
             "state": None
             if tracker_state is None
-            else {"name": tracker_state.state.name.lower(), "detail": tracker_state.detail},
+            else {
+                "name": tracker_state.state.name.lower(),
+                "detail": tracker_state.detail,
+                "said": tracker_state.said.to_json(),
+            },
             "violations": core.violations[-10:],
             "violation": core.violation,
             "faults": core.faults[-5:],

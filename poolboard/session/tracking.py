@@ -103,7 +103,11 @@ def apply(core: Session, event: TrackerEvent) -> None:
             core.save_clock()
             record_rewritten(core, before)
         case Violation():
-            shown = {**event.to_json(), "ply": len(game.board.move_stack)}
+            shown = {
+                **event.to_json(),
+                "said": event.said.to_json(),
+                "ply": len(game.board.move_stack),
+            }
             core.violations.append(shown)
             core.violation = shown
             core.store.add_event(core.game_id, "violation", shown)

@@ -561,10 +561,12 @@ export function resultText(state, { codes = false } = {}) {
   return codes ? withRules(words, state.result_reason) : words;
 }
 
-/** What the board waits for. The tracker's words come from the server in English: in another
- * language a sentence the catalogue has is shown translated, else what the state asks for in
+/** What the board waits for: the tracker's words (``said``) in the page's language. From a
+ * table that sends only the English ``detail`` (the hall's tiles, an older board), another
+ * language shows a sentence the catalogue has translated, else what the state asks for in
  * general (the lit squares, with their marks, say where). */
-export function trackerLine({ name, detail }) {
+export function trackerLine({ name, detail, said }) {
+  if (said && language !== "en") return t(said.message, said.values);
   if (language === "en" || catalogue[detail]) return t(detail) || name.replaceAll("_", " ");
   const squares = detail.split(": ").at(-1);
   return {
@@ -622,21 +624,11 @@ export function showOpponent(state, line, button) {
   button.disabled = Boolean(computerToMove) || state.hint !== null;
 }
 
-/** A violation as one line naming its rule once. */
+/** A violation as one line naming its rule once, in the page's language (``said``: the
+ * tracker's words and what they quote, each looked up in the catalogue). */
 export function violationText(violation) {
-  const { rule, message } = violation;
-  // The server's message is in English: another language says what the rule asks, by its ID.
-  const asks = {
-    "R-CAP-1": t("a capture is compulsory"),
-    "R-CAP-3": t("the jump is not finished: finish the capture"),
-    "R-ILL-1": t("that move is not legal: put the pieces back"),
-    "R-TCH-1": t("touch move: the piece touched first must be moved"),
-    "R-TCH-2": t("touch move: a piece that cannot be played was touched, a caution"),
-  }[rule];
-  if (language !== "en" && asks) {
-    const side = violation.side ? `${sideName(violation.side)}: ` : "";
-    return `${rule}: ${side}${asks} (${violation.squares.join(", ")})`;
-  }
+  const { rule, said } = violation;
+  const message = said ? t(said.message, said.values) : violation.message;
   return rule && !message.includes(rule) ? `${rule}: ${message}` : message;
 }
 
