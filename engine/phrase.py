@@ -41,6 +41,10 @@ class Phrase:
     def __repr__(self) -> str:
         return f"Phrase({self.message!r}, **{self.values!r})"
 
+    def fill(self, **values: Value) -> Phrase:
+        """This phrase's message with ``values``: a template kept as a phrase, filled in."""
+        return Phrase(self.message, **values)
+
     def to_json(self) -> dict[str, object]:
         """``{"message": ..., "values": {...}}``, a phrase among the values as one too: what a
         page says in its language (poolboard.js ``t()``)."""

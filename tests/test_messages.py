@@ -73,8 +73,9 @@ def used() -> dict[str, str]:
     """Every message the code and the pages use, with where it is used."""
     found: dict[str, str] = {}
     for path in sorted((ROOT / "poolboard").rglob("*.py")):
-        # Phrasebook's gettext and ngettext; a refusal's message, which the pages look up.
-        keywords = {"_": None, "_n": (1, 2), "RefereeError": None}
+        # Phrasebook's gettext and ngettext; a refusal's message and a phrase, which the pages
+        # look up.
+        keywords = {"_": None, "_n": (1, 2), "RefereeError": None, "Phrase": None}
         for _, message, _, _ in extract_from_file("python", path, keywords=keywords):
             for text in message if isinstance(message, tuple) else (message,):
                 found.setdefault(text, str(path.relative_to(ROOT)))

@@ -103,8 +103,12 @@ def test_the_pages_speak_spanish_and_switch_to_english(browser, spanish: Live) -
         "#position-form .message.answer.error",
         "FEN 'X:W1:B2': el bando que juega debe ser B o W, no 'X'",
     )
-    spanish.session.declare_result("referee", "0-1", "Black left the hall")
-    wait_text(spectator, "#game-over", "Ganan las blancas.")
+    # The result with its reason in full; the referee's page with the rules it cites, the
+    # audience's without (docs/web.md).
+    spanish.session.end_game("referee", "resign", Color.BLACK)
+    wait_text(spectator, "#game-over", "Ganan las blancas — Negras abandonan")
+    wait_text(referee, "#state-line", "Ganan las blancas — Negras abandonan")
+    wait_text(referee, "#match-results", "partida 1: 0-1 Ganan las blancas — Negras abandonan")
 
     # The reader's own choice, kept by this browser: English on every page from now on.
     spectator.select_option("#language", "en")

@@ -552,10 +552,13 @@ export function withRules(head, text) {
   return rules.length ? `${head} (${rules.join(", ")})` : head;
 }
 
-/** The result in words, with the rule IDs it cites only where ``codes`` (the referee's page).
- * The server's words are English: another language says who won, and the rules by their IDs. */
+/** The result in words, with the rule IDs it cites only where ``codes`` (the referee's page),
+ * in the page's language. From a table that sends the words in English only (an older board
+ * in a hall), another language says who won, and the rules by their IDs. */
 export function resultText(state, { codes = false } = {}) {
   if (language === "en") return codes ? state.result_text : state.words.result;
+  if (codes && state.result_said) return t(state.result_said.message, state.result_said.values);
+  if (!codes && state.words.result_words?.[language]) return state.words.result_words[language];
   const head = { "1-0": t("Black wins."), "0-1": t("White wins."), "1/2-1/2": t("The game is drawn.") };
   const words = head[state.result] ?? t("The game is over.");
   return codes ? withRules(words, state.result_reason) : words;
