@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from engine.phrase import Phrase, Value
 
+__all__ = ["Refusal", "Value"]
+
 
 class Refusal(ValueError):
     """``message`` is English with ``{name}`` places for ``values`` (the key a translation is
