@@ -156,9 +156,8 @@ class Tracker:
         self._confirm_until = -math.inf
         self._raised: set[tuple[int, str]] = set()  # (occupancy, rule) already reported
         self._violation: Violation | None = None  # the improper move standing on the board
-        self._wrong: Value = (
-            ""  # what that move did wrong, said again while the position is restored
-        )
+        # What that move did wrong, said again while the position is restored.
+        self._wrong: Value = ""
         self._stopped: int | None = None  # where the capturing piece stood mid-capture
         self._unmended: list[Violation] = []  # improper moves not yet put right
         self._notice: Violation | None = None  # a violation raised with the board at rest ...
@@ -518,25 +517,26 @@ class Tracker:
         self._adjusting = False
         self._rearranging = False
         self._unplayable_lifted.clear()
-        side = _TO_MOVE[self.board.turn]
+        to_move = _TO_MOVE[self.board.turn]
         if self._crown is not None:
             crown = Phrase("crown the new king on {square}", square=self._crown)
             view = _View(TrackerState.CROWNING, crown)
         elif self._expected is not None:
             notation = self.board.notation(self._expected)
-            play = Phrase("{side}: play {move} on the board", side=side, move=notation)
+            play = Phrase("{to_move}: play {move} on the board", to_move=to_move, move=notation)
             view = _View(TrackerState.TO_MOVE, play)
         elif self._touched is not None:
             view = _View(
                 TrackerState.TO_MOVE,
                 Phrase(
-                    "{side}: the piece on {square} was lifted, so it is the one to move (R-TCH-1)",
-                    side=side,
+                    "{to_move}: the piece on {square} was lifted, so it is the one to move "
+                    "(R-TCH-1)",
+                    to_move=to_move,
                     square=self._touched,
                 ),
             )
         else:
-            view = _View(TrackerState.TO_MOVE, side)
+            view = _View(TrackerState.TO_MOVE, to_move)
         if self._notice is not None and t < self._notice_until:
             view.detail = Phrase(
                 "{detail} — {notice}", detail=view.detail, notice=self._notice.said
@@ -857,10 +857,10 @@ class Tracker:
         self._after_move(t, move.crowns, move.path[-1])
         self._emit(MoveRecorded(t, move, notation, side, len(self.board.move_stack)))
         finished = stopped is not None and stopped in move.path[1:-1]
-        played = Phrase("{move} played", move=notation)
-        self._mend(
-            t, side, Phrase("{move} finished the capture", move=notation) if finished else played
-        )
+        if finished:
+            self._mend(t, side, Phrase("{move} finished the capture", move=notation))
+        else:
+            self._mend(t, side, Phrase("{move} played", move=notation))
         if touched is not None and touched != move.path[0]:
             self._raise(
                 t,
