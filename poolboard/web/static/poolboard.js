@@ -631,7 +631,7 @@ export function showOpponent(state, line, button) {
  * tracker's words and what they quote, each looked up in the catalogue). */
 export function violationText(violation) {
   const { rule, said } = violation;
-  const message = said ? t(said.message, said.values) : violation.message;
+  const message = said && language !== "en" ? t(said.message, said.values) : violation.message;
   return rule && !message.includes(rule) ? `${rule}: ${message}` : message;
 }
 
