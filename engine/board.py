@@ -36,6 +36,7 @@ from engine.geometry import (
     squares_of,
 )
 from engine.quote import quoted
+from engine.refusal import Refusal
 
 #: How much of a bad FEN an error message quotes: any real position in full.
 FEN_EXCERPT_LENGTH = 100
@@ -45,19 +46,20 @@ _CROWNING_ROW = {Color.BLACK: BLACK_KING_ROW_MASK, Color.WHITE: WHITE_KING_ROW_M
 STARTING_FEN = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
 
 
-class FenError(ValueError):
-    """A FEN string that is not valid PDN 3.0 FEN; the message names the offending part."""
+class FenError(Refusal):
+    """A FEN string that is not valid PDN 3.0 FEN; the message names the offending part (a
+    :class:`Refusal`, so the referee's page says it in its language)."""
 
 
-class InvalidMoveError(ValueError):
+class InvalidMoveError(Refusal):
     """Move text that is not a move at all (syntax), e.g. ``"11/15"``."""
 
 
-class IllegalMoveError(ValueError):
+class IllegalMoveError(Refusal):
     """A well-formed move that is not legal in the position."""
 
 
-class AmbiguousMoveError(ValueError):
+class AmbiguousMoveError(Refusal):
     """Move text that fits more than one legal move; the full path tells them apart."""
 
 
@@ -349,7 +351,7 @@ class Board:
             if legal == move:
                 self.push(legal)
                 return legal
-        raise IllegalMoveError(f"{move!r} is not legal in {self.fen()}")
+        raise IllegalMoveError("{move} is not legal in {fen}", move=repr(move), fen=self.fen())
 
     def pop(self) -> Move:
         """Take back the last move pushed, returning it."""
@@ -377,7 +379,7 @@ class Board:
         another legal capture has the same start and end (R-BRD-4)."""
         legal = self.generate_legal_moves()
         if move not in legal:
-            raise IllegalMoveError(f"{move!r} is not legal in {self.fen()}")
+            raise IllegalMoveError("{move} is not legal in {fen}", move=repr(move), fen=self.fen())
         if not move.captures:
             return f"{move.path[0]}-{move.path[-1]}"
         twins = [m for m in legal if m.path[0] == move.path[0] and m.path[-1] == move.path[-1]]
@@ -405,14 +407,23 @@ class Board:
         if len(squares) > 2:
             captured = self._captures_along(squares)
             candidates = [m for m in candidates if m.capture_mask == captured]
+        if not candidates and self.has_capture():
+            raise IllegalMoveError(
+                "{text} is not a legal move in {fen} (a capture is compulsory, R-CAP-1)",
+                text=repr(text),
+                fen=self.fen(),
+            )
         if not candidates:
             raise IllegalMoveError(
-                f"{text!r} is not a legal move in {self.fen()}"
-                + (" (a capture is compulsory, R-CAP-1)" if self.has_capture() else "")
+                "{text} is not a legal move in {fen}", text=repr(text), fen=self.fen()
             )
         if len(candidates) > 1:
             options = ", ".join("x".join(map(str, m.path)) for m in candidates)
-            raise AmbiguousMoveError(f"{text!r} fits several captures: {options}; give the path")
+            raise AmbiguousMoveError(
+                "{text} fits several captures: {options}; give the path",
+                text=repr(text),
+                options=options,
+            )
         return candidates[0]
 
     def push_notation(self, text: str) -> Move:
@@ -600,11 +611,17 @@ _MOVE_TEXT = re.compile(r"^\s*(\d{1,2})((?:\s*[-x:]\s*\d{1,2})+)\s*$", re.IGNORE
 def _parse_move_squares(text: str) -> list[int]:
     match = _MOVE_TEXT.match(text)
     if not match:
-        raise InvalidMoveError(f"{text!r} is not a move: expected e.g. 11-15, 15x22 or 9x18x27")
+        raise InvalidMoveError(
+            "{text} is not a move: expected e.g. 11-15, 15x22 or 9x18x27", text=repr(text)
+        )
     squares = [int(match.group(1)), *map(int, re.findall(r"\d{1,2}", match.group(2)))]
     bad = [s for s in squares if not 1 <= s <= 32]
     if bad:
-        raise InvalidMoveError(f"{text!r}: square {bad[0]} is not a dark square 1-32 (R-BRD-2)")
+        raise InvalidMoveError(
+            "{text}: square {square} is not a dark square 1-32 (R-BRD-2)",
+            text=repr(text),
+            square=bad[0],
+        )
     return squares
 
 
@@ -614,12 +631,16 @@ def _parse_fen(fen: str) -> tuple[int, int, int, Color]:
     text = fen.strip().strip('"').rstrip(".").strip()
     fields = [f.strip() for f in text.split(":")]
     if len(fields) < 3:
-        raise FenError(f"FEN {shown}: expected 'TURN:W...:B...' with three ':'-separated fields")
+        raise FenError(
+            "FEN {fen}: expected 'TURN:W...:B...' with three ':'-separated fields", fen=shown
+        )
     try:
         turn = Color.from_letter(fields[0])
     except ValueError:
         side = quoted(fields[0])
-        raise FenError(f"FEN {shown}: side to move must be B or W, got {side}") from None
+        raise FenError(
+            "FEN {fen}: side to move must be B or W, got {side}", fen=shown, side=side
+        ) from None
     masks = {Color.BLACK: 0, Color.WHITE: 0}
     kings = 0
     seen_colors: set[Color] = set()
@@ -630,22 +651,25 @@ def _parse_fen(fen: str) -> tuple[int, int, int, Color]:
         if letter in "HF" and field[1:].isdigit():  # move counters some programs append
             continue
         if letter not in "BW":
-            raise FenError(f"FEN {shown}: field {quoted(field)} must start with W or B")
+            raise FenError(
+                "FEN {fen}: field {field} must start with W or B", fen=shown, field=quoted(field)
+            )
         color = Color.from_letter(letter)
+        if color in seen_colors and color is Color.BLACK:
+            raise FenError("FEN {fen}: pieces of black listed twice", fen=shown)
         if color in seen_colors:
-            raise FenError(f"FEN {shown}: pieces of {color.value} listed twice")
+            raise FenError("FEN {fen}: pieces of white listed twice", fen=shown)
         seen_colors.add(color)
         for item in filter(None, (i.strip() for i in field[1:].split(","))):
             king = item[:1].upper() == "K"
             for square in _fen_item_squares(item[1:] if king else item, shown):
                 bit = BITS[square]
                 if (masks[Color.BLACK] | masks[Color.WHITE]) & bit:
-                    raise FenError(f"FEN {shown}: square {square} is given twice")
-                if not king and bit & _CROWNING_ROW[color]:
                     raise FenError(
-                        f"FEN {shown}: a {color.value.title()} man on {square} stands on the "
-                        f"row where it is crowned (R-PRO-1): write it as a king, K{square}"
+                        "FEN {fen}: square {square} is given twice", fen=shown, square=square
                     )
+                if not king and bit & _CROWNING_ROW[color]:
+                    raise _crowning_row_error(color, square, shown)
                 masks[color] |= bit
                 if king:
                     kings |= bit
@@ -655,12 +679,36 @@ def _parse_fen(fen: str) -> tuple[int, int, int, Color]:
 def _fen_item_squares(item: str, shown: str) -> Iterable[int]:
     match = re.fullmatch(r"(\d{1,2})(?:-(\d{1,2}))?", item)
     if not match:
-        raise FenError(f"FEN {shown}: {quoted(item)} is not a square or a range like 1-12")
+        raise FenError(
+            "FEN {fen}: {item} is not a square or a range like 1-12", fen=shown, item=quoted(item)
+        )
     low = int(match.group(1))
     high = int(match.group(2) or low)
     for square in (low, high):
         if not 1 <= square <= 32:
-            raise FenError(f"FEN {shown}: square {square} is not a dark square 1-32 (R-BRD-2)")
+            raise FenError(
+                "FEN {fen}: square {square} is not a dark square 1-32 (R-BRD-2)",
+                fen=shown,
+                square=square,
+            )
     if high < low:
-        raise FenError(f"FEN {shown}: range {quoted(item)} runs backwards")
+        raise FenError("FEN {fen}: range {item} runs backwards", fen=shown, item=quoted(item))
     return range(low, high + 1)
+
+
+def _crowning_row_error(color: Color, square: int, shown: str) -> FenError:
+    """A man of ``color`` listed on its own crowning row (R-PRO-1), said per side so each
+    sentence is one the catalogues hold."""
+    if color is Color.BLACK:
+        return FenError(
+            "FEN {fen}: a Black man on {square} stands on the row where it is crowned (R-PRO-1): "
+            "write it as a king, K{square}",
+            fen=shown,
+            square=square,
+        )
+    return FenError(
+        "FEN {fen}: a White man on {square} stands on the row where it is crowned (R-PRO-1): "
+        "write it as a king, K{square}",
+        fen=shown,
+        square=square,
+    )

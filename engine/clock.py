@@ -26,6 +26,7 @@ from decimal import Decimal
 from typing import Any
 
 from engine.color import Color
+from engine.phrase import Phrase
 from engine.refusal import Refusal
 
 #: A monotonic time source: seconds as a float, never going backwards (``time.monotonic``).
@@ -39,8 +40,9 @@ APCA_GAME_SECONDS = 1800.0  # R-TIM-4: on a complaint, 30 minutes a side for a g
 SNAPSHOT_VERSION = 1
 
 
-class TimeControlError(ValueError):
-    """A time control string or description that makes no sense; the message says what is wrong."""
+class TimeControlError(Refusal):
+    """A time control string or description that makes no sense; the message says what is wrong
+    (a :class:`Refusal`, so the referee's page says it in its language)."""
 
 
 class ClockError(Refusal):
@@ -55,11 +57,18 @@ def _number(seconds: float) -> str:
     return format(Decimal(repr(float(seconds))), "f")
 
 
-def _check_seconds(what: str, seconds: float) -> None:
+def _check_seconds(what: Phrase, seconds: float) -> None:
+    """``seconds`` is a time for ``what`` (words such as "the per-move call")."""
     if isinstance(seconds, bool) or not isinstance(seconds, int | float):
-        raise TimeControlError(f"{what} must be a number of seconds, got {seconds!r}")
+        raise TimeControlError(
+            "{what} must be a number of seconds, got {seconds}", what=what, seconds=repr(seconds)
+        )
     if not (math.isfinite(seconds) and seconds > 0):
-        raise TimeControlError(f"{what} must be a finite number of seconds above 0, got {seconds}")
+        raise TimeControlError(
+            "{what} must be a finite number of seconds above 0, got {seconds}",
+            what=what,
+            seconds=str(seconds),
+        )
 
 
 # -- time controls -------------------------------------------------------------------------------
@@ -89,9 +98,11 @@ class Stage:
     moves: int | None = None
 
     def __post_init__(self) -> None:
-        _check_seconds("a stage's time", self.seconds)
+        _check_seconds(Phrase("a stage's time"), self.seconds)
         if self.moves is not None and (isinstance(self.moves, bool) or self.moves < 1):
-            raise TimeControlError(f"a stage's move count must be 1 or more, got {self.moves!r}")
+            raise TimeControlError(
+                "a stage's move count must be 1 or more, got {moves}", moves=repr(self.moves)
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,20 +117,22 @@ class MoveLimit:
     capture_grace: float | None = None
 
     def __post_init__(self) -> None:
-        _check_seconds("the per-move call", self.call)
-        _check_seconds("the per-move grace", self.grace)
+        _check_seconds(Phrase("the per-move call"), self.call)
+        _check_seconds(Phrase("the per-move grace"), self.grace)
         if self.capture_call is None:
             if self.capture_grace is not None:
                 raise TimeControlError("a one-capture grace needs a one-capture call (R-TIM-2)")
             return
-        _check_seconds("the one-capture call", self.capture_call)
+        _check_seconds(Phrase("the one-capture call"), self.capture_call)
         if self.capture_grace is not None:
-            _check_seconds("the one-capture grace", self.capture_grace)
+            _check_seconds(Phrase("the one-capture grace"), self.capture_grace)
         call, grace, _ = self.limits(one_capture=True)
         if call > self.call or grace > self.grace:
             raise TimeControlError(
-                f"the one-capture limit {_number(call)}+{_number(grace)} must not be longer than "
-                f"the normal {_number(self.call)}+{_number(self.grace)} (R-TIM-2)"
+                "the one-capture limit {limit} must not be longer than the normal {normal} "
+                "(R-TIM-2)",
+                limit=f"{_number(call)}+{_number(grace)}",
+                normal=f"{_number(self.call)}+{_number(self.grace)}",
             )
 
     def limits(self, one_capture: bool) -> tuple[float, float, str]:
@@ -153,10 +166,12 @@ class TimeControl:
             raise TimeControlError("only the last stage may be sudden death (have no move count)")
         if (self.bonus is Bonus.NONE) != (self.bonus_seconds == 0):
             raise TimeControlError(
-                f"bonus {self.bonus.name} does not fit {self.bonus_seconds!r} bonus seconds"
+                "bonus {bonus} does not fit {seconds} bonus seconds",
+                bonus=self.bonus.name,
+                seconds=repr(self.bonus_seconds),
             )
         if self.bonus is not Bonus.NONE:
-            _check_seconds("the increment or delay", self.bonus_seconds)
+            _check_seconds(Phrase("the increment or delay"), self.bonus_seconds)
         if self.move_limit is not None and (
             self.bonus is not Bonus.NONE or self.scope is Scope.MATCH
         ):
@@ -204,7 +219,7 @@ _MOVE_PART = re.compile(rf"({_NUMBER})(?:\+({_NUMBER}))?")
 
 def _parse(text: str) -> TimeControl:
     if not isinstance(text, str):
-        raise TimeControlError(f"a time control is a string, got {type(text).__name__}")
+        raise TimeControlError("a time control is a string, got {kind}", kind=type(text).__name__)
     spec = text.strip().lower()
     if spec in PRESETS:
         return PRESETS[spec]
@@ -223,15 +238,18 @@ def _parse(text: str) -> TimeControl:
         stages = tuple(_parse_stage(part) for part in budget.split(":"))
         return TimeControl(stages, bonus, bonus_seconds, scope=scope)
     except TimeControlError as error:
-        raise TimeControlError(f"time control {text!r}: {error}") from None
+        raise TimeControlError(
+            "time control {text}: {error}", text=repr(text), error=error.phrase
+        ) from None
 
 
 def _parse_stage(part: str) -> Stage:
     found = _STAGE.fullmatch(part)
     if found is None:
         raise TimeControlError(
-            f"{part!r} is not a stage: expected SECONDS or MOVES/SECONDS (e.g. 300 or 40/7200), "
-            "then at most one +N (Fischer), dN (US delay) or bN (Bronstein)"
+            "{part} is not a stage: expected SECONDS or MOVES/SECONDS (e.g. 300 or 40/7200), "
+            "then at most one +N (Fischer), dN (US delay) or bN (Bronstein)",
+            part=repr(part),
         )
     return Stage(float(found[2]), None if found[1] is None else int(found[1]))
 
@@ -243,7 +261,9 @@ def _parse_move_limit(spec: str) -> MoveLimit:
     if not comma:
         return MoveLimit(call, grace)
     if not capture.startswith("capture:"):
-        raise TimeControlError(f"{capture!r} after ',' should be capture:SECONDS[+GRACE]")
+        raise TimeControlError(
+            "{capture} after ',' should be capture:SECONDS[+GRACE]", capture=repr(capture)
+        )
     capture_call, capture_grace = _parse_move_part(capture.removeprefix("capture:"), "capture:")
     return MoveLimit(call, grace, capture_call, None if capture_grace == grace else capture_grace)
 
@@ -252,7 +272,9 @@ def _parse_move_part(part: str, label: str) -> tuple[float, float | None]:
     found = _MOVE_PART.fullmatch(part)
     if found is None:
         raise TimeControlError(
-            f"{label}{part} should be {label}SECONDS or {label}SECONDS+GRACE (e.g. {label}300+60)"
+            "{label}{part} should be {label}SECONDS or {label}SECONDS+GRACE (e.g. {label}300+60)",
+            label=label,
+            part=part,
         )
     return float(found[1]), None if found[2] is None else float(found[2])
 
@@ -344,7 +366,7 @@ class Clock:
         thresholds = tuple(warnings)
         for threshold in thresholds:
             try:
-                _check_seconds("a warning threshold", threshold)
+                _check_seconds(Phrase("a warning threshold"), threshold)
             except TimeControlError as error:
                 raise ValueError(str(error)) from None
         self._control = control

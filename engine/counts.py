@@ -22,6 +22,7 @@ from typing import Any
 from engine.board import Board, Move
 from engine.color import Color
 from engine.geometry import BITS, LONG_DIAGONAL, squares_of
+from engine.phrase import Phrase
 from engine.profiles import RulesProfile
 from engine.refusal import Refusal
 
@@ -194,6 +195,15 @@ class Count:
         }
 
 
+#: A running count in words (``Count.text``), each a message of the catalogues.
+REPEATED = Phrase("repetition: this position has occurred {made} of {limit} times")
+THIRTEEN = Phrase("{limit} count: lone king has made {made} of {limit} moves")
+LONG_LINE = Phrase("long line: {side} has made {made} of {limit} moves to catch the lone king")
+STRONGER_SIDE = Phrase("{limit} count: {side} (weaker side) has made {made} of {limit} moves")
+QUIET_PLAY = Phrase("quiet play: {made} of {limit} moves each with no man move and no capture")
+COUNT_TEXTS = (REPEATED, THIRTEEN, LONG_LINE, STRONGER_SIDE, QUIET_PLAY)
+
+
 def counts(
     state: CountState, rules: RulesProfile, keys: Sequence[tuple[int, int, int, bool]]
 ) -> list[Count]:
@@ -202,31 +212,26 @@ def counts(
     shown = []
     repetition = _repetitions(state, rules, keys)
     if repetition > 1:
-        text = f"repetition: this position has occurred {repetition} of {REPETITIONS} times"
+        text = str(REPEATED.fill(made=repetition, limit=REPETITIONS))
         shown.append(Count(CountKind.REPETITION, "R-DRW-1", None, repetition, REPETITIONS, text))
     if state.lone is not None and rules.thirteen_count is not None:
         limit = rules.thirteen_count
-        text = f"{limit} count: lone king has made {state.thirteen} of {limit} moves"
+        text = str(THIRTEEN.fill(made=state.thirteen, limit=limit))
         shown.append(Count(CountKind.THIRTEEN, "R-DRW-2", state.lone, state.thirteen, limit, text))
     if state.lone is not None and state.long_line is not None and rules.long_line is not None:
         strong, limit = state.lone.opponent, rules.long_line
-        text = (
-            f"long line: {side_name(strong)} has made {state.long_line} of {limit} moves"
-            " to catch the lone king"
-        )
+        text = str(LONG_LINE.fill(side=side_name(strong), made=state.long_line, limit=limit))
         shown.append(Count(CountKind.LONG_LINE, "R-DRW-3", strong, state.long_line, limit, text))
     if state.stronger is not None:
         count = state.stronger
-        text = (
-            f"{count.limit} count: {side_name(count.invoker)} (weaker side) has made"
-            f" {count.made} of {count.limit} moves"
-        )
+        invoker = side_name(count.invoker)
+        text = str(STRONGER_SIDE.fill(side=invoker, made=count.made, limit=count.limit))
         shown.append(
             Count(CountKind.STRONGER_SIDE, "R-DRW-4", count.invoker, count.made, count.limit, text)
         )
     if rules.quiet_play is not None and state.quiet >= 2:
         made, limit = state.quiet // 2, rules.quiet_play
-        text = f"quiet play: {made} of {limit} moves each with no man move and no capture"
+        text = str(QUIET_PLAY.fill(made=made, limit=limit))
         shown.append(Count(CountKind.QUIET_PLAY, "R-DRW-5", None, made, limit, text))
     return shown
 

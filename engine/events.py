@@ -13,6 +13,7 @@ from typing import Any
 from engine.board import Move
 from engine.color import Color
 from engine.cues import Cues
+from engine.phrase import Phrase
 
 
 class TrackerState(enum.Enum):
@@ -111,10 +112,15 @@ class Violation:
     rule: str
     side: Color
     squares: frozenset[int]
-    message: str
+    said: Phrase
     severity: Severity
     referee: bool = False  # flagged for the referee's decision (tournament profiles)
     kind: str = "violation"
+
+    @property
+    def message(self) -> str:
+        """What was done wrong and what to do, in English (``said``, for any language)."""
+        return str(self.said)
 
     def to_json(self) -> dict[str, Any]:
         """The event as a JSON object."""
@@ -141,8 +147,13 @@ class ViolationMended:
     rule: str
     side: Color
     raised: float
-    message: str
+    said: Phrase
     kind: str = "mended"
+
+    @property
+    def message(self) -> str:
+        """How it was put right, in English (``said``, for any language)."""
+        return str(self.said)
 
     def to_json(self) -> dict[str, Any]:
         """The event as a JSON object."""
@@ -158,12 +169,17 @@ class ViolationMended:
 
 @dataclass(frozen=True, slots=True)
 class StateChanged:
-    """The board now waits for something else; ``detail`` says it in a sentence."""
+    """The board now waits for something else; ``said`` says it in a sentence."""
 
     t: float
     state: TrackerState
-    detail: str
+    said: Phrase
     kind: str = "state"
+
+    @property
+    def detail(self) -> str:
+        """The sentence in English (``said``, for any language)."""
+        return str(self.said)
 
     def to_json(self) -> dict[str, Any]:
         """The event as a JSON object."""

@@ -18,11 +18,23 @@ from engine import profiles
 from engine.board import Board, Move
 from engine.color import Color
 from engine.counts import Count, CountState, advance, counts, initial_state, invoke, side_name
+from engine.phrase import Phrase
 from engine.profiles import DEFAULT_PROFILE, RulesProfile
 
 #: PDN results, the first mover's (Black's) score first, as checkers writes them (PDN 2.0
 #: §6.1.1.1.1.5): ``1-0`` Black won, ``0-1`` White won. Not chess's order.
 BLACK_WINS, WHITE_WINS, DRAW = "1-0", "0-1", "1/2-1/2"
+
+
+#: The reasons a game ends with on the board or by the players' word (``Outcome.reason``), each
+#: a message of the catalogues (poolboard.records finds a stored reason's words back by them).
+NO_MOVE = Phrase("{side} cannot move: every piece is blocked (R-END-1)")
+NO_PIECES = Phrase("{side} has no pieces left (R-END-1)")
+COUNT_RAN_OUT = Phrase("draw: {count} ({rule})")
+AGREED = Phrase("draw by agreement (R-END-2)")
+DECLARED = Phrase("draw declared by the referee: {reason} (R-END-2)")
+FORFEITS = Phrase("{side} forfeits: {reason} (R-END-3)")
+REASONS = (NO_MOVE, NO_PIECES, COUNT_RAN_OUT, AGREED, DECLARED, FORFEITS)
 
 
 class GameOverError(ValueError):
@@ -119,16 +131,16 @@ class Game:
 
     def agree_draw(self) -> Outcome:
         """Both players agree a draw (R-END-2)."""
-        return self._finish(Outcome(DRAW, None, "R-END-2", "draw by agreement (R-END-2)"))
+        return self._finish(Outcome(DRAW, None, "R-END-2", str(AGREED)))
 
     def declare_draw(self, reason: str) -> Outcome:
         """The referee declares a draw: neither side can force a win (R-END-2)."""
-        text = f"draw declared by the referee: {reason} (R-END-2)"
+        text = str(DECLARED.fill(reason=reason))
         return self._finish(Outcome(DRAW, None, "R-END-2", text))
 
     def forfeit(self, loser: Color, reason: str) -> Outcome:
         """``loser`` forfeits the game (R-END-3): time, repeated illegal moves, touch move."""
-        text = f"{side_name(loser)} forfeits: {reason} (R-END-3)"
+        text = str(FORFEITS.fill(side=side_name(loser), reason=reason))
         return self._finish(Outcome(_win_for(loser.opponent), loser.opponent, "R-END-3", text))
 
     def award(self, winner: Color, rule: str, reason: str) -> Outcome:
@@ -152,13 +164,14 @@ class Game:
         if not board.count_legal_moves():
             loser = board.turn
             if board.pieces(loser):
-                why = f"{side_name(loser)} cannot move: every piece is blocked (R-END-1)"
+                why = str(NO_MOVE.fill(side=side_name(loser)))
             else:
-                why = f"{side_name(loser)} has no pieces left (R-END-1)"
+                why = str(NO_PIECES.fill(side=side_name(loser)))
             return Outcome(_win_for(loser.opponent), loser.opponent, "R-END-1", why)
         for count in counts(state, self.profile, self._keys):
             if count.reached:
-                return Outcome(DRAW, None, count.rule, f"draw: {count.text} ({count.rule})")
+                ran_out = COUNT_RAN_OUT.fill(count=count.text, rule=count.rule)
+                return Outcome(DRAW, None, count.rule, str(ran_out))
         return None
 
 

@@ -7,15 +7,22 @@
 
 from __future__ import annotations
 
-#: A value in a refusal's message: a number, a result, a rule ID, what was typed.
-Value = str | int | float
+from engine.phrase import Phrase, Value
+
+__all__ = ["Refusal", "Value"]
 
 
 class Refusal(ValueError):
     """``message`` is English with ``{name}`` places for ``values`` (the key a translation is
-    looked up by, so it is a literal wherever one is raised); ``str()`` is the English sentence."""
+    looked up by, so it is a literal wherever one is raised); ``str()`` is the English sentence.
+    A value may be a :class:`Phrase`: another refusal's words within this one's."""
 
     def __init__(self, message: str, **values: Value) -> None:
         super().__init__(message.format(**values) if values else message)
         self.message = message
         self.values = values
+
+    @property
+    def phrase(self) -> Phrase:
+        """The refusal's words, to quote within another's or to send to a page."""
+        return Phrase(self.message, **self.values)

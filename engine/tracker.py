@@ -49,6 +49,7 @@ from engine.events import (
 )
 from engine.geometry import BITS, squares_of
 from engine.patterns import MovePattern, SeenColours, missed_capture_results, move_patterns
+from engine.phrase import Phrase, Value, joined
 from engine.profiles import profile
 from engine.sensing import AdjustNotice, LeverPress, SensorEvent, SensorFault, Snapshot
 
@@ -100,7 +101,7 @@ class _View:
     """What one evaluation concluded: the state, the cue layers and the next time to look again."""
 
     state: TrackerState
-    detail: str
+    detail: Phrase
     cues: dict[int, CueKind] = field(default_factory=dict)
     wake: list[float] = field(default_factory=list)
 
@@ -155,7 +156,8 @@ class Tracker:
         self._confirm_until = -math.inf
         self._raised: set[tuple[int, str]] = set()  # (occupancy, rule) already reported
         self._violation: Violation | None = None  # the improper move standing on the board
-        self._wrong = ""  # what that move did wrong, said again while the position is restored
+        # What that move did wrong, said again while the position is restored.
+        self._wrong: Value = ""
         self._stopped: int | None = None  # where the capturing piece stood mid-capture
         self._unmended: list[Violation] = []  # improper moves not yet put right
         self._notice: Violation | None = None  # a violation raised with the board at rest ...
@@ -417,21 +419,26 @@ class Tracker:
             return self._view_play(t, occupied, False)
         cues = _restore_cues(target, occupied)
         cues.update({square: CueKind.WRONG_PIECE for square in squares_of(wrong)})
-        detail = _restore_detail(target, occupied, "set up", self._replace_parts(wrong))
-        return _View(TrackerState.SETUP, detail, cues)
+        parts = _restore_parts(target, occupied, self._replace_parts(wrong))
+        return _View(TrackerState.SETUP, Phrase("set up the position: {parts}", parts=parts), cues)
 
-    def _replace_parts(self, wrong: int) -> list[str]:
+    def _replace_parts(self, wrong: int) -> list[Value]:
         """For each square in ``wrong``: "replace the white piece on 9 with a black man"."""
         seen = self._colours or SeenColours()
-        parts = []
+        parts: list[Value] = []
         for square in squares_of(wrong):
             piece = self.board.piece_at(square)
             if piece is None:
                 continue
-            colour = "black" if seen.black & BITS[square] else "white"
-            shown = f"{colour} {'king' if seen.kings & BITS[square] else 'piece'}"
-            wanted = f"{piece.color.value} {'king' if piece.king else 'man'}"
-            parts.append(f"replace the {shown} on {square} with a {wanted}")
+            black, king = bool(seen.black & BITS[square]), bool(seen.kings & BITS[square])
+            parts.append(
+                Phrase(
+                    "replace the {shown} on {square} with {wanted}",
+                    shown=_SEEN_PIECES[(black, king)],
+                    square=square,
+                    wanted=_WANTED_PIECES[(piece.color, piece.king)],
+                )
+            )
         return parts
 
     def _held(self, t: float, seconds: float) -> bool:
@@ -463,7 +470,7 @@ class Tracker:
             self._finished = at
             return _View(
                 TrackerState.MOVING,
-                f"{self.board.notation(at.move)} unless the move goes on",
+                Phrase("{move} unless the move goes on", move=self.board.notation(at.move)),
                 wake=[self._since + self.config.settle],
             )
         if on_way:
@@ -503,29 +510,37 @@ class Tracker:
             self._caution_touch(t)
         self._violation = None
         self._stopped = None
-        self._mend(t, self.board.turn.opponent, "the position was put back")
+        self._mend(t, self.board.turn.opponent, Phrase("the position was put back"))
         self._finished = None
         self._taking_back = False
         self._raised.clear()
         self._adjusting = False
         self._rearranging = False
         self._unplayable_lifted.clear()
-        side = self.board.turn.value.capitalize()
+        to_move = _TO_MOVE[self.board.turn]
         if self._crown is not None:
-            view = _View(TrackerState.CROWNING, f"crown the new king on {self._crown}")
+            crown = Phrase("crown the new king on {square}", square=self._crown)
+            view = _View(TrackerState.CROWNING, crown)
         elif self._expected is not None:
             notation = self.board.notation(self._expected)
-            view = _View(TrackerState.TO_MOVE, f"{side} to move: play {notation} on the board")
+            play = Phrase("{to_move}: play {move} on the board", to_move=to_move, move=notation)
+            view = _View(TrackerState.TO_MOVE, play)
         elif self._touched is not None:
             view = _View(
                 TrackerState.TO_MOVE,
-                f"{side} to move: the piece on {self._touched} was lifted, so it is the one to "
-                "move (R-TCH-1)",
+                Phrase(
+                    "{to_move}: the piece on {square} was lifted, so it is the one to move "
+                    "(R-TCH-1)",
+                    to_move=to_move,
+                    square=self._touched,
+                ),
             )
         else:
-            view = _View(TrackerState.TO_MOVE, f"{side} to move")
+            view = _View(TrackerState.TO_MOVE, to_move)
         if self._notice is not None and t < self._notice_until:
-            view.detail += f" — {self._notice.message}"
+            view.detail = Phrase(
+                "{detail} — {notice}", detail=view.detail, notice=self._notice.said
+            )
         return view
 
     def _view_on_way(
@@ -534,7 +549,7 @@ class Tracker:
         captures = [p for p in on_way if p.captured]
         placed = occupied & ~self.board.occupied
         if not captures or not placed:
-            return _View(TrackerState.MOVING, "move in progress")
+            return _View(TrackerState.MOVING, Phrase("move in progress"))
         finishing = [p for p in captures if p.end == placed]
         if finishing:
             left = 0
@@ -542,7 +557,7 @@ class Tracker:
                 left |= occupied & pattern.captured
             return _View(
                 TrackerState.REMOVE_CAPTURED,
-                "remove the captured pieces: " + ", ".join(map(str, squares_of(left))),
+                Phrase("remove the captured pieces: {squares}", squares=_listed(left)),
                 {square: CueKind.REMOVE for square in squares_of(left)},
             )
         standing = placed.bit_length()
@@ -552,31 +567,40 @@ class Tracker:
             if standing in path[1:-1]:
                 onward.add(path[path.index(standing) + 1])
         if not onward:  # a king set down on its way between two landings: still moving
-            return _View(TrackerState.MOVING, "move in progress")
+            return _View(TrackerState.MOVING, Phrase("move in progress"))
         self._stopped = standing
-        way_on = f"jump on from {standing} to {' or '.join(map(str, sorted(onward)))}"
+        landings = joined(map(str, sorted(onward)), "{first} or {then}")
+        way_on = Phrase("jump on from {square} to {squares}", square=standing, squares=landings)
         # A player thinking on a landing square breaks no rule: the turn has not ended until
         # the clock lever is pressed, the other side moves or the long wait is over (R-CAP-3,
         # APCA 10 and 21); before that a reminder, never a penalty.
         reminder = min(self.config.jump_reminder, self.config.incomplete_jump / 2)
-        ended = "the clock was pressed" if lever else "it stood too long"
+        ended = Phrase("the clock was pressed") if lever else Phrase("it stood too long")
         if lever or self._held(t, self.config.incomplete_jump):
             self._raise(
                 t,
                 occupied,
                 "R-CAP-3",
                 frozenset(onward | {standing}),
-                f"incomplete jump (R-CAP-3): the capture stopped on {standing} and {ended}; "
-                "finish it: " + way_on,
-                wrong=f"incomplete jump (R-CAP-3): the capture stopped on {standing}",
+                Phrase(
+                    "incomplete jump (R-CAP-3): the capture stopped on {square} and {ended}; "
+                    "finish it: {way_on}",
+                    square=standing,
+                    ended=ended,
+                    way_on=way_on,
+                ),
+                wrong=Phrase(
+                    "incomplete jump (R-CAP-3): the capture stopped on {square}", square=standing
+                ),
             )
         if self._violation is not None or self._held(t, reminder):
-            detail = f"the capture is not finished: {way_on} (R-CAP-3)"
+            detail = Phrase("the capture is not finished: {way_on} (R-CAP-3)", way_on=way_on)
             kind = CueKind.JUMP_REMINDER
         else:
-            detail, kind = f"capture under way: {way_on}", CueKind.CONTINUE_JUMP
+            detail = Phrase("capture under way: {way_on}", way_on=way_on)
+            kind = CueKind.CONTINUE_JUMP
         if self._violation is not None:
-            detail = f"{self._wrong}: {way_on}"
+            detail = Phrase("{wrong}: {way_on}", wrong=self._wrong, way_on=way_on)
         return _View(
             TrackerState.CONTINUE_CAPTURE,
             detail,
@@ -589,7 +613,8 @@ class Tracker:
         added = occupied & ~expected
         missing = expected & ~occupied
         if self._crown is not None and not added and missing == BITS[self._crown]:
-            return _View(TrackerState.CROWNING, f"crowning the new king on {self._crown}")
+            crowning = Phrase("crowning the new king on {square}", square=self._crown)
+            return _View(TrackerState.CROWNING, crowning)
         if self._takeback_due(t, occupied):
             return self._view_at_rest(t)
         if self.config.takeback and self._is_previous_position(occupied):
@@ -598,7 +623,9 @@ class Tracker:
             # Hands pass through such boards (a sensor that sees the arrival before the
             # departure, a piece set down and moved on): no cue and no verdict yet.
             return _View(
-                TrackerState.MOVING, "move in progress", wake=[self._since + self.config.settle]
+                TrackerState.MOVING,
+                Phrase("move in progress"),
+                wake=[self._since + self.config.settle],
             )
         if self._expected is not None:
             return self._view_not_expected(occupied)
@@ -611,14 +638,17 @@ class Tracker:
             # The occupancy of a legal move, with a piece of the wrong colour in it (a swap).
             seen = self._colours
             misfit = [
-                f"a {'black' if seen.black & BITS[square] else 'white'} piece on {square}"
+                Phrase("a black piece on {square}", square=square)
+                if seen.black & BITS[square]
+                else Phrase("a white piece on {square}", square=square)
                 for square in squares_of(looks_like.misfits(seen))
             ]
             notation = self.board.notation(looks_like.move)
-            replace.append(f"{notation} cannot leave " + ", ".join(misfit))
+            pieces = joined(misfit, "{first}, {then}")
+            replace.append(Phrase("{move} cannot leave {pieces}", move=notation, pieces=pieces))
         cues = _restore_cues(expected, occupied)
         cues.update({square: CueKind.WRONG_PIECE for square in squares_of(wrong)})
-        restore = _restore_detail(expected, occupied, "restore", replace)
+        restore = _restore(expected, occupied, replace)
         view = _View(TrackerState.RESTORE, restore, cues)
         if not (added or wrong) or self._is_previous_position(occupied):
             # Pieces lifted and nothing put down, or the last move put back where takebacks are
@@ -632,9 +662,9 @@ class Tracker:
             # The turn ended with the capture open: the other side moved, or the capturing
             # side did something else (R-CAP-3; an improper move, APCA 10).
             rule = "R-CAP-3"
-            wrong_part = (
-                f"incomplete jump (R-CAP-3): the capture stopped on {self._stopped} was not "
-                "finished"
+            wrong_part = Phrase(
+                "incomplete jump (R-CAP-3): the capture stopped on {square} was not finished",
+                square=self._stopped,
             )
         elif missed is not None:
             capturers = frozenset(p.move.path[0] for p in self._patterns)
@@ -642,33 +672,47 @@ class Tracker:
                 view.cues[square] = CueKind.MUST_CAPTURE
             rule = "R-CAP-1"
             squares = capturers | {missed.path[0], missed.path[-1]}
-            wrong_part = (
-                f"{missed.path[0]}-{missed.path[-1]} is not allowed: a capture is compulsory "
-                "(R-CAP-1); capture with " + ", ".join(map(str, sorted(capturers)))
+            wrong_part = Phrase(
+                "{move} is not allowed: a capture is compulsory (R-CAP-1); capture with {squares}",
+                move=f"{missed.path[0]}-{missed.path[-1]}",
+                squares=", ".join(map(str, sorted(capturers))),
             )
         elif self._moved_out_of_turn(added, missing):
             side, rule = self.board.turn.opponent, "R-ILL-1"
-            waiting = self.board.turn.value.capitalize()
-            wrong_part = f"{played} is out of turn: it is {waiting}'s move (R-BRD-3)"
+            wrong_part = (
+                Phrase("{move} is out of turn: it is Black's move (R-BRD-3)", move=played)
+                if self.board.turn is Color.BLACK
+                else Phrase("{move} is out of turn: it is White's move (R-BRD-3)", move=played)
+            )
         else:
             rule = "R-ILL-1"
-            wrong_part = f"{played} is not a legal move (R-ILL-1)"
+            wrong_part = Phrase("{move} is not a legal move (R-ILL-1)", move=played)
         self._raise(
             t,
             occupied,
             rule,
             squares,
-            f"{wrong_part}: {restore}{self._then_move()}",
+            Phrase(
+                "{wrong}: {restore}{then}",
+                wrong=wrong_part,
+                restore=restore,
+                then=self._then_move(),
+            ),
             side=side,
             wrong=wrong_part,
         )
         if self._violation is not None:
-            view.detail = f"{self._wrong}: {restore}{self._then_move()}"
+            view.detail = Phrase(
+                "{wrong}: {restore}{then}",
+                wrong=self._wrong,
+                restore=restore,
+                then=self._then_move(),
+            )
         if self._held(t, self.config.stuck):
             self._suspect_stuck_square(t, occupied)
         return view
 
-    def _played(self, added: int, missing: int) -> str:
+    def _played(self, added: int, missing: int) -> Value:
         """What the board shows was played, written as a move where it looks like one
         (``10-17``, ``15x24``; R-BRD-4), else by the squares emptied and filled."""
         turn = self.board.turn
@@ -679,12 +723,12 @@ class Tracker:
             if theirs.bit_count() == 1 and not own:
                 return f"{theirs.bit_length()}-{added.bit_length()}"
         if not (added or missing):
-            return "that"
-        gone = ", ".join(map(str, squares_of(missing))) or "none"
-        came = ", ".join(map(str, squares_of(added))) or "none"
-        return f"the move emptying {gone} and filling {came}"
+            return Phrase("that")
+        gone = _listed(missing) if missing else Phrase("none")
+        came = _listed(added) if added else Phrase("none")
+        return Phrase("the move emptying {gone} and filling {came}", gone=gone, came=came)
 
-    def _then_move(self) -> str:
+    def _then_move(self) -> Value:
         """The move to make once the position is back, when a piece was lifted that can move:
         that piece (R-TCH-1; an improper move is retracted and made right with the same piece
         where possible, R-CAP-3)."""
@@ -692,7 +736,11 @@ class Tracker:
         if touched is None:
             return ""
         moves = [self.board.notation(p.move) for p in self._patterns if p.move.path[0] == touched]
-        return f"; then move the piece on {touched} (R-TCH-1): " + " or ".join(moves)
+        return Phrase(
+            "; then move the piece on {square} (R-TCH-1): {moves}",
+            square=touched,
+            moves=joined(moves, "{first} or {then}"),
+        )
 
     def _moved_out_of_turn(self, added: int, missing: int) -> bool:
         """Whether a sensor that sees colours shows only the other side's pieces moved: every
@@ -715,11 +763,12 @@ class Tracker:
         wrong = self._wrong_pieces(self.board) & occupied
         cues = _restore_cues(expected, occupied)
         cues.update({square: CueKind.WRONG_PIECE for square in squares_of(wrong)})
-        detail = _restore_detail(expected, occupied, "restore", self._replace_parts(wrong))
+        detail = _restore(expected, occupied, self._replace_parts(wrong))
         if other is not None:
             played = self.board.notation(other.move)
-            detail = f"{played} is not the move to make: {detail}"
-        return _View(TrackerState.RESTORE, f"{detail}; then play {notation}", cues)
+            detail = Phrase("{move} is not the move to make: {detail}", move=played, detail=detail)
+        then = Phrase("{detail}; then play {move}", detail=detail, move=notation)
+        return _View(TrackerState.RESTORE, then, cues)
 
     def _view_awaiting_opponent(self, occupied: int) -> _View:
         """The board changed while the opponent off the board is still choosing: restore, then
@@ -728,16 +777,20 @@ class Tracker:
         wrong = self._wrong_pieces(self.board) & occupied
         cues = _restore_cues(expected, occupied)
         cues.update({square: CueKind.WRONG_PIECE for square in squares_of(wrong)})
-        detail = _restore_detail(expected, occupied, "restore", self._replace_parts(wrong))
-        side = self.board.turn.value.capitalize()
-        return _View(TrackerState.RESTORE, f"{detail}; then wait for {side}'s move", cues)
+        detail = _restore(expected, occupied, self._replace_parts(wrong))
+        wait = (
+            Phrase("{detail}; then wait for Black's move", detail=detail)
+            if self.board.turn is Color.BLACK
+            else Phrase("{detail}; then wait for White's move", detail=detail)
+        )
+        return _View(TrackerState.RESTORE, wait, cues)
 
     def _view_taking_back(self) -> _View:
         """The previous position stands (casual): a takeback, once it has stood the settle
         window; against an opponent, once the player's own move is back too."""
-        detail = "taking back?"
+        detail = Phrase("taking back?")
         if self._takes_back_two():
-            detail = "taking back? put back your own move too"
+            detail = Phrase("taking back? put back your own move too")
             self._taking_back = True
         return _View(TrackerState.MOVING, detail, wake=[self._since + self.config.settle])
 
@@ -786,7 +839,7 @@ class Tracker:
             self._correct(t, at)
             return self._view_at_rest(t)
         return _View(
-            TrackerState.MOVING, "move in progress", wake=[self._since + self.config.settle]
+            TrackerState.MOVING, Phrase("move in progress"), wake=[self._since + self.config.settle]
         )
 
     # -- actions -------------------------------------------------------------------------------
@@ -804,16 +857,26 @@ class Tracker:
         self._after_move(t, move.crowns, move.path[-1])
         self._emit(MoveRecorded(t, move, notation, side, len(self.board.move_stack)))
         finished = stopped is not None and stopped in move.path[1:-1]
-        self._mend(t, side, f"{notation} {'finished the capture' if finished else 'played'}")
+        if finished:
+            self._mend(t, side, Phrase("{move} finished the capture", move=notation))
+        else:
+            self._mend(t, side, Phrase("{move} played", move=notation))
         if touched is not None and touched != move.path[0]:
             self._raise(
                 t,
                 None,
                 "R-TCH-1",
                 frozenset({touched, move.path[0]}),
-                f"touch move (R-TCH-1): {side.value.capitalize()} lifted the piece on {touched}, "
-                f"which could move, then played {notation}; the touched piece must be moved"
-                + (", for the referee to judge" if self.config.referee_flags else ""),
+                _for_the_referee(
+                    Phrase(
+                        "touch move (R-TCH-1): {side} lifted the piece on {square}, which could "
+                        "move, then played {move}; the touched piece must be moved",
+                        side=_SIDES[side],
+                        square=touched,
+                        move=notation,
+                    ),
+                    self.config.referee_flags,
+                ),
                 side=side,
                 severity=Severity.VIOLATION,
                 referee=self.config.referee_flags,
@@ -936,9 +999,13 @@ class Tracker:
             None,
             "R-TCH-2",
             squares,
-            f"touch move (R-TCH-2): {side.value.capitalize()} touched the piece on {listed}, "
-            "which cannot be played: "
-            + ("repeated, grounds to forfeit" if repeat else "a caution"),
+            Phrase(
+                "touch move (R-TCH-2): {side} touched the piece on {squares}, which cannot be "
+                "played: {what}",
+                side=_SIDES[side],
+                squares=listed,
+                what=Phrase("repeated, grounds to forfeit") if repeat else Phrase("a caution"),
+            ),
             side=side,
             severity=Severity.FORFEIT if repeat else Severity.CAUTION,
             referee=self.config.referee_flags,
@@ -950,12 +1017,12 @@ class Tracker:
         occupied: int | None,
         rule: str,
         squares: frozenset[int],
-        message: str,
+        message: Phrase,
         *,
         side: Color | None = None,
         severity: Severity | None = None,
         referee: bool = False,
-        wrong: str = "",
+        wrong: Phrase | None = None,
     ) -> None:
         """Report a violation and tell it: one per improper move (the boards it passes through
         until the position is back are one move, APCA 10), and repeated improper moves flag a
@@ -988,12 +1055,12 @@ class Tracker:
             self._unmended.append(violation)
         self._emit(violation)
 
-    def _mend(self, t: float, side: Color, how: str) -> None:
+    def _mend(self, t: float, side: Color, how: Phrase) -> None:
         """``side``'s improper moves are put right (R-ILL-1): say so for each."""
         for violation in [v for v in self._unmended if v.side is side]:
             self._unmended.remove(violation)
-            message = f"mended at once: {how}"
-            self._emit(ViolationMended(t, violation.rule, side, violation.t, message))
+            mended = Phrase("mended at once: {how}", how=how)
+            self._emit(ViolationMended(t, violation.rule, side, violation.t, mended))
 
     def _suspect_stuck_square(self, t: float, occupied: int) -> None:
         # A legal move's result first: all but one square agreeing with a move is the likelier
@@ -1053,8 +1120,8 @@ class Tracker:
         return dict(Cues.merge(*layers).squares)
 
     def _publish(self, t: float, view: _View) -> None:
-        if self._state != (view.state, view.detail):
-            self._state = (view.state, view.detail)
+        if self._state != (view.state, str(view.detail)):
+            self._state = (view.state, str(view.detail))
             self._emit(StateChanged(t, view.state, view.detail))
         cues = Cues.merge(view.cues)
         if cues != self._cues:
@@ -1106,12 +1173,46 @@ def _restore_cues(target: int, occupied: int) -> dict[int, CueKind]:
     return cues
 
 
-def _restore_detail(target: int, occupied: int, verb: str, replace: list[str] | None = None) -> str:
-    parts = []
-    fill = squares_of(target & ~occupied)
-    clear = squares_of(occupied & ~target)
-    if fill:
-        parts.append("put a piece on " + ", ".join(map(str, fill)))
-    if clear:
-        parts.append("clear " + ", ".join(map(str, clear)))
-    return f"{verb} the position: " + "; ".join(parts + (replace or []))
+def _restore_parts(target: int, occupied: int, replace: list[Value]) -> Value:
+    """What to do to bring ``occupied`` to ``target``: "put a piece on 12; clear 17", then
+    each of ``replace``."""
+    parts: list[Value] = []
+    if fill := target & ~occupied:
+        parts.append(Phrase("put a piece on {squares}", squares=_listed(fill)))
+    if clear := occupied & ~target:
+        parts.append(Phrase("clear {squares}", squares=_listed(clear)))
+    return joined(parts + replace, "{first}; {then}")
+
+
+def _restore(target: int, occupied: int, replace: list[Value]) -> Phrase:
+    """ "restore the position: " and what to do (:func:`_restore_parts`)."""
+    parts = _restore_parts(target, occupied, replace)
+    return Phrase("restore the position: {parts}", parts=parts)
+
+
+def _listed(squares: int) -> str:
+    """The squares of a mask as a list: "12, 17" (numbers read the same in every language)."""
+    return ", ".join(map(str, squares_of(squares)))
+
+
+def _for_the_referee(message: Phrase, flagged: bool) -> Phrase:
+    """``message``, said to be for the referee to judge when the profile flags it."""
+    return Phrase("{text}, for the referee to judge", text=message) if flagged else message
+
+
+#: A side in a message, and the side to move as the pages say it.
+_SIDES = {Color.BLACK: Phrase("Black"), Color.WHITE: Phrase("White")}
+_TO_MOVE = {Color.BLACK: Phrase("Black to move"), Color.WHITE: Phrase("White to move")}
+#: A piece as the sensor sees it (black?, king?) and as the position wants it.
+_SEEN_PIECES = {
+    (True, False): Phrase("black piece"),
+    (True, True): Phrase("black king"),
+    (False, False): Phrase("white piece"),
+    (False, True): Phrase("white king"),
+}
+_WANTED_PIECES = {
+    (Color.BLACK, False): Phrase("a black man"),
+    (Color.BLACK, True): Phrase("a black king"),
+    (Color.WHITE, False): Phrase("a white man"),
+    (Color.WHITE, True): Phrase("a white king"),
+}

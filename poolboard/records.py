@@ -8,11 +8,15 @@ match; ``[TimeControl]`` is written in the PGN/PDN form (docs/service.md).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import cache
 
+from engine import counts, game
 from engine.clock import Bonus, Scope, TimeControl
 from engine.color import Color
 from engine.counts import side_name
+from engine.phrase import Phrase
 
 #: PDN/PGN ``[Termination]`` values, by how a game ended.
 TERMINATION = {
@@ -37,39 +41,127 @@ class Ending:
     reason: str
 
 
+#: The reasons the session ends a game with (``Ending.reason``), each a message of the catalogues.
+RESIGNED = Phrase("{side} resigned")
+OUT_OF_TIME = Phrase("{side} ran out of time ({rule})")
+MOVE_NOT_IN_TIME = Phrase("{side} did not complete the move in time ({rule})")
+FORFEITED = Phrase("{side} forfeits for repeated breaches of {rule} (R-END-3)")
+FORFEITED_NOTE = Phrase("{side} forfeits for repeated breaches of {rule} (R-END-3): {note}")
+REFEREE_DECISION = Phrase("the referee's decision: {reason}")
+#: Every reason a result is stored with, as :func:`reason_said` finds its words back: a
+#: referee's own words among them ("{reason}", "{note}") stay as typed.
+REASONS = (
+    *game.REASONS,
+    *counts.COUNT_TEXTS,
+    RESIGNED,
+    OUT_OF_TIME,
+    MOVE_NOT_IN_TIME,
+    FORFEITED_NOTE,
+    FORFEITED,
+    REFEREE_DECISION,
+    Phrase("neither side can force a win"),
+    Phrase("declared by the referee"),
+)
+#: The side a reason names, as the pages say it.
+SIDES = {"Black": Phrase("Black"), "White": Phrase("White")}
+
+
 def resignation(loser: Color) -> Ending:
     """``loser`` resigns (no rule: a player may always resign)."""
-    return Ending("resignation", loser.opponent, "", f"{side_name(loser)} resigned")
+    return Ending("resignation", loser.opponent, "", str(RESIGNED.fill(side=side_name(loser))))
 
 
 def on_time(loser: Color, rule: str, per_move: bool) -> Ending:
     """``loser``'s flag fell (``rule``: R-END-3, R-TIM-3 or R-TIM-4) or a per-move limit ran
     out (R-TIM-1/2)."""
-    what = "did not complete the move in time" if per_move else "ran out of time"
-    return Ending("time", loser.opponent, rule, f"{side_name(loser)} {what} ({rule})")
+    what = MOVE_NOT_IN_TIME if per_move else OUT_OF_TIME
+    return Ending("time", loser.opponent, rule, str(what.fill(side=side_name(loser), rule=rule)))
 
 
 def forfeit(loser: Color, rule: str, note: str = "") -> Ending:
     """The referee forfeits ``loser`` for repeating the breach of ``rule`` (R-END-3)."""
-    why = f"{side_name(loser)} forfeits for repeated breaches of {rule} (R-END-3)"
-    return Ending("forfeit", loser.opponent, "R-END-3", f"{why}: {note}" if note else why)
+    side = side_name(loser)
+    why = (
+        FORFEITED_NOTE.fill(side=side, rule=rule, note=note)
+        if note
+        else FORFEITED.fill(side=side, rule=rule)
+    )
+    return Ending("forfeit", loser.opponent, "R-END-3", str(why))
 
 
 def referee_win(winner: Color, reason: str) -> Ending:
     """The referee awards the game to ``winner``."""
-    return Ending("referee", winner, "", f"the referee's decision: {reason}")
+    return Ending("referee", winner, "", str(REFEREE_DECISION.fill(reason=reason)))
 
 
-def ended_in_words(winner: Color | None, reason: str, white: str, black: str) -> str:
+def ended_said(winner: Color | None, reason: str, white: str, black: str) -> Phrase:
     """``"Black (Ann) wins — White cannot move: every piece is blocked"`` or ``"Draw — ..."``:
-    the result in words, with the winner's name when it is known."""
+    the result in words, with the winner's name when it is known, as words each language can
+    say (the reason by :func:`reason_said`).
+
+    >>> str(ended_said(Color.WHITE, "Black resigned", "Ann", "?"))
+    'White (Ann) wins — Black resigned'
+    """
     if winner is None:
-        head = "Draw"
+        head = Phrase("Draw")
     else:
         name = black if winner is Color.BLACK else white
-        known = name and name not in ("?", "-")
-        head = f"{side_name(winner)} ({name}) wins" if known else f"{side_name(winner)} wins"
-    return f"{head} — {reason}"
+        if name and name not in ("?", "-"):
+            head = (
+                Phrase("Black ({name}) wins", name=name)
+                if winner is Color.BLACK
+                else Phrase("White ({name}) wins", name=name)
+            )
+        else:
+            head = Phrase("Black wins") if winner is Color.BLACK else Phrase("White wins")
+    return Phrase("{head} — {reason}", head=head, reason=reason_said(reason))
+
+
+def reason_said(reason: str) -> Phrase:
+    """A result's reason, as stored, as the words it was made of (:data:`REASONS`), so a page
+    says it in its language: "White resigned" is ``{side} resigned`` with the side "White". A
+    reason no template fits (a referee's own words) is said as it is.
+
+    >>> reason_said("draw: 13 count: lone king has made 13 of 13 moves (R-DRW-2)").to_json()
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'message': 'draw: {count} ({rule})', 'values': {'count': {'message':
+    '{limit} count: lone king has made {made} of {limit} moves', 'values': {'limit': '13',
+    'made': '13'}}, 'rule': 'R-DRW-2'}}
+    """
+    for template, pattern in _reason_patterns():
+        if found := pattern.fullmatch(reason):
+            values = {
+                name: SIDES[text]
+                if name == "side"
+                else reason_said(text)
+                if name in _WORDS
+                else text
+                for name, text in found.groupdict().items()
+            }
+            return template.fill(**values)
+    return Phrase(reason)
+
+
+#: The places of a reason that hold words of their own (a count's text, a referee's reason).
+_WORDS = ("count", "reason", "note")
+
+
+@cache
+def _reason_patterns() -> list[tuple[Phrase, re.Pattern[str]]]:
+    """Each of :data:`REASONS` with the pattern its filled-in text matches."""
+    found = []
+    for template in REASONS:
+        regex, seen = "", set()
+        for index, part in enumerate(re.split(r"\{(\w+)\}", template.message)):
+            if index % 2 == 0:
+                regex += re.escape(part)
+            elif part in seen:
+                regex += f"(?P={part})"
+            else:
+                seen.add(part)
+                regex += f"(?P<{part}>Black|White)" if part == "side" else f"(?P<{part}>.+?)"
+        found.append((template, re.compile(regex)))
+    return found
 
 
 def pdn_time_control(control: TimeControl) -> tuple[str, str]:

@@ -14,6 +14,7 @@ import re
 
 from engine.clock import Bonus, Scope, TimeControl
 from engine.color import Color
+from engine.phrase import Phrase
 from poolboard import records
 from poolboard.locale import translation
 
@@ -23,18 +24,35 @@ _CITED = re.compile(r"\s*\((?:R-[A-Z]+-\d+(?:,\s*)?)+\)|\bR-[A-Z]+-\d+:\s*")
 _NAMED = re.compile(r"\bR-[A-Z]+-\d+\b")
 #: The rules a reason names by their ID (RULES.md), as a player calls them.
 RULE_NAMES = {
-    "R-TCH-1": "the touch-move rule",
-    "R-TCH-2": "the touch rule",
-    "R-TCH-3": "the adjust rule",
-    "R-ILL-1": "the rule against illegal moves",
-    "R-CAP-1": "the compulsory capture",
-    "R-CAP-3": "the rule to finish a jump",
-    "R-END-3": "the rules of conduct",
+    "R-TCH-1": Phrase("the touch-move rule"),
+    "R-TCH-2": Phrase("the touch rule"),
+    "R-TCH-3": Phrase("the adjust rule"),
+    "R-ILL-1": Phrase("the rule against illegal moves"),
+    "R-CAP-1": Phrase("the compulsory capture"),
+    "R-CAP-3": Phrase("the rule to finish a jump"),
+    "R-END-3": Phrase("the rules of conduct"),
 }
+OTHER_RULES = Phrase("the rules")
 
 
-def without_rule_codes(text: str) -> str:
-    """``text`` with the rule IDs it cites left out, and a rule named by its ID named in words.
+def said(phrase: Phrase, language: str = "en") -> str:
+    """``phrase`` in ``language``: its message from the catalogue with its places filled, each
+    value that is words of its own said the same (what the pages' ``t()`` does).
+
+    >>> said(records.reason_said("White resigned"), "es")
+    'Blancas abandonan'
+    """
+    values = {
+        name: said(value, language) if isinstance(value, Phrase) else value
+        for name, value in phrase.values.items()
+    }
+    text = translation(language).gettext(phrase.message)
+    return text.format(**values) if values else text
+
+
+def without_rule_codes(text: str, language: str = "en") -> str:
+    """``text`` with the rule IDs it cites left out, and a rule named by its ID named in words
+    (in ``language``).
 
     >>> without_rule_codes("White has no pieces left (R-END-1)")
     'White has no pieces left'
@@ -43,8 +61,11 @@ def without_rule_codes(text: str) -> str:
     >>> without_rule_codes("Black forfeits for repeated breaches of R-TCH-2 (R-END-3)")
     'Black forfeits for repeated breaches of the touch rule'
     """
-    text = _CITED.sub(" ", text)
-    text = _NAMED.sub(lambda found: RULE_NAMES.get(found[0], "the rules"), text)
+
+    def named(found: re.Match[str]) -> str:
+        return said(RULE_NAMES.get(found[0], OTHER_RULES), language)
+
+    text = _NAMED.sub(named, _CITED.sub(" ", text))
     return " ".join(text.split()).replace(" :", ":")
 
 
@@ -115,10 +136,14 @@ def time_control(control: TimeControl, language: str = "en") -> str:
     return text
 
 
-def result(winner: Color | None, reason: str, white: str, black: str) -> str:
-    """How the game ended, for the audience: :func:`records.ended_in_words` without rule IDs.
+def result(winner: Color | None, reason: str, white: str, black: str, language: str = "en") -> str:
+    """How the game ended, for the audience: :func:`records.ended_said` without rule IDs,
+    in ``language``.
 
     >>> result(Color.BLACK, "White has no pieces left (R-END-1)", "?", "Ann")
     'Black (Ann) wins — White has no pieces left'
+    >>> result(Color.BLACK, "White has no pieces left (R-END-1)", "?", "Ann", "es")
+    'Ganan las negras (Ann) — Blancas no tienen piezas'
     """
-    return without_rule_codes(records.ended_in_words(winner, reason, white, black))
+    ended = records.ended_said(winner, reason, white, black)
+    return without_rule_codes(said(ended, language), language)

@@ -26,6 +26,17 @@ ATTRIBUTES = ("title", "aria-label", "placeholder", "alt")
 #: A literal passed to the pages' t(): t("...") or t('...').
 T_CALL = re.compile(r"""\bt\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')""")
 VOID = {"meta", "link", "input", "img", "br"}
+#: What the engine words its messages with: a refusal of each kind, and a phrase.
+ENGINE_WORDS = (
+    "Refusal",
+    "ClockError",
+    "TimeControlError",
+    "FenError",
+    "InvalidMoveError",
+    "IllegalMoveError",
+    "AmbiguousMoveError",
+    "Phrase",
+)
 
 
 class _PageText(HTMLParser):
@@ -62,14 +73,15 @@ def used() -> dict[str, str]:
     """Every message the code and the pages use, with where it is used."""
     found: dict[str, str] = {}
     for path in sorted((ROOT / "poolboard").rglob("*.py")):
-        # Phrasebook's gettext and ngettext; a refusal's message, which the pages look up.
-        keywords = {"_": None, "_n": (1, 2), "RefereeError": None}
+        # Phrasebook's gettext and ngettext; a refusal's message and a phrase, which the pages
+        # look up.
+        keywords = {"_": None, "_n": (1, 2), "RefereeError": None, "Phrase": None}
         for _, message, _, _ in extract_from_file("python", path, keywords=keywords):
             for text in message if isinstance(message, tuple) else (message,):
                 found.setdefault(text, str(path.relative_to(ROOT)))
     for path in sorted((ROOT / "engine").rglob("*.py")):
-        # The engine's refusals, which reach the referee's console as they are worded.
-        keywords = {"Refusal": None, "ClockError": None}
+        # The engine's refusals and phrases, which the pages and the voice say as worded.
+        keywords = {name: None for name in ENGINE_WORDS} | {"joined": (2,)}
         for _, message, _, _ in extract_from_file("python", path, keywords=keywords):
             found.setdefault(str(message), str(path.relative_to(ROOT)))
     for name, html in PAGES.items():
@@ -141,9 +153,10 @@ def test_a_refusal_names_its_message_and_its_values_apart() -> None:
     built = []
     for path in sorted([*(ROOT / "poolboard").rglob("*.py"), *(ROOT / "engine").rglob("*.py")]):
         for node in ast.walk(ast.parse(path.read_text())):
+            # A ClockError with a filled-in message is about a damaged snapshot: for a program.
             if isinstance(node, ast.Call) and getattr(node.func, "id", "") in (
                 "RefereeError",
-                "Refusal",
+                *(name for name in ENGINE_WORDS if name != "ClockError"),
             ):
                 built.append((path.name, node.lineno, node.args[0]))
     assert len(built) > 20

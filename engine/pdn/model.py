@@ -109,7 +109,7 @@ class GameRecord:
         board = self.board()
         legal = next((m for m in board.generate_legal_moves() if m == move), None)
         if legal is None:
-            raise IllegalMoveError(f"{move!r} is not legal in {board.fen()}")
+            raise IllegalMoveError("{move} is not legal in {fen}", move=repr(move), fen=board.fen())
         node = MoveNode(legal, board.notation(legal), " ".join(comment.split()), clock)
         self.moves.append(node)
         return node

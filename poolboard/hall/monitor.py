@@ -87,6 +87,7 @@ class Tile(TypedDict):
     reason: str | None
     waiting: str | None
     waiting_detail: str | None
+    waiting_said: dict[str, object] | None
     link: bool | None
     headers: dict[str, str]
     updated: float
@@ -143,6 +144,9 @@ class TableView:
             "reason": None if state is None else state.result_reason,
             "waiting": None if tracker is None else tracker.name,
             "waiting_detail": None if tracker is None else tracker.detail,
+            "waiting_said": None
+            if tracker is None or tracker.said is None
+            else tracker.said.model_dump(mode="json"),
             "link": None if link is None else link.connected,
             "headers": {} if state is None else state.headers,
             "updated": self.updated,

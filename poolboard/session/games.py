@@ -261,10 +261,12 @@ def score_match(core: Session) -> None:
             continue
         for side in Color:
             points[match.player_of(side, number, swaps=swaps)] += scored[side]
-        words = records.ended_in_words(
+        ended = records.ended_said(
             match.winner(result), reason or "", tags.get("White", "?"), tags.get("Black", "?")
         )
-        results.append({"game": number, "result": result, "text": words})
+        results.append(
+            {"game": number, "result": result, "text": str(ended), "said": ended.to_json()}
+        )
     results.reverse()
     over = core.game.is_over() and core.game_number >= core.match_games
     score: list[Json] = []

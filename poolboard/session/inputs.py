@@ -36,6 +36,14 @@ class RefereeError(Refusal):
     ('the game is over already (1-0)', 'the game is over already ({result})', {'result': '1-0'})
     """
 
+    @classmethod
+    def passing_on(cls, error: ValueError) -> RefereeError:
+        """``error`` as the referee is told it: a :class:`Refusal` in its own words and values
+        (said in the page's language), other text as it is."""
+        if isinstance(error, Refusal):
+            return cls(error.message, **error.values)
+        return cls(str(error))
+
 
 class Input(ABC, Generic[R]):
     """One input to the core; :meth:`handle` applies it (on the core's turn) and answers."""

@@ -63,7 +63,7 @@ def _clock_errors() -> Iterator[None]:
     try:
         yield
     except ClockError as error:
-        raise RefereeError(error.message, **error.values) from None
+        raise RefereeError.passing_on(error) from None
 
 
 class _Command(Input[None]):
@@ -162,8 +162,8 @@ class CorrectMove(_Command):
             game.push(move)
         try:
             replacement = game.board.parse_move(self.text)
-        except ValueError as error:
-            raise RefereeError("ply {ply}: {error}", ply=ply, error=str(error)) from None
+        except Refusal as error:
+            raise RefereeError("ply {ply}: {error}", ply=ply, error=error.phrase) from None
         kept = [game.push(replacement)]
         for move in moves[ply:]:
             if game.is_over() or move not in game.board.generate_legal_moves():
@@ -200,7 +200,7 @@ class SetPosition(_Command):
         try:
             start = Board(self.fen).fen()
         except ValueError as error:
-            raise RefereeError(str(error)) from None
+            raise RefereeError.passing_on(error) from None
         if core.game.is_over():
             games.start_next(core, start, new_match=core.game_number >= core.match_games)
         else:
@@ -222,7 +222,7 @@ class InvokeCount(_Command):
         try:
             core.game.invoke_count(self.side)
         except Refusal as error:
-            raise RefereeError(error.message, **error.values) from None
+            raise RefereeError.passing_on(error) from None
         ply = len(core.game.board.move_stack)
         core.store.add_event(core.game_id, "count", {"side": self.side.value, "ply": ply})
         core.audited(self.actor, "count", {"side": self.side.value})
@@ -376,7 +376,7 @@ class SetDetails(_Command):
             try:
                 cleaned["time_control"] = str(TimeControl.from_string(cleaned["time_control"]))
             except ValueError as error:
-                raise RefereeError(str(error)) from None
+                raise RefereeError.passing_on(error) from None
         fresh = not core.game.board.move_stack and core.clock.state is ClockState.READY
         if fresh and not core.game.is_over():
             core.details = {**core.details, **cleaned}

@@ -63,6 +63,14 @@ class ClockView(_View):
     events: list[Json] = Field(description="the last five clock events (warnings, flags)")
 
 
+class SaidView(_View):
+    """Words a page says in its language (engine.phrase.Phrase): an English ``message`` with
+    ``{name}`` places, the key of its translation, and the ``values`` that fill them."""
+
+    message: Text
+    values: dict[Short, int | float | Text | SaidView]
+
+
 class ViolationView(_View):
     """A breach of a rule (RULES.md ID) seen on the board, at ``ply``."""
 
@@ -72,6 +80,7 @@ class ViolationView(_View):
     side: Side
     squares: list[int]
     message: str
+    said: SaidView | None = Field(default=None, description="the message, to say in any language")
     severity: str
     referee: bool
     ply: int
@@ -94,6 +103,7 @@ class TrackerView(_View):
 
     name: Short
     detail: Text
+    said: SaidView | None = Field(default=None, description="detail, to say in any language")
 
 
 class Score(_View):
@@ -110,6 +120,7 @@ class MatchResult(_View):
     game: int
     result: str
     text: str
+    said: SaidView | None = Field(default=None, description="text, to say in any language")
 
 
 class MatchView(_View):
@@ -165,6 +176,10 @@ class WordsView(_View):
     in minutes and hours."""
 
     result: str | None = Field(description="how the game ended, without rule IDs")
+    result_words: dict[str, str] = Field(
+        default_factory=dict,
+        description='the same in each language the pages speak: {"en": ..., "es": ...}',
+    )
     time_control: str = Field(description='"45 minutes a side for the whole match"')
     time_control_words: dict[str, str] = Field(
         default_factory=dict,
@@ -192,6 +207,9 @@ class BoardState(_View):
     result: Result | None
     result_reason: Text | None
     result_text: str | None
+    result_said: SaidView | None = Field(
+        default=None, description="result_text, to say in any language"
+    )
     winner: Side | None
     counts: list[Json] = Field(description="the draw counts running (R-DRW-*)")
     legal: list[MoveView]
@@ -234,6 +252,10 @@ def board_state(core: Session) -> BoardState:
     outcome = game.outcome()
     tracker_state = core.tracker_state
     clock = core.clock
+    players = (core.headers.get("White", "?"), core.headers.get("Black", "?"))
+    ended = (
+        None if outcome is None else records.ended_said(outcome.winner, outcome.reason, *players)
+    )
     return BoardState.model_validate(
         {
             "game_id": core.game_id,
@@ -260,14 +282,8 @@ def board_state(core: Session) -> BoardState:
             "cues": core.tracker.cues.to_json(),
             "result": None if outcome is None else outcome.result,
             "result_reason": None if outcome is None else outcome.reason,
-            "result_text": None
-            if outcome is None
-            else records.ended_in_words(
-                outcome.winner,
-                outcome.reason,
-                core.headers.get("White", "?"),
-                core.headers.get("Black", "?"),
-            ),
+            "result_text": None if ended is None else str(ended),
+            "result_said": None if ended is None else ended.to_json(),
             "winner": None if outcome is None or outcome.winner is None else outcome.winner.value,
             "counts": [count.to_json() for count in game.counts()],
             "legal": []
@@ -278,7 +294,11 @@ def board_state(core: Session) -> BoardState:
             "pieces": {side.value: board.pieces(side).bit_count() for side in Color},
             "state": None
             if tracker_state is None
-            else {"name": tracker_state.state.name.lower(), "detail": tracker_state.detail},
+            else {
+                "name": tracker_state.state.name.lower(),
+                "detail": tracker_state.detail,
+                "said": tracker_state.said.to_json(),
+            },
             "violations": core.violations[-10:],
             "violation": core.violation,
             "faults": core.faults[-5:],
@@ -297,12 +317,13 @@ def board_state(core: Session) -> BoardState:
             "words": {
                 "result": None
                 if outcome is None
-                else words.result(
-                    outcome.winner,
-                    outcome.reason,
-                    core.headers.get("White", "?"),
-                    core.headers.get("Black", "?"),
-                ),
+                else words.result(outcome.winner, outcome.reason, *players),
+                "result_words": {}
+                if outcome is None
+                else {
+                    language: words.result(outcome.winner, outcome.reason, *players, language)
+                    for language in LANGUAGES
+                },
                 "time_control": words.time_control(clock.control),
                 "time_control_words": {
                     language: words.time_control(clock.control, language) for language in LANGUAGES

@@ -103,7 +103,11 @@ def apply(core: Session, event: TrackerEvent) -> None:
             core.save_clock()
             record_rewritten(core, before)
         case Violation():
-            shown = {**event.to_json(), "ply": len(game.board.move_stack)}
+            shown = {
+                **event.to_json(),
+                "said": event.said.to_json(),
+                "ply": len(game.board.move_stack),
+            }
             core.violations.append(shown)
             core.violation = shown
             core.store.add_event(core.game_id, "violation", shown)
@@ -182,7 +186,7 @@ def clock_follows_the_record(core: Session) -> None:
     try:
         core.clock.hand_over(turn, one_capture=only_capture(core))
     except ClockError as error:
-        raise RefereeError(str(error)) from None
+        raise RefereeError.passing_on(error) from None
     core.clock_actions += 1
 
 

@@ -148,8 +148,7 @@ async def refused(_: Request, error: Exception) -> JSONResponse:
     ``values``, the same language-neutral, so a page says it in its language
     (``t(message, values)``, the message being a key of the catalogue)."""
     assert isinstance(error, Refused)
-    answer = {"detail": error.detail, "message": error.error.message, "values": error.error.values}
-    return JSONResponse(answer, 422)
+    return JSONResponse({"detail": error.detail, **error.error.phrase.to_json()}, 422)
 
 
 def apply_action(action: Callable[[], None]) -> Done:

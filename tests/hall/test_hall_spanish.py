@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.hall.conftest import DIRECTOR, TABLES, HallProcess, needs_mosquitto
+from tests.hall.conftest import DIRECTOR, START, TABLES, HallProcess, needs_mosquitto
 from tests.web.conftest import CHROMIUM, browser  # noqa: F401 (fixture)
 from tests.web.test_axe import serious
 from tests.web.test_pages import TIMEOUT, shoot
@@ -125,3 +125,23 @@ def test_the_hall_speaks_spanish_and_switches_to_english(browser, spanish_hall, 
     screen.close()
     context.close()
     director.close()
+
+
+def test_a_tile_says_what_its_table_waits_for_in_spanish(browser, spanish_hall, tables) -> None:  # noqa: F811
+    """The table's tracker line comes as words (waiting_said): a refused move is told on its
+    tile in Spanish in full, squares, moves and rule IDs as they are (docs/hall.md)."""
+    t1 = tables("t1", spanish_hall.broker_port)
+    t1.play("11-15")
+    context = browser.new_context(viewport={"width": 1200, "height": 800})
+    page = context.new_page()
+    page.goto(spanish_hall.url + "/")
+    wait_text(page, ".tile[data-table='t1'] .tile-state", "Juegan las blancas")
+    t1.show(START - {11, 21} | {15})
+    t1.show(START - {11, 21} | {15, 13})
+    wait_text(
+        page,
+        ".tile[data-table='t1'] .tile-state",
+        "21-13 no es una jugada legal (R-ILL-1): restaure la posición: ponga una pieza en 21; "
+        "despeje 13",
+    )
+    context.close()

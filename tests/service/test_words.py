@@ -1,10 +1,12 @@
 """Words for the audience (poolboard/words.py): no rule codes, times as people say them."""
 
+import re
+
 import pytest
 
 from engine.clock import TimeControl
 from engine.color import Color
-from poolboard import words
+from poolboard import records, words
 
 
 @pytest.mark.parametrize(
@@ -49,3 +51,50 @@ def test_counts_and_the_result() -> None:
     assert words.result(Color.WHITE, "Black ran out of time (R-TIM-4)", "Bo", "?") == (
         "White (Bo) wins — Black ran out of time"
     )
+
+
+@pytest.mark.parametrize(
+    ("winner", "reason", "said"),
+    [
+        (Color.WHITE, "Black resigned", "Ganan las blancas (Bo) — Negras abandonan"),
+        (
+            Color.BLACK,
+            "White did not complete the move in time (R-TIM-1)",
+            "Ganan las negras — Blancas no completaron la jugada a tiempo",
+        ),
+        (
+            Color.BLACK,
+            "White forfeits for repeated breaches of R-TCH-2 (R-END-3): touched 9 again",
+            "Ganan las negras — Blancas pierden por infringir varias veces la regla de pieza "
+            "tocada: touched 9 again",
+        ),
+        (
+            None,
+            "draw: 13 count: lone king has made 13 of 13 moves (R-DRW-2)",
+            "Tablas — tablas: cuenta de 13: la dama solitaria ha hecho 13 de 13 jugadas",
+        ),
+        (
+            None,
+            "draw declared by the referee: neither side can force a win (R-END-2)",
+            "Tablas — tablas declaradas por el árbitro: ningún bando puede forzar la victoria",
+        ),
+    ],
+)
+def test_the_result_in_spanish_with_its_reason(
+    winner: Color | None, reason: str, said: str
+) -> None:
+    """#36: the reason as stored (English) is said in Spanish, its parts found back by the
+    templates that made it; a referee's own words stay as typed."""
+    assert words.result(winner, reason, "Bo", "?", "es") == said
+    assert words.result(winner, reason, "Bo", "?", "en") == words.result(winner, reason, "Bo", "?")
+
+
+def test_every_reason_is_found_back_by_the_template_that_made_it() -> None:
+    """Each template of records.REASONS, filled in, reads back as itself, so a result is never
+    said in Spanish from the wrong sentence."""
+    samples = {"side": "White", "rule": "R-TIM-3", "made": "5", "limit": "13"}
+    for template in records.REASONS:
+        names = re.findall(r"\{(\w+)\}", template.message)
+        text = template.message.format(**{name: samples.get(name, "odd words") for name in names})
+        found = records.reason_said(text)
+        assert (found.message, str(found)) == (template.message, text)

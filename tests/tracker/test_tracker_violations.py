@@ -155,6 +155,30 @@ def test_r_ill_1_the_message_says_what_was_played_and_what_to_do(hands) -> None:
     )
 
 
+def test_r_ill_1_the_message_is_words_each_language_can_say(hands) -> None:
+    """#36: the message is a phrase and the phrases it quotes, each an English key of the
+    catalogues with its values (squares and moves as they are), so a page says it in Spanish."""
+    h = hands().lift(10).place(17).wait(1)
+    (violation,) = h.of("violation")
+    said = violation.said.to_json()
+    assert said["message"] == "{wrong}: {restore}{then}"
+    wrong, restore, then = (said["values"][name] for name in ("wrong", "restore", "then"))
+    assert wrong == {"message": "{move} is not a legal move (R-ILL-1)", "values": {"move": "10-17"}}
+    assert restore["message"] == "restore the position: {parts}"
+    assert restore["values"]["parts"] == {
+        "message": "{first}; {then}",
+        "values": {
+            "first": {"message": "put a piece on {squares}", "values": {"squares": "10"}},
+            "then": {"message": "clear {squares}", "values": {"squares": "17"}},
+        },
+    }
+    assert then["values"] == {
+        "square": 10,
+        "moves": {"message": "{first} or {then}", "values": {"first": "10-14", "then": "10-15"}},
+    }
+    assert h.of("state")[-1].said == violation.said
+
+
 def test_r_tch_1_a_refused_move_put_back_is_told_then_its_breach_too(hands) -> None:
     """Item 2: after a refused move is put back, the player is told at once that the piece
     must be moved (R-TCH-1); moving another is recorded for the referee and told at once."""

@@ -107,9 +107,39 @@ def test_a_refusal_carries_its_message_and_values_for_the_pages(live: Live) -> N
     assert spanish.format(**over.json()["values"]) == "la partida ya ha terminado (0-1)"
     paused = referee(live, "pause").json()
     assert (paused["message"], paused["values"]) == ("cannot pause: the clock is stopped", {})
-    # The engine's refusal of a bad FEN is passed on as it is: its text is the message.
+    # The engine's refusal of a bad FEN has its words and values too (what was typed).
     fen = referee(live, "position", {"fen": "X:W1:B2"}).json()
-    assert fen["message"] == fen["detail"] and "FEN" in fen["detail"] and fen["values"] == {}
+    assert fen == {
+        "detail": "FEN 'X:W1:B2': side to move must be B or W, got 'X'",
+        "message": "FEN {fen}: side to move must be B or W, got {side}",
+        "values": {"fen": "'X:W1:B2'", "side": "'X'"},
+    }
+
+
+def test_a_refusal_within_a_refusal_is_words_of_its_own(live: Live) -> None:
+    """Bad move text in a correction: the ply's refusal holds the engine's, each a message of
+    the catalogue with its values (docs/api.md), so a page says both in its language."""
+    start_game(live)
+    live.session.sensor.set_occupied(START - {11} | {15})
+    for _ in range(200):
+        if live.session.state()["moves"]:
+            break
+        live.stop.wait(0.02)
+    answer = referee(live, "correct-move", {"ply": 1, "move": "11-33"}).json()
+    assert answer == {
+        "detail": "ply 1: '11-33': square 33 is not a dark square 1-32 (R-BRD-2)",
+        "message": "ply {ply}: {error}",
+        "values": {
+            "ply": 1,
+            "error": {
+                "message": "{text}: square {square} is not a dark square 1-32 (R-BRD-2)",
+                "values": {"text": "'11-33'", "square": 33},
+            },
+        },
+    }
+    control = referee(live, "details", {"time_control": "300+x"}).json()
+    assert control["message"] == "time control {text}: {error}"
+    assert control["values"]["error"]["message"].startswith("{part} is not a stage")
 
 
 def test_correct_count_penalty_result_next_game_and_position(live: Live) -> None:

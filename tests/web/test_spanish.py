@@ -53,13 +53,16 @@ def test_the_pages_speak_spanish_and_switch_to_english(browser, spanish: Live) -
     wait_text(spectator, ".player.black .name", "Negras")  # no players' names: the side's
     wait_text(spectator, ".player.black .pieces", "12 piezas")
     wait_text(referee, "#clock-note", "apca-match · reloj en marcha")
-    # A refused move: what the rule asks, in Spanish, by its ID; and what to do now.
+    # A refused move: the tracker's words in Spanish, the rule IDs and squares as they are.
     type_square(board, 21, "casilla")
     type_square(board, 13, "casilla")
-    wait_text(
-        spectator, "#alerts", "R-ILL-1: Blancas: esa jugada no es legal: vuelva a poner las piezas"
+    refused = (
+        "21-13 no es una jugada legal (R-ILL-1): restaure la posición: ponga una pieza en 21; "
+        "despeje 13; luego mueva la pieza de la casilla 21 (R-TCH-1): 21-17"
     )
-    wait_text(spectator, "#state-line", "restaure la posición como indican las casillas iluminadas")
+    wait_text(spectator, "#alerts", refused)
+    wait_text(spectator, "#state-line", refused)
+    wait_text(board, "#state-line", refused)
     spectator.screenshot(path=str(Path(spanish.session.store.path).parent / "es.png"))
 
     type_square(board, 13, "casilla")
@@ -76,8 +79,36 @@ def test_the_pages_speak_spanish_and_switch_to_english(browser, spanish: Live) -
         "#correct-form .message.answer.error",
         "media jugada 9: la partida tiene las medias jugadas 1 a 1",
     )
-    spanish.session.declare_result("referee", "0-1", "Black left the hall")
-    wait_text(spectator, "#game-over", "Ganan las blancas.")
+    # The engine's refusals too, what was typed quoted as it was (docs/api.md).
+    referee.fill("#correct-form [name=ply]", "1")
+    referee.fill("#correct-form [name=move]", "11-33")
+    referee.click("#correct-form button")
+    wait_text(
+        referee,
+        "#correct-form .message.answer.error",
+        "media jugada 1: '11-33': la casilla 33 no es una casilla oscura del 1 al 32 (R-BRD-2)",
+    )
+    referee.fill("#details-form [name=time_control]", "300+x")
+    referee.click("#details-form button")
+    wait_text(
+        referee,
+        "#details-form .message.answer.error",
+        "control de tiempo '300+x': '300+x' no es un tramo: se espera SEGUNDOS o JUGADAS/SEGUNDOS",
+    )
+    referee.on("dialog", lambda dialog: dialog.accept())
+    referee.fill("#position-form [name=fen]", "X:W1:B2")
+    referee.click("#position-form button[type=submit]")
+    wait_text(
+        referee,
+        "#position-form .message.answer.error",
+        "FEN 'X:W1:B2': el bando que juega debe ser B o W, no 'X'",
+    )
+    # The result with its reason in full; the referee's page with the rules it cites, the
+    # audience's without (docs/web.md).
+    spanish.session.end_game("referee", "resign", Color.BLACK)
+    wait_text(spectator, "#game-over", "Ganan las blancas — Negras abandonan")
+    wait_text(referee, "#state-line", "Ganan las blancas — Negras abandonan")
+    wait_text(referee, "#match-results", "partida 1: 0-1 Ganan las blancas — Negras abandonan")
 
     # The reader's own choice, kept by this browser: English on every page from now on.
     spectator.select_option("#language", "en")

@@ -47,7 +47,8 @@ function tileStatus(tile) {
   if (tile.words) return resultWords(tile);
   if (tile.link === false) return t("sensor link down");
   if (tile.clock && tile.clock.state === "paused") return t("clocks paused");
-  return tile.waiting ? trackerLine({ name: tile.waiting, detail: tile.waiting_detail ?? "" }) : "";
+  const said = tile.waiting_said;
+  return tile.waiting ? trackerLine({ name: tile.waiting, detail: tile.waiting_detail ?? "", said }) : "";
 }
 
 function drawTile(tile) {

@@ -9,10 +9,12 @@ let catalogue = {};
 /** The language the page shows ("en" or "es"). */
 export let language = "en";
 
-/** ``text`` (English) in the page's language, its ``{name}`` places filled from ``values``. */
+/** ``text`` (English) in the page's language, its ``{name}`` places filled from ``values``; a
+ * value that is words of its own ({message, values}: a reason, a move to make) said the same. */
 export function t(text, values = {}) {
   const found = catalogue[text] || text;
-  return found.replace(/\{(\w+)\}/g, (place, name) => (name in values ? values[name] : place));
+  const said = (value) => (value?.message === undefined ? value : t(value.message, value.values));
+  return found.replace(/\{(\w+)\}/g, (place, name) => (name in values ? said(values[name]) : place));
 }
 
 /** Set ``element``'s text to ``text``, each rule ID in it (R-CAP-1) kept on one line and in
@@ -550,19 +552,24 @@ export function withRules(head, text) {
   return rules.length ? `${head} (${rules.join(", ")})` : head;
 }
 
-/** The result in words, with the rule IDs it cites only where ``codes`` (the referee's page).
- * The server's words are English: another language says who won, and the rules by their IDs. */
+/** The result in words, with the rule IDs it cites only where ``codes`` (the referee's page),
+ * in the page's language. From a table that sends the words in English only (an older board
+ * in a hall), another language says who won, and the rules by their IDs. */
 export function resultText(state, { codes = false } = {}) {
   if (language === "en") return codes ? state.result_text : state.words.result;
+  if (codes && state.result_said) return t(state.result_said.message, state.result_said.values);
+  if (!codes && state.words.result_words?.[language]) return state.words.result_words[language];
   const head = { "1-0": t("Black wins."), "0-1": t("White wins."), "1/2-1/2": t("The game is drawn.") };
   const words = head[state.result] ?? t("The game is over.");
   return codes ? withRules(words, state.result_reason) : words;
 }
 
-/** What the board waits for. The tracker's words come from the server in English: in another
- * language a sentence the catalogue has is shown translated, else what the state asks for in
+/** What the board waits for: the tracker's words (``said``) in the page's language. From a
+ * table that sends only the English ``detail`` (the hall's tiles, an older board), another
+ * language shows a sentence the catalogue has translated, else what the state asks for in
  * general (the lit squares, with their marks, say where). */
-export function trackerLine({ name, detail }) {
+export function trackerLine({ name, detail, said }) {
+  if (said && language !== "en") return t(said.message, said.values);
   if (language === "en" || catalogue[detail]) return t(detail) || name.replaceAll("_", " ");
   const squares = detail.split(": ").at(-1);
   return {
@@ -620,21 +627,11 @@ export function showOpponent(state, line, button) {
   button.disabled = Boolean(computerToMove) || state.hint !== null;
 }
 
-/** A violation as one line naming its rule once. */
+/** A violation as one line naming its rule once, in the page's language (``said``: the
+ * tracker's words and what they quote, each looked up in the catalogue). */
 export function violationText(violation) {
-  const { rule, message } = violation;
-  // The server's message is in English: another language says what the rule asks, by its ID.
-  const asks = {
-    "R-CAP-1": t("a capture is compulsory"),
-    "R-CAP-3": t("the jump is not finished: finish the capture"),
-    "R-ILL-1": t("that move is not legal: put the pieces back"),
-    "R-TCH-1": t("touch move: the piece touched first must be moved"),
-    "R-TCH-2": t("touch move: a piece that cannot be played was touched, a caution"),
-  }[rule];
-  if (language !== "en" && asks) {
-    const side = violation.side ? `${sideName(violation.side)}: ` : "";
-    return `${rule}: ${side}${asks} (${violation.squares.join(", ")})`;
-  }
+  const { rule, said } = violation;
+  const message = said && language !== "en" ? t(said.message, said.values) : violation.message;
   return rule && !message.includes(rule) ? `${rule}: ${message}` : message;
 }
 

@@ -245,7 +245,8 @@ function show() {
     `${matchLine(state)}${match.results?.length ? ` · ${t("score")} ${match.score.map((p) => `${p.name} ${p.points}`).join(", ")}` : ""}${match.over ? t(" · the match is over") : ""}`;
   document.getElementById("match-results").replaceChildren(...(match.results ?? []).map((r) => {
     const li = document.createElement("li");
-    li.textContent = `${t("game {game}:", { game: r.game })} ${r.result} ${r.text}`;
+    const text = r.said && language !== "en" ? t(r.said.message, r.said.values) : r.text;
+    li.textContent = `${t("game {game}:", { game: r.game })} ${r.result} ${text}`;
     return li;
   }));
   document.getElementById("next-game").disabled = !state.result || Boolean(match.over);
