@@ -136,20 +136,21 @@ def _unauthorized(detail: str, realm: str) -> HTTPException:
 
 
 class Refused(HTTPException):
-    """A referee action the session refused: a 422 (:func:`refused`)."""
+    """An action the session refused: a 422 for the referee's, a 409 for a hint asked too
+    soon or too late (:func:`refused`)."""
 
-    def __init__(self, error: RefereeError) -> None:
-        super().__init__(422, str(error))
+    def __init__(self, error: RefereeError, status: int = 422) -> None:
+        super().__init__(status, str(error))
         self.error = error
 
 
 async def refused(_: Request, error: Exception) -> JSONResponse:
-    """The 422 of a refused action: ``detail``, the English sentence; ``message`` and
+    """The answer to a refused action: ``detail``, the English sentence; ``message`` and
     ``values``, the same language-neutral, so a page says it in its language
     (``t(message, values)``, the message being a key of the catalogue)."""
     assert isinstance(error, Refused)
     answer = {"detail": error.detail, "message": error.error.message, "values": error.error.values}
-    return JSONResponse(answer, 422)
+    return JSONResponse(answer, error.status_code)
 
 
 def apply_action(action: Callable[[], None]) -> Done:

@@ -117,6 +117,23 @@ def test_a_draw_count_is_told_in_spanish(browser, tmp_path: Path) -> None:
         server.close()
 
 
+def test_a_refused_hint_is_said_in_spanish(browser, tmp_path: Path) -> None:
+    """The hint's 409 carries its message and values: the page says why in Spanish."""
+    server = Live(
+        tmp_path, display=DisplayConfig(language="es"), rules=RulesConfig(profile="casual")
+    )
+    try:
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        spectator = context.new_page()
+        spectator.goto(server.url + "/")
+        spectator.wait_for_selector(".conn.live", timeout=TIMEOUT)
+        spectator.click("#hint")  # no position on the board yet
+        wait_text(spectator, "#hint-message", "primero coloque la posición")
+        context.close()
+    finally:
+        server.close()
+
+
 def test_a_spanish_page_shows_no_english_before_its_words_load(browser, spanish: Live) -> None:
     """Held before its catalogue arrives, a Spanish page shows nothing (no English flash);
     once the words load it shows in Spanish. An English page never waits."""

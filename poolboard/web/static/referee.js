@@ -2,7 +2,7 @@
 // credentials the browser asked for when the page was opened; the session audits each one.
 import {
   BoardView, ClockModel, boardPicture, connect, countText, cueStyles, language,
-  loadLanguage, matchLine, parseFen, players, playerWords, renderMoves, sideName, t,
+  loadLanguage, matchLine, parseFen, players, playerWords, refusalText, renderMoves, sideName, t,
   showClockFaces, showConnection, showPlayer, showText, standingFaults, stateLine, violationText,
 } from "/static/poolboard.js";
 
@@ -32,13 +32,6 @@ function say(text, kind) {
   (pressed ?? document.querySelector(".actions legend")).insertAdjacentElement("afterend", line);
 }
 
-/** Why the server refused an action, in the page's language: the session's message looked up
- * in the catalogue, its places filled (docs/api.md); else the detail as the server words it. */
-function refusal({ detail, message, values }) {
-  if (message) return t(message, values);
-  return typeof detail === "string" ? detail : detail.map((d) => `${d.loc.at(-1)}: ${d.msg}`).join("; ");
-}
-
 async function act(action, body = null, done = "done") {
   const response = await fetch(`/api/referee/${action}`, {
     method: "POST",
@@ -49,7 +42,7 @@ async function act(action, body = null, done = "done") {
   if (response.ok) {
     say(done, "ok");
   } else {
-    say(refusal(await response.json()), "error");
+    say(refusalText(await response.json()), "error");
   }
   refreshLogs();
 }
