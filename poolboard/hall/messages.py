@@ -60,11 +60,14 @@ class EventMessage(_Envelope):
 
 
 class ReplyMessage(_Envelope):
-    """``poolboard/table/<t>/reply``: the answer to an action."""
+    """``poolboard/table/<t>/reply``: the answer to an action; a refusal of the table's
+    session also says it as ``message`` and ``values`` (docs/api.md), for the hall's pages."""
 
     id: Short
     ok: bool
     error: Text | None = None
+    message: Text | None = None
+    values: Annotated[dict[Short, Text | int | float], Field(max_length=16)] = {}
 
 
 class MoveData(_Model):

@@ -37,7 +37,7 @@ from poolboard.web.app import STATIC as BOARD_STATIC
 from poolboard.web.guard import RequestGuard, is_loopback
 from poolboard.web.hub import relay
 from poolboard.web.models import AuditEntry, Done
-from poolboard.web.referee import basic_guard
+from poolboard.web.referee import Refused, basic_guard, refused
 
 STATIC = Path(str(resources.files("poolboard.hall.static")))
 REALM = "poolboard hall director"
@@ -306,6 +306,7 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
     app.add_middleware(RequestGuard, loopback_only=is_loopback(config.hall.host))
     # 422 naming the field even for NaN or Infinity, which a JSON answer cannot echo.
     app.add_exception_handler(RequestValidationError, _invalid_request)
+    app.add_exception_handler(Refused, refused)
     director_config = RefereeConfig(
         username=config.director.username, password=config.director.password
     )
@@ -545,9 +546,9 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
             # a game begun with no move yet is set up again, to be recorded with the names
             calls.append(("position", {"fen": state.start_fen or Board().fen()}))
         for action, args in calls:
-            status, error = call_table(actor, table, action, args)
-            if status != 200:
-                return f"not seated: {error}"
+            refusal = call_table(actor, table, action, args)
+            if refusal is not None:
+                return f"not seated: {refusal.detail}"
         return "seated"
 
     @app.post("/api/director/round")
@@ -585,21 +586,26 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
 
     def call_table(
         actor: str, table: str, action: str, args: dict[str, JsonValue]
-    ) -> tuple[int, str]:
+    ) -> Refused | None:
         """Send a referee action to ``table`` and audit it with its outcome, answered or not:
-        ``(200, "")`` done, ``(422, why)`` refused, ``(409, why)`` not answered."""
-        record = {"table": table, "args": args}
+        None if done, else the 422 of its refusal or the 409 of no answer, each with its
+        ``message`` and ``values`` (the table's session's words, or the hall's)."""
         try:
             reply = monitor.send_action(table, actor, action, args)
         except ActionError as error:
-            # Answered or not, every call is in the audit with what came of it.
-            unanswered = {"id": error.action_id, "ok": False, "error": str(error), "status": 409}
-            event.audit(actor, f"table-{action}", {**record, **unanswered})
-            return 409, str(error)
-        status = 200 if reply["ok"] else 422
-        answered = {"id": reply["id"], "ok": reply["ok"], "error": reply["error"]}
-        event.audit(actor, f"table-{action}", {**record, **answered, "status": status})
-        return status, str(reply["error"] or "")
+            refusal: Refused | None = Refused.of(error, 409)
+            outcome: dict[str, object] = {"id": error.action_id, "ok": False, "error": str(error)}
+        else:
+            outcome = {"id": reply.id, "ok": reply.ok, "error": reply.error}
+            # A table older than its refusals' message and values has only the sentence.
+            said = reply.error or ""
+            refusal = None if reply.ok else Refused(422, said, reply.message or said, reply.values)
+        outcome["status"] = 200 if refusal is None else refusal.status_code
+        if refusal is not None:
+            outcome |= {"message": refusal.message, "values": refusal.values}
+        # Answered or not, every call is in the audit with what came of it.
+        event.audit(actor, f"table-{action}", {"table": table, "args": args, **outcome})
+        return refusal
 
     @app.post("/api/director/tables/{table}/{action}")
     def table_action(
@@ -620,9 +626,9 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
             refused = {"table": table, "id": None, "ok": False, "error": error, "status": 422}
             event.audit(name, f"table-{action}", refused)  # not sent; the args cannot be kept
             raise HTTPException(422, error) from None
-        status, error = call_table(name, table, action, args or {})
-        if status != 200:
-            raise HTTPException(status, error)
+        refusal = call_table(name, table, action, args or {})
+        if refusal is not None:
+            raise refusal
         return Done()
 
     return app

@@ -257,7 +257,7 @@ def api_router(session: Session, board_login: Callable[..., str] | None = None) 
         try:
             session.request_hint("web")
         except RefereeError as error:
-            raise Refused(error, 409) from None
+            raise Refused.of(error, 409) from None
         return {"ok": True}
 
     @router.post("/adjust", dependencies=board_access)

@@ -9,12 +9,13 @@ import binascii
 import secrets
 import time
 import unicodedata
-from collections.abc import Callable
-from typing import Annotated
+from collections.abc import Callable, Mapping
+from typing import Annotated, Self
 
 from fastapi import APIRouter, Depends, HTTPException, Request, status
 from fastapi.responses import JSONResponse
 
+from engine.refusal import Refusal, Value
 from poolboard.config import RefereeConfig
 from poolboard.session import RefereeError, Session
 from poolboard.web.models import (
@@ -136,20 +137,26 @@ def _unauthorized(detail: str, realm: str) -> HTTPException:
 
 
 class Refused(HTTPException):
-    """An action the session refused: a 422 for the referee's, a 409 for a hint asked too
-    soon or too late (:func:`refused`)."""
+    """A refused action (:func:`refused`): a 422 for the referee's or the director's, a 409
+    for a hint asked too soon or too late; ``detail`` is the English sentence, ``message``
+    and ``values`` the same language-neutral."""
 
-    def __init__(self, error: RefereeError, status: int = 422) -> None:
-        super().__init__(status, str(error))
-        self.error = error
+    def __init__(self, status: int, detail: str, message: str, values: Mapping[str, Value]):
+        super().__init__(status, detail)
+        self.message = message
+        self.values = dict(values)
+
+    @classmethod
+    def of(cls, error: Refusal, status: int = 422) -> Self:
+        """The answer to ``error``, a refusal of the session or of the hall."""
+        return cls(status, str(error), error.message, error.values)
 
 
 async def refused(_: Request, error: Exception) -> JSONResponse:
-    """The answer to a refused action: ``detail``, the English sentence; ``message`` and
-    ``values``, the same language-neutral, so a page says it in its language
-    (``t(message, values)``, the message being a key of the catalogue)."""
+    """The answer to a refused action: ``detail``, ``message`` and ``values``, so a page says
+    it in its language (``t(message, values)``, the message being a key of the catalogue)."""
     assert isinstance(error, Refused)
-    answer = {"detail": error.detail, "message": error.error.message, "values": error.error.values}
+    answer = {"detail": error.detail, "message": error.message, "values": error.values}
     return JSONResponse(answer, error.status_code)
 
 
@@ -158,7 +165,7 @@ def apply_action(action: Callable[[], None]) -> Done:
     try:
         action()
     except RefereeError as error:
-        raise Refused(error) from None
+        raise Refused.of(error) from None
     return Done()
 
 

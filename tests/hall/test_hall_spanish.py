@@ -86,6 +86,14 @@ def test_the_hall_speaks_spanish_and_switches_to_english(browser, spanish_hall, 
     wait_text(console, "#results", "confirmado por director")
     assert text_of(console, "#results td.words") == "Gana Ann (Negras)"
     wait_text(console, "#audit", "confirmó ronda 1, mesa t1, partida 1: Ganan las negras")
+    # A table's refusal comes over MQTT with its message and values: said in Spanish, and the
+    # audit marks it refused.
+    console.fill("form[data-action='correct-move'] [name=ply]", "9")
+    console.fill("form[data-action='correct-move'] [name=move]", "11-16")
+    console.click("form[data-action='correct-move'] button")
+    refusal = "media jugada 9: la partida tiene las medias jugadas 1 a 1"
+    wait_text(console, "#action-answer.refused", f"mesa t1: no hecho — {refusal}")
+    wait_text(console, "#audit tr.refused", f"rechazado: {refusal}")
     assert serious(console) == []
 
     standings = context.new_page()

@@ -1,8 +1,8 @@
 // The hall's pages: every table live, standings, one table, the director's console.
 // Reuses the board page's module (/static/poolboard.js) for boards, clocks and the live socket.
 import {
-  BoardView, ClockModel, connect, formatClock, language, loadLanguage, parseFen, renderMoves,
-  showConnection, showText, sideName, stateLine, t, trackerLine, withRules,
+  BoardView, ClockModel, connect, formatClock, language, loadLanguage, parseFen, refusalText,
+  renderMoves, showConnection, showText, sideName, stateLine, t, trackerLine, withRules,
 } from "/static/poolboard.js";
 
 const page = document.body.dataset.page;
@@ -230,13 +230,7 @@ async function post(url, body, type = "application/json") {
     body: type === "application/json" ? JSON.stringify(body ?? {}) : body,
   });
   const answer = await response.json().catch(() => ({}));
-  if (!response.ok) {
-    const detail = answer.detail;
-    const text = typeof detail === "string" ? detail
-      : Array.isArray(detail) ? detail.map((d) => `${d.loc.slice(1).join(".")}: ${d.msg}`).join("; ")
-        : `${response.status} ${response.statusText}`;
-    throw new Error(text);
-  }
+  if (!response.ok) throw new Error(refusalText(answer) || `${response.status} ${response.statusText}`);
   return answer;
 }
 
@@ -309,7 +303,8 @@ function actionBody(action, form) {
   return {};
 }
 
-/** One audit line in words: [what, outcome]. */
+/** One audit line in words: [what, outcome, done]; a refusal in the page's language from its
+ * message and values, when the hall kept them. */
 function auditWords(entry) {
   const d = entry.data;
   if (entry.action.startsWith("table-")) {
@@ -317,9 +312,10 @@ function auditWords(entry) {
     const args = Object.entries(d.args ?? {}).filter(([, v]) => v !== "" && v !== null)
       .map(([k, v]) => `${k} ${v}`).join(", ");
     const what = `${t("table {table}", { table: d.table })}: ${actionWords(action)}${args ? ` (${args})` : ""}`;
+    const error = d.message ? t(d.message, d.values) : d.error;
     const outcome = d.status === 200 ? t("done")
-      : d.status === 409 ? t("not answered: {error}", { error: d.error }) : t("refused: {error}", { error: d.error });
-    return [what, outcome];
+      : d.status === 409 ? t("not answered: {error}", { error }) : t("refused: {error}", { error });
+    return [what, outcome, d.status === 200];
   }
   const seat = { round: d.round, table: d.table, game: d.game };
   // The result's words were kept as the hall wrote them (English): others say it in theirs.
@@ -338,7 +334,7 @@ function auditWords(entry) {
     reject: () => `${t("rejected round {round}, table {table}, game {game}", seat)}: ${result}`,
     dismiss: () => t("marked an alert seen"),
   }[entry.action];
-  return [words ? words() : `${entry.action} ${JSON.stringify(d)}`, t("done")];
+  return [words ? words() : `${entry.action} ${JSON.stringify(d)}`, t("done"), true];
 }
 
 function option(value, text, selected = false) {
@@ -413,8 +409,8 @@ async function directorPage() {
     }));
     $("no-results").hidden = results.length > 0;
     $("audit").replaceChildren(...audit.slice(-100).reverse().map((a) => {
-      const [what, outcome] = auditWords(a);
-      const tr = el("tr", { class: outcome === t("done") ? "" : "refused" });
+      const [what, outcome, done] = auditWords(a);
+      const tr = el("tr", { class: done ? "" : "refused" });
       tr.append(el("td", {}, new Date(a.time).toLocaleString()), el("td", {}, a.actor), el("td", {}, what), el("td", {}, outcome));
       return tr;
     }));
