@@ -79,6 +79,26 @@ def test_the_pages_speak_spanish_and_switch_to_english(browser, spanish: Live) -
     spanish.session.declare_result("referee", "0-1", "Black left the hall")
     wait_text(spectator, "#game-over", "Ganan las blancas.")
 
+    # The referee's details line, audit and recorded games in Spanish, times in its locale.
+    wait_text(referee, "#details-for", "vale para la siguiente partida")
+    referee.fill("#details-form [name=event]", "Club")
+    referee.click("#details-form button[type=submit]")
+    wait_text(referee, "#details-for", "vale para la siguiente partida; ya fijado: torneo Club")
+    heads = referee.locator("table.log thead th").all_inner_texts()
+    assert heads == ["hora", "árbitro", "acción", "detalles"]
+    # The whole form is sent: the time control it shows goes with the event.
+    wait_text(referee, "#audit", "torneo: Club, control de tiempo: apca-match, para: la siguiente")
+    audit = referee.request.get(spanish.url + "/api/referee/audit").json()
+    ended = next(entry for entry in audit if entry["action"] == "result")
+    row = referee.locator("#audit tr", has_text="registró el resultado").locator("td")
+    assert row.all_inner_texts() == [
+        referee.evaluate("time => new Date(time).toLocaleTimeString('es')", ended["time"]),
+        "referee",
+        "registró el resultado",
+        "cómo: el árbitro adjudica la partida, bando: Blancas, motivo: Black left the hall",
+    ]
+    wait_text(referee, "#games", "0-1 (1 media jugada)")
+
     # The reader's own choice, kept by this browser: English on every page from now on.
     spectator.select_option("#language", "en")
     spectator.wait_for_function("document.documentElement.lang === 'en'", timeout=TIMEOUT)

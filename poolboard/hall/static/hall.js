@@ -1,8 +1,9 @@
 // The hall's pages: every table live, standings, one table, the director's console.
 // Reuses the board page's module (/static/poolboard.js) for boards, clocks and the live socket.
 import {
-  BoardView, ClockModel, connect, formatClock, language, loadLanguage, parseFen, refusalText,
-  renderMoves, showConnection, showText, sideName, stateLine, t, trackerLine, withRules,
+  BoardView, ClockModel, connect, dateLocale, formatClock, language, loadLanguage, parseFen,
+  refusalText, renderMoves, showConnection, showText, sideName, stateLine, t, trackerLine,
+  withRules,
 } from "/static/poolboard.js";
 
 const page = document.body.dataset.page;
@@ -382,7 +383,7 @@ async function directorPage() {
     $("round").textContent = t("round {round}", { round: info.round });
     showTable();
     $("alerts").replaceChildren(...alerts.map((alert) => {
-      const when = new Date(alert.time * 1000).toLocaleTimeString();
+      const when = new Date(alert.time * 1000).toLocaleTimeString(dateLocale());
       const li = el("li", { class: `alert ${alert.kind}`, "data-kind": alert.kind, "data-id": String(alert.id) });
       li.append(el("span", { class: "when" }, when), el("span", {}, `${t("table {table}", { table: alert.table })}: ${alertWords(alert, results)} `));
       const button = el("button", { type: "button", class: "seen" }, t("seen"));
@@ -411,7 +412,7 @@ async function directorPage() {
     $("audit").replaceChildren(...audit.slice(-100).reverse().map((a) => {
       const [what, outcome, done] = auditWords(a);
       const tr = el("tr", { class: done ? "" : "refused" });
-      tr.append(el("td", {}, new Date(a.time).toLocaleString()), el("td", {}, a.actor), el("td", {}, what), el("td", {}, outcome));
+      tr.append(el("td", {}, new Date(a.time).toLocaleString(dateLocale())), el("td", {}, a.actor), el("td", {}, what), el("td", {}, outcome));
       return tr;
     }));
     if (!everything) return;

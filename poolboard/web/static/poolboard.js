@@ -15,6 +15,12 @@ export function t(text, values = {}) {
   return found.replace(/\{(\w+)\}/g, (place, name) => (name in values ? values[name] : place));
 }
 
+/** The locale dates and times are written in: the reader's own if it is of the page's
+ * language ("es-PR" on a Spanish page), else the page's language. */
+export function dateLocale() {
+  return navigator.languages.find((tag) => tag.split("-")[0] === language) ?? language;
+}
+
 /** Set ``element``'s text to ``text``, each rule ID in it (R-CAP-1) kept on one line and in
  * its own words: a narrow column or a big screen never breaks one at its hyphens. */
 export function showText(element, text) {
