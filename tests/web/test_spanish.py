@@ -154,6 +154,23 @@ def test_a_refused_hint_is_said_in_spanish(browser, tmp_path: Path) -> None:
         server.close()
 
 
+def test_the_big_screen_switches_language_too(browser, spanish: Live) -> None:
+    """/big has the language list the other pages have; the choice keeps the big screen."""
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    big = context.new_page()
+    big.goto(spanish.url + "/big")
+    big.wait_for_selector(".conn.live", timeout=TIMEOUT)
+    assert text_of(big, "#fullscreen") == "pantalla completa"
+    assert big.input_value("#language") == "es"
+    with big.expect_navigation():
+        big.select_option("#language", "en")
+    big.wait_for_selector(".conn.live", timeout=TIMEOUT)
+    assert big.evaluate("document.documentElement.lang") == "en"
+    assert big.evaluate("location.pathname") == "/big" and big.locator("body.big").count() == 1
+    assert text_of(big, "#fullscreen") == "full screen"
+    context.close()
+
+
 def test_a_spanish_page_shows_no_english_before_its_words_load(browser, spanish: Live) -> None:
     """Held before its catalogue arrives, a Spanish page shows nothing (no English flash);
     once the words load it shows in Spanish. An English page never waits."""
