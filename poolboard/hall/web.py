@@ -27,7 +27,7 @@ from poolboard.config import RefereeConfig
 from poolboard.hall.broadcast import Broadcast
 from poolboard.hall.event import DescribedResult, EventError, GameResult, Pairing, Standing
 from poolboard.hall.monitor import ActionError, Alert, HallMonitor, Tile
-from poolboard.hall.seating import LateSeating
+from poolboard.hall.seating import LateSeating, seating_words
 from poolboard.hall.table import ACTIONS
 from poolboard.locale import LANGUAGES
 from poolboard.session.state import BoardState
@@ -161,10 +161,20 @@ class RoundRobin(Done):
     rounds: int
 
 
+class TableRefusal(BaseModel):
+    """Why a table was not seated: its refusal as a director's action's 422 or 409 says it."""
+
+    detail: str
+    message: str
+    values: dict[str, str | int | float]
+
+
 class RoundStarted(Done):
-    """What came of seating each table of the round (``seated`` or why not)."""
+    """What came of seating each table of the round (``seated`` or why not, in English), and
+    the refusal of each table not seated, for the console's language."""
 
     tables: dict[str, str]
+    refused: dict[str, TableRefusal]
 
 
 class Confirmed(Done):
@@ -525,10 +535,10 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
         event.audit(name, "round-robin", {"rounds": rounds})
         return RoundRobin(rounds=rounds)
 
-    def seat(actor: str, round_number: int, table: str, first: str, second: str) -> str:
+    def seat(actor: str, round_number: int, table: str, first: str, second: str) -> Refused | None:
         """Send a table its players (the first with Black: game 1), the event and the round;
-        what came of it, in words. A finished match gives way to a new one first; a game not
-        begun (no move) is set up again so that it is recorded with them."""
+        None if seated, else the refusal. A finished match gives way to a new one first; a
+        game not begun (no move) is set up again so that it is recorded with them."""
         with monitor.lock:
             state = monitor.tables[table].state
         details: dict[str, JsonValue] = {
@@ -548,8 +558,8 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
         for action, args in calls:
             refusal = call_table(actor, table, action, args)
             if refusal is not None:
-                return f"not seated: {refusal.detail}"
-        return "seated"
+                return refusal
+        return None
 
     @app.post("/api/director/round")
     def set_round(name: director, body: RoundBody) -> RoundStarted:
@@ -565,8 +575,17 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
             outcomes = pool.map(
                 lambda p: seat(name, body.round, p.table, p.first, p.second), pairings
             )
-            seated = dict(zip([p.table for p in pairings], outcomes, strict=True))
-        return RoundStarted(tables=seated)
+            refusals = dict(zip([p.table for p in pairings], outcomes, strict=True))
+        return RoundStarted(
+            tables={table: seating_words(refusal) for table, refusal in refusals.items()},
+            refused={
+                table: TableRefusal(
+                    detail=refusal.detail, message=refusal.message, values=refusal.values
+                )
+                for table, refusal in refusals.items()
+                if refusal is not None
+            },
+        )
 
     @app.post("/api/director/confirm")
     def confirm(name: director, body: ConfirmBody) -> Confirmed:

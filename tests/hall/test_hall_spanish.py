@@ -133,3 +133,31 @@ def test_the_hall_speaks_spanish_and_switches_to_english(browser, spanish_hall, 
     screen.close()
     context.close()
     director.close()
+
+
+def test_a_round_started_in_spanish_says_which_table_was_not_seated(
+    browser,  # noqa: F811
+    spanish_hall,
+    tables,
+) -> None:
+    """Starting a round from the console: a table seated, and one offline, why not in Spanish."""
+    hall = spanish_hall
+    hall.director("players.csv", "Ann\nBob\nCy\nDi\n").raise_for_status()
+    for table, first, second in (("t1", "Ann", "Bob"), ("t2", "Cy", "Di")):
+        hall.director("pairings", {"round": 1, "table": table, "first": first, "second": second})
+    tables("t1", hall.broker_port)
+    hall.wait(lambda: hall.tile("t1")["online"], "t1 online")
+    director = browser.new_context(
+        viewport={"width": 1200, "height": 900},
+        http_credentials={"username": DIRECTOR[0], "password": DIRECTOR[1]},
+    )
+    console = director.new_page()
+    console.goto(hall.url + "/director")
+    wait_text(console, "#round-number", "ronda 1")
+    console.click("#round-form button")
+    wait_text(console, "#round-answer", "ronda 1 empezada")
+    wait_text(console, "#round-answer", "mesa t1: sentados")
+    wait_text(
+        console, "#round-answer li.refused", "mesa t2: no sentados: la mesa t2 está sin conexión"
+    )
+    director.close()

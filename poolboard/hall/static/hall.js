@@ -466,8 +466,10 @@ async function directorPage() {
     const round = Number($("round-number").value);
     try {
       const answer = await post("/api/director/round", { round });
+      const said = (table, outcome) => outcome === "seated" ? t("seated")
+        : answer.refused?.[table] ? t("not seated: {error}", { error: refusalText(answer.refused[table]) }) : outcome;
       const lines = Object.entries(answer.tables).map(([table, outcome]) => el("li", { class: outcome === "seated" ? "done" : "refused" },
-        `${t("table {table}", { table })}: ${outcome === "seated" ? t("seated") : outcome}`));
+        `${t("table {table}", { table })}: ${said(table, outcome)}`));
       $("round-answer").replaceChildren(el("li", { class: "done" }, t("round {round} started", { round })), ...lines);
     } catch (error) {
       $("round-answer").replaceChildren(el("li", { class: "refused" }, error.message));
