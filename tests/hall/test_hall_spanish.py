@@ -115,22 +115,26 @@ def test_the_hall_speaks_spanish_and_switches_to_english(browser, spanish_hall, 
     assert text_of(page, ".tile[data-table='t1'] .tile-name") == "table t1"
     assert page.input_value("#language") == "en"
 
-    # The big screen in Spanish (?lang=es) at 1920x1080: everything whole.
-    screen = browser.new_context(viewport={"width": 1920, "height": 1080})
-    big = screen.new_page()
-    big.goto(hall.url + "/big?lang=es")
-    big.wait_for_selector("body.big .tile[data-table='t1'].finished", timeout=TIMEOUT)
-    big.wait_for_function("document.querySelector('.tiles').style.gridTemplateRows !== ''")
-    wait_text(big, ".tile[data-table='t1'] .tile-state", "Gana Ann (Negras)")
-    cut = big.eval_on_selector_all(
-        WHOLE,
-        "els => els.filter(e => e.scrollWidth > e.clientWidth + 1 "
-        "|| e.scrollHeight > e.clientHeight + 1).map(e => e.className + ': ' + e.textContent)",
-    )
-    assert cut == []
-    assert big.evaluate("document.documentElement.scrollWidth <= innerWidth")
-    shoot(big, "hall-big-es")
-    screen.close()
+    # The big screen in Spanish (?lang=es) at 1920x1080 and 1024x768: everything whole, and
+    # the language list shown, as on the other pages.
+    for width, height in ((1920, 1080), (1024, 768)):
+        screen = browser.new_context(viewport={"width": width, "height": height})
+        big = screen.new_page()
+        big.goto(hall.url + "/big?lang=es")
+        big.wait_for_selector("body.big .tile[data-table='t1'].finished", timeout=TIMEOUT)
+        big.wait_for_function("document.querySelector('.tiles').style.gridTemplateRows !== ''")
+        wait_text(big, ".tile[data-table='t1'] .tile-state", "Gana Ann (Negras)")
+        cut = big.eval_on_selector_all(
+            WHOLE,
+            "els => els.filter(e => e.scrollWidth > e.clientWidth + 1 "
+            "|| e.scrollHeight > e.clientHeight + 1).map(e => e.className + ': ' + e.textContent)",
+        )
+        assert cut == []
+        assert big.evaluate("document.documentElement.scrollWidth <= innerWidth")
+        assert big.evaluate("document.documentElement.scrollHeight <= innerHeight")
+        assert big.locator("#language").is_visible()
+        shoot(big, f"hall-big-es-{width}")
+        screen.close()
     context.close()
     director.close()
 
