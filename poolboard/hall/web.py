@@ -642,8 +642,8 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
             json.dumps(args, allow_nan=False)
         except ValueError:
             error = f"{action}: NaN and Infinity are not numbers"
-            refused = {"table": table, "id": None, "ok": False, "error": error, "status": 422}
-            event.audit(name, f"table-{action}", refused)  # not sent; the args cannot be kept
+            unsent = {"table": table, "id": None, "ok": False, "error": error, "status": 422}
+            event.audit(name, f"table-{action}", unsent)  # not sent; the args cannot be kept
             raise HTTPException(422, error) from None
         refusal = call_table(name, table, action, args or {})
         if refusal is not None:

@@ -138,8 +138,8 @@ def _unauthorized(detail: str, realm: str) -> HTTPException:
 
 class Refused(HTTPException):
     """A refused action (:func:`refused`): a 422 for the referee's or the director's, a 409
-    for a hint asked too soon or too late; ``detail`` is the English sentence, ``message``
-    and ``values`` the same language-neutral."""
+    for a hint that cannot be given now or a director's action a table did not answer;
+    ``detail`` is the English sentence, ``message`` and ``values`` the same language-neutral."""
 
     def __init__(self, status: int, detail: str, message: str, values: Mapping[str, Value]):
         super().__init__(status, detail)
