@@ -13,7 +13,7 @@ refusal, the move to make within what the board waits for), said in the same lan
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TypeAlias
 
 
@@ -45,6 +45,18 @@ class Phrase:
         """This phrase's message with ``values``: a template kept as a phrase, filled in."""
         return Phrase(self.message, **values)
 
+    @classmethod
+    def from_json(cls, message: str, values: Mapping[str, object]) -> Phrase:
+        """Inverse of :meth:`to_json`: ``message`` and its ``values``, a phrase among them as a
+        ``{"message": ..., "values": ...}`` object (words another program sent, said again);
+        any other value that is not a number is said as its text.
+
+        >>> ply = {"message": "ply {n}", "values": {"n": 3}}
+        >>> Phrase.from_json("{a} or {b}", {"a": ply, "b": 1})
+        Phrase('{a} or {b}', **{'a': Phrase('ply {n}', **{'n': 3}), 'b': 1})
+        """
+        return cls(message, **{name: _value(value) for name, value in values.items()})
+
     def to_json(self) -> dict[str, object]:
         """``{"message": ..., "values": {...}}``, a phrase among the values as one too: what a
         page says in its language (poolboard.js ``t()``)."""
@@ -57,6 +69,15 @@ class Phrase:
 
 #: A value in a phrase: a number, a square, a move, what was typed, or words of their own.
 Value: TypeAlias = str | int | float | Phrase
+
+
+def _value(value: object) -> Value:
+    """A value of :meth:`Phrase.from_json` as a phrase holds it."""
+    if isinstance(value, dict) and isinstance(value.get("message"), str):
+        return Phrase.from_json(value["message"], value.get("values") or {})
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    return str(value)
 
 
 def joined(parts: Iterable[Value], template: str) -> Value:

@@ -75,7 +75,13 @@ def used() -> dict[str, str]:
     for path in sorted((ROOT / "poolboard").rglob("*.py")):
         # Phrasebook's gettext and ngettext; a refusal's message and a phrase, which the pages
         # look up.
-        keywords = {"_": None, "_n": (1, 2), "RefereeError": None, "Phrase": None}
+        keywords = {
+            "_": None,
+            "_n": (1, 2),
+            "RefereeError": None,
+            "Phrase": None,
+            "ActionError": None,
+        }
         for _, message, _, _ in extract_from_file("python", path, keywords=keywords):
             for text in message if isinstance(message, tuple) else (message,):
                 found.setdefault(text, str(path.relative_to(ROOT)))
@@ -157,6 +163,7 @@ def test_a_refusal_names_its_message_and_its_values_apart() -> None:
             if isinstance(node, ast.Call) and getattr(node.func, "id", "") in (
                 "RefereeError",
                 *(name for name in ENGINE_WORDS if name != "ClockError"),
+                "ActionError",
             ):
                 built.append((path.name, node.lineno, node.args[0]))
     assert len(built) > 20

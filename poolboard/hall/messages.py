@@ -15,7 +15,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
 from poolboard.hall import topics
-from poolboard.session.state import BoardState, Id, Result, Seconds, Short, Text
+from poolboard.session.state import BoardState, Id, Result, SaidView, Seconds, Short, Text
 
 #: When the table sent a message (Unix time).
 WallClock = Annotated[float, Field(allow_inf_nan=False, ge=0, le=1e11)]
@@ -60,11 +60,14 @@ class EventMessage(_Envelope):
 
 
 class ReplyMessage(_Envelope):
-    """``poolboard/table/<t>/reply``: the answer to an action."""
+    """``poolboard/table/<t>/reply``: the answer to an action; a refusal of the table's
+    session also says it as ``message`` and ``values`` (docs/api.md), for the hall's pages."""
 
     id: Short
     ok: bool
     error: Text | None = None
+    message: Text | None = None
+    values: Annotated[dict[Short, Text | int | float | SaidView], Field(max_length=16)] = {}
 
 
 class MoveData(_Model):

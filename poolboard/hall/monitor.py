@@ -26,6 +26,7 @@ from paho.mqtt.reasoncodes import ReasonCode
 from pydantic import JsonValue
 from typing_extensions import TypedDict
 
+from engine.refusal import Refusal, Value
 from poolboard.broker_client import new_client
 from poolboard.hall import messages, topics
 from poolboard.hall.event import EventStore, result_words
@@ -39,12 +40,13 @@ log = logging.getLogger("poolboard.hall")
 ALERTS_KEPT = 500
 
 
-class ActionError(RuntimeError):
-    """A referee action that could not reach a table or was not answered; ``action_id`` is
-    its id if it was sent (the table will refuse it once its deadline is past)."""
+class ActionError(Refusal):
+    """A referee action that could not reach a table or was not answered, worded as a refusal
+    (the console says it in its language); ``action_id`` is its id if it was sent (the table
+    will refuse it once its deadline is past)."""
 
-    def __init__(self, message: str, action_id: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, action_id: str | None = None, **values: Value) -> None:
+        super().__init__(message, **values)
         self.action_id = action_id
 
 
@@ -172,7 +174,7 @@ class HallMonitor:
         self._conditions: dict[tuple[str, str], Alert] = {}
         self._alert_ids = itertools.count(1)
         self._listeners: Listeners[str] = Listeners("hall")
-        self._replies: dict[str, Future[dict[str, object]]] = {}
+        self._replies: dict[str, Future[messages.ReplyMessage]] = {}
         self._stop = threading.Event()
         self._checker: threading.Thread | None = None
         self.connected = threading.Event()
@@ -349,7 +351,7 @@ class HallMonitor:
             else:
                 future = self._replies.pop(message.id, None)
                 if future is not None:
-                    future.set_result(message.model_dump())
+                    future.set_result(message)
         self._changed(table)
 
     def _on_status(self, view: TableView, message: messages.StatusMessage) -> None:
@@ -490,18 +492,18 @@ class HallMonitor:
 
     def send_action(
         self, table: str, actor: str, action: str, args: Mapping[str, object], timeout: float = 5.0
-    ) -> dict[str, object]:
-        """Send a referee action to ``table`` and wait for its reply ``{id, ok, error}``. The
+    ) -> messages.ReplyMessage:
+        """Send a referee action to ``table`` and wait for its reply (docs/hall.md). The
         action carries its deadline in the table's clock (``expires``): the table refuses it
         after that, so an action the hall gave up on is never done later (docs/hall.md)."""
         if table not in self.tables:
-            raise ActionError(f"unknown table {table!r}")
+            raise ActionError("unknown table {table}", table=repr(table))
         if not self.tables[table].online:
-            raise ActionError(f"table {table} is offline")
+            raise ActionError("table {table} is offline", table=table)
         if not self.connected.is_set():
             raise ActionError("the hall is not connected to the broker")
         action_id = uuid.uuid4().hex
-        future: Future[dict[str, object]] = Future()
+        future: Future[messages.ReplyMessage] = Future()
         with self.lock:
             self._replies[action_id] = future
             expires = time.time() + self.tables[table].clock_offset + timeout
@@ -517,8 +519,10 @@ class HallMonitor:
             return future.result(timeout=timeout)
         except TimeoutError:
             raise ActionError(
-                f"table {table} did not answer within {timeout:.0f} s; it will not do it later",
+                "table {table} did not answer within {seconds} s; it will not do it later",
                 action_id,
+                table=table,
+                seconds=round(timeout),
             ) from None
         finally:
             with self.lock:

@@ -16,13 +16,20 @@ from concurrent.futures import ThreadPoolExecutor
 from poolboard.hall.event import EventStore, Pairing
 from poolboard.hall.monitor import HallMonitor
 from poolboard.session.state import BoardState
+from poolboard.web.referee import Refused
 
 log = logging.getLogger(__name__)
 
 #: The actor the audit names for what the hall does unasked.
 HALL = "hall"
 
-Seat = Callable[[str, int, str, str, str], str]  # (actor, round, table, first, second) -> words
+#: (actor, round, table, first, second) -> None once seated, else the table's refusal.
+Seat = Callable[[str, int, str, str, str], Refused | None]
+
+
+def seating_words(refusal: Refused | None) -> str:
+    """What came of seating a table, in English: "seated" or "not seated: " and why."""
+    return "seated" if refusal is None else f"not seated: {refusal.detail}"
 
 
 def seated_for(state: BoardState, round_number: int, pairing: Pairing) -> bool:
@@ -76,7 +83,7 @@ class LateSeating:
             self._pool.submit(self._seat, table, round_number, pairing)
 
     def _seat(self, table: str, round_number: int, pairing: Pairing) -> None:
-        outcome = self.seat(HALL, round_number, table, pairing.first, pairing.second)
+        outcome = seating_words(self.seat(HALL, round_number, table, pairing.first, pairing.second))
         self.event.audit(
             HALL, "late-seat", {"round": round_number, "table": table, "outcome": outcome}
         )

@@ -396,7 +396,9 @@ class TablePublisher:
             action.apply(self.session, f"hall:{actor}", body)
             reply.update(ok=True, error=None)
             log.info("hall: %s by %s", name, actor)
-        except (topics.ProtocolError, RefereeError) as error:
+        except RefereeError as error:  # the session's words apart, for the hall's language
+            reply.update(ok=False, error=str(error), **error.phrase.to_json())
+        except topics.ProtocolError as error:
             reply.update(ok=False, error=str(error))
         except ValidationError as error:
             first = error.errors()[0]

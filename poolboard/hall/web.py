@@ -23,11 +23,12 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from engine.board import Board
+from engine.phrase import Phrase
 from poolboard.config import RefereeConfig
 from poolboard.hall.broadcast import Broadcast
 from poolboard.hall.event import DescribedResult, EventError, GameResult, Pairing, Standing
 from poolboard.hall.monitor import ActionError, Alert, HallMonitor, Tile
-from poolboard.hall.seating import LateSeating
+from poolboard.hall.seating import LateSeating, seating_words
 from poolboard.hall.table import ACTIONS
 from poolboard.locale import LANGUAGES
 from poolboard.session.state import BoardState
@@ -37,7 +38,7 @@ from poolboard.web.app import STATIC as BOARD_STATIC
 from poolboard.web.guard import RequestGuard, is_loopback
 from poolboard.web.hub import relay
 from poolboard.web.models import AuditEntry, Done
-from poolboard.web.referee import basic_guard
+from poolboard.web.referee import Refused, basic_guard, refused
 
 STATIC = Path(str(resources.files("poolboard.hall.static")))
 REALM = "poolboard hall director"
@@ -161,10 +162,20 @@ class RoundRobin(Done):
     rounds: int
 
 
+class TableRefusal(BaseModel):
+    """Why a table was not seated: its refusal as a director's action's 422 or 409 says it."""
+
+    detail: str
+    message: str
+    values: dict[str, JsonValue]
+
+
 class RoundStarted(Done):
-    """What came of seating each table of the round (``seated`` or why not)."""
+    """What came of seating each table of the round (``seated`` or why not, in English), and
+    the refusal of each table not seated, for the console's language."""
 
     tables: dict[str, str]
+    refused: dict[str, TableRefusal]
 
 
 class Confirmed(Done):
@@ -306,6 +317,7 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
     app.add_middleware(RequestGuard, loopback_only=is_loopback(config.hall.host))
     # 422 naming the field even for NaN or Infinity, which a JSON answer cannot echo.
     app.add_exception_handler(RequestValidationError, _invalid_request)
+    app.add_exception_handler(Refused, refused)
     director_config = RefereeConfig(
         username=config.director.username, password=config.director.password
     )
@@ -524,10 +536,10 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
         event.audit(name, "round-robin", {"rounds": rounds})
         return RoundRobin(rounds=rounds)
 
-    def seat(actor: str, round_number: int, table: str, first: str, second: str) -> str:
+    def seat(actor: str, round_number: int, table: str, first: str, second: str) -> Refused | None:
         """Send a table its players (the first with Black: game 1), the event and the round;
-        what came of it, in words. A finished match gives way to a new one first; a game not
-        begun (no move) is set up again so that it is recorded with them."""
+        None if seated, else the refusal. A finished match gives way to a new one first; a
+        game not begun (no move) is set up again so that it is recorded with them."""
         with monitor.lock:
             state = monitor.tables[table].state
         details: dict[str, JsonValue] = {
@@ -545,10 +557,10 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
             # a game begun with no move yet is set up again, to be recorded with the names
             calls.append(("position", {"fen": state.start_fen or Board().fen()}))
         for action, args in calls:
-            status, error = call_table(actor, table, action, args)
-            if status != 200:
-                return f"not seated: {error}"
-        return "seated"
+            refusal = call_table(actor, table, action, args)
+            if refusal is not None:
+                return refusal
+        return None
 
     @app.post("/api/director/round")
     def set_round(name: director, body: RoundBody) -> RoundStarted:
@@ -564,8 +576,17 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
             outcomes = pool.map(
                 lambda p: seat(name, body.round, p.table, p.first, p.second), pairings
             )
-            seated = dict(zip([p.table for p in pairings], outcomes, strict=True))
-        return RoundStarted(tables=seated)
+            refusals = dict(zip([p.table for p in pairings], outcomes, strict=True))
+        return RoundStarted(
+            tables={table: seating_words(refusal) for table, refusal in refusals.items()},
+            refused={
+                table: TableRefusal.model_validate(
+                    {"detail": refusal.detail, **refusal.phrase.to_json()}
+                )
+                for table, refusal in refusals.items()
+                if refusal is not None
+            },
+        )
 
     @app.post("/api/director/confirm")
     def confirm(name: director, body: ConfirmBody) -> Confirmed:
@@ -585,21 +606,27 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
 
     def call_table(
         actor: str, table: str, action: str, args: dict[str, JsonValue]
-    ) -> tuple[int, str]:
+    ) -> Refused | None:
         """Send a referee action to ``table`` and audit it with its outcome, answered or not:
-        ``(200, "")`` done, ``(422, why)`` refused, ``(409, why)`` not answered."""
-        record = {"table": table, "args": args}
+        None if done, else the 422 of its refusal or the 409 of no answer, each with its
+        ``message`` and ``values`` (the table's session's words, or the hall's)."""
         try:
             reply = monitor.send_action(table, actor, action, args)
         except ActionError as error:
-            # Answered or not, every call is in the audit with what came of it.
-            unanswered = {"id": error.action_id, "ok": False, "error": str(error), "status": 409}
-            event.audit(actor, f"table-{action}", {**record, **unanswered})
-            return 409, str(error)
-        status = 200 if reply["ok"] else 422
-        answered = {"id": reply["id"], "ok": reply["ok"], "error": reply["error"]}
-        event.audit(actor, f"table-{action}", {**record, **answered, "status": status})
-        return status, str(reply["error"] or "")
+            refusal: Refused | None = Refused.of(error, 409)
+            outcome: dict[str, object] = {"id": error.action_id, "ok": False, "error": str(error)}
+        else:
+            outcome = {"id": reply.id, "ok": reply.ok, "error": reply.error}
+            # A table older than its refusals' message and values has only the sentence.
+            said = reply.error or ""
+            words = Phrase.from_json(reply.message or said, reply.model_dump()["values"])
+            refusal = None if reply.ok else Refused(422, said, words)
+        outcome["status"] = 200 if refusal is None else refusal.status_code
+        if refusal is not None:
+            outcome |= refusal.phrase.to_json()
+        # Answered or not, every call is in the audit with what came of it.
+        event.audit(actor, f"table-{action}", {"table": table, "args": args, **outcome})
+        return refusal
 
     @app.post("/api/director/tables/{table}/{action}")
     def table_action(
@@ -617,12 +644,12 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
             json.dumps(args, allow_nan=False)
         except ValueError:
             error = f"{action}: NaN and Infinity are not numbers"
-            refused = {"table": table, "id": None, "ok": False, "error": error, "status": 422}
-            event.audit(name, f"table-{action}", refused)  # not sent; the args cannot be kept
+            unsent = {"table": table, "id": None, "ok": False, "error": error, "status": 422}
+            event.audit(name, f"table-{action}", unsent)  # not sent; the args cannot be kept
             raise HTTPException(422, error) from None
-        status, error = call_table(name, table, action, args or {})
-        if status != 200:
-            raise HTTPException(status, error)
+        refusal = call_table(name, table, action, args or {})
+        if refusal is not None:
+            raise refusal
         return Done()
 
     return app

@@ -40,7 +40,7 @@ class HintRequest(Input[None]):
     def handle(self, core: Session) -> None:
         refused = ask(core, self.actor)
         if refused is not None:
-            raise RefereeError(refused)
+            raise refused
         core.announce()
 
 
@@ -68,19 +68,21 @@ class HintFound(Input[None]):
         core.announce()
 
 
-def ask(core: Session, actor: str) -> str | None:
-    """Start the hint search; returns why not, if it cannot be given."""
+def ask(core: Session, actor: str) -> RefereeError | None:
+    """Start the hint search; returns why not, if it cannot be given (a refusal the pages say
+    in their language)."""
     if core.game.is_over():
-        return f"the game is over ({core.game.result})"
+        return RefereeError("the game is over ({result})", result=str(core.game.result))
     if not allowed(core):
-        return (
+        return RefereeError(
             "hints are for casual play and games against the computer, not for a "
-            f"{core.config.rules.profile} game between two players"
+            "{profile} game between two players",
+            profile=core.config.rules.profile,
         )
     if not core.tracker.started:
-        return "set up the position first"
+        return RefereeError("set up the position first")
     if core.opponent is not None and core.game.board.turn is core.opponent.side:
-        return "it is the opponent's move"
+        return RefereeError("it is the opponent's move")
     if core.tracker.hint is not None or core.hint_for == position_key(core):
         return None  # shown or being sought already
     if core.hinter is None:

@@ -20,6 +20,7 @@ from poolboard.session.state import BoardState
 from poolboard.simulated_board import SimulatedBoard
 from poolboard.storage import DamagedGame, StorageError, StoredGame
 from poolboard.web.models import BoardSnapshot, SideBody
+from poolboard.web.referee import Refused
 
 _BLINK_HERTZ = {"solid": 0.0, "slow": 1.0, "fast": 4.0}
 #: Game ids are SQLite rowids: 64-bit signed integers.
@@ -251,11 +252,12 @@ def api_router(session: Session, board_login: Callable[..., str] | None = None) 
     @router.post("/hint", dependencies=board_access)
     def hint() -> dict[str, bool]:
         """Ask for a hint for the side to move: found by the engine, then lit on the board
-        with the hint cues (docs/opponents.md); 409 says why no hint can be given now."""
+        with the hint cues (docs/opponents.md); 409 says why no hint can be given now, as a
+        referee's refusal does (``detail``, ``message``, ``values``)."""
         try:
             session.request_hint("web")
         except RefereeError as error:
-            raise HTTPException(409, str(error)) from None
+            raise Refused.of(error, 409) from None
         return {"ok": True}
 
     @router.post("/adjust", dependencies=board_access)

@@ -10,11 +10,13 @@ import secrets
 import time
 import unicodedata
 from collections.abc import Callable
-from typing import Annotated
+from typing import Annotated, Self
 
 from fastapi import APIRouter, Depends, HTTPException, Request, status
 from fastapi.responses import JSONResponse
 
+from engine.phrase import Phrase
+from engine.refusal import Refusal
 from poolboard.config import RefereeConfig
 from poolboard.session import RefereeError, Session
 from poolboard.web.models import (
@@ -136,19 +138,26 @@ def _unauthorized(detail: str, realm: str) -> HTTPException:
 
 
 class Refused(HTTPException):
-    """A referee action the session refused: a 422 (:func:`refused`)."""
+    """A refused action (:func:`refused`): a 422 for the referee's or the director's, a 409
+    for a hint that cannot be given now or a director's action a table did not answer;
+    ``detail`` is the English sentence, ``phrase`` the same words language-neutral (its
+    ``message`` and ``values``)."""
 
-    def __init__(self, error: RefereeError) -> None:
-        super().__init__(422, str(error))
-        self.error = error
+    def __init__(self, status: int, detail: str, phrase: Phrase):
+        super().__init__(status, detail)
+        self.phrase = phrase
+
+    @classmethod
+    def of(cls, error: Refusal, status: int = 422) -> Self:
+        """The answer to ``error``, a refusal of the session or of the hall."""
+        return cls(status, str(error), error.phrase)
 
 
 async def refused(_: Request, error: Exception) -> JSONResponse:
-    """The 422 of a refused action: ``detail``, the English sentence; ``message`` and
-    ``values``, the same language-neutral, so a page says it in its language
-    (``t(message, values)``, the message being a key of the catalogue)."""
+    """The answer to a refused action: ``detail``, ``message`` and ``values``, so a page says
+    it in its language (``t(message, values)``, the message being a key of the catalogue)."""
     assert isinstance(error, Refused)
-    return JSONResponse({"detail": error.detail, **error.error.phrase.to_json()}, 422)
+    return JSONResponse({"detail": error.detail, **error.phrase.to_json()}, error.status_code)
 
 
 def apply_action(action: Callable[[], None]) -> Done:
@@ -156,7 +165,7 @@ def apply_action(action: Callable[[], None]) -> Done:
     try:
         action()
     except RefereeError as error:
-        raise Refused(error) from None
+        raise Refused.of(error) from None
     return Done()
 
 

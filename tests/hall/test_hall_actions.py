@@ -21,7 +21,14 @@ def test_an_action_the_hall_gave_up_on_is_never_done(hall, tables) -> None:
     finally:
         os.kill(t1.process.pid, signal.SIGCONT)
     assert frozen.status_code == 409
-    assert "did not answer within 5 s; it will not do it later" in frozen.json()["detail"]
+    answer = frozen.json()
+    assert answer["detail"] == "table t1 did not answer within 5 s; it will not do it later"
+    # Said apart as well, for the console's language (docs/api.md).
+    assert (
+        answer["message"]
+        == "table {table} did not answer within {seconds} s; it will not do it later"
+    )
+    assert answer["values"] == {"table": "t1", "seconds": 5}
     # Woken, the table reads the action from its socket and refuses it: past its deadline.
     log = t1.folder / "stderr.log"
     deadline = time.monotonic() + 10
@@ -44,3 +51,4 @@ def test_an_action_the_hall_gave_up_on_is_never_done(hall, tables) -> None:
     assert [(call["status"], call["ok"]) for call in calls] == [(409, False), (200, True)]
     assert calls[0]["id"] and calls[0]["id"] != calls[1]["id"]
     assert "did not answer" in calls[0]["error"] and calls[1]["error"] is None
+    assert calls[0]["values"] == answer["values"] and "message" not in calls[1]

@@ -23,7 +23,7 @@ def test_names_from_a_pairing_are_in_the_tables_own_pdn(hall, tables) -> None:
     t1 = tables("t1", hall.broker_port)  # set up and waiting: its clock runs, no move yet
     hall.wait(lambda: hall.tile("t1")["online"] and hall.tile("t1")["fen"], "t1 online")
     answer = hall.director("round", {"round": 1})
-    assert answer.json() == {"ok": True, "tables": {"t1": "seated"}}
+    assert answer.json() == {"ok": True, "tables": {"t1": "seated"}, "refused": {}}
     state = t1.http.get("/api/state").json()
     assert (state["headers"]["Black"], state["headers"]["White"]) == ("Ann Lee", "Bob Ray")
     # Once started, the round's pairings are fixed (422 naming why).
@@ -63,7 +63,10 @@ def test_a_table_offline_when_its_round_started_is_seated_when_it_comes_back(hal
     hall.director("players.csv", "Ann Lee,Leeds\nBob Ray,York\n").raise_for_status()
     hall.director("pairings", {"round": 1, "table": "t1", "first": "Ann Lee", "second": "Bob Ray"})
     answer = hall.director("round", {"round": 1})
-    assert answer.json()["tables"]["t1"].startswith("not seated")
+    assert answer.json()["tables"]["t1"] == "not seated: table t1 is offline"
+    # Why, apart as well, for the console's language.
+    refused = answer.json()["refused"]["t1"]
+    assert (refused["message"], refused["values"]) == ("table {table} is offline", {"table": "t1"})
     t1 = tables("t1", hall.broker_port)
 
     def names() -> tuple[str, str]:

@@ -86,6 +86,14 @@ def test_the_hall_speaks_spanish_and_switches_to_english(browser, spanish_hall, 
     wait_text(console, "#results", "confirmado por director")
     assert text_of(console, "#results td.words") == "Gana Ann (Negras)"
     wait_text(console, "#audit", "confirmó ronda 1, mesa t1, partida 1: Ganan las negras")
+    # A table's refusal comes over MQTT with its message and values: said in Spanish, and the
+    # audit marks it refused.
+    console.fill("form[data-action='correct-move'] [name=ply]", "9")
+    console.fill("form[data-action='correct-move'] [name=move]", "11-16")
+    console.click("form[data-action='correct-move'] button")
+    refusal = "media jugada 9: la partida tiene las medias jugadas 1 a 1"
+    wait_text(console, "#action-answer.refused", f"mesa t1: no hecho — {refusal}")
+    wait_text(console, "#audit tr.refused", f"rechazado: {refusal}")
     assert serious(console) == []
 
     standings = context.new_page()
@@ -107,22 +115,26 @@ def test_the_hall_speaks_spanish_and_switches_to_english(browser, spanish_hall, 
     assert text_of(page, ".tile[data-table='t1'] .tile-name") == "table t1"
     assert page.input_value("#language") == "en"
 
-    # The big screen in Spanish (?lang=es) at 1920x1080: everything whole.
-    screen = browser.new_context(viewport={"width": 1920, "height": 1080})
-    big = screen.new_page()
-    big.goto(hall.url + "/big?lang=es")
-    big.wait_for_selector("body.big .tile[data-table='t1'].finished", timeout=TIMEOUT)
-    big.wait_for_function("document.querySelector('.tiles').style.gridTemplateRows !== ''")
-    wait_text(big, ".tile[data-table='t1'] .tile-state", "Gana Ann (Negras)")
-    cut = big.eval_on_selector_all(
-        WHOLE,
-        "els => els.filter(e => e.scrollWidth > e.clientWidth + 1 "
-        "|| e.scrollHeight > e.clientHeight + 1).map(e => e.className + ': ' + e.textContent)",
-    )
-    assert cut == []
-    assert big.evaluate("document.documentElement.scrollWidth <= innerWidth")
-    shoot(big, "hall-big-es")
-    screen.close()
+    # The big screen in Spanish (?lang=es) at 1920x1080 and 1024x768: everything whole, and
+    # the language list shown, as on the other pages.
+    for width, height in ((1920, 1080), (1024, 768)):
+        screen = browser.new_context(viewport={"width": width, "height": height})
+        big = screen.new_page()
+        big.goto(hall.url + "/big?lang=es")
+        big.wait_for_selector("body.big .tile[data-table='t1'].finished", timeout=TIMEOUT)
+        big.wait_for_function("document.querySelector('.tiles').style.gridTemplateRows !== ''")
+        wait_text(big, ".tile[data-table='t1'] .tile-state", "Gana Ann (Negras)")
+        cut = big.eval_on_selector_all(
+            WHOLE,
+            "els => els.filter(e => e.scrollWidth > e.clientWidth + 1 "
+            "|| e.scrollHeight > e.clientHeight + 1).map(e => e.className + ': ' + e.textContent)",
+        )
+        assert cut == []
+        assert big.evaluate("document.documentElement.scrollWidth <= innerWidth")
+        assert big.evaluate("document.documentElement.scrollHeight <= innerHeight")
+        assert big.locator("#language").is_visible()
+        shoot(big, f"hall-big-es-{width}")
+        screen.close()
     context.close()
     director.close()
 
@@ -145,3 +157,31 @@ def test_a_tile_says_what_its_table_waits_for_in_spanish(browser, spanish_hall, 
         "despeje 13",
     )
     context.close()
+
+
+def test_a_round_started_in_spanish_says_which_table_was_not_seated(
+    browser,  # noqa: F811
+    spanish_hall,
+    tables,
+) -> None:
+    """Starting a round from the console: a table seated, and one offline, why not in Spanish."""
+    hall = spanish_hall
+    hall.director("players.csv", "Ann\nBob\nCy\nDi\n").raise_for_status()
+    for table, first, second in (("t1", "Ann", "Bob"), ("t2", "Cy", "Di")):
+        hall.director("pairings", {"round": 1, "table": table, "first": first, "second": second})
+    tables("t1", hall.broker_port)
+    hall.wait(lambda: hall.tile("t1")["online"], "t1 online")
+    director = browser.new_context(
+        viewport={"width": 1200, "height": 900},
+        http_credentials={"username": DIRECTOR[0], "password": DIRECTOR[1]},
+    )
+    console = director.new_page()
+    console.goto(hall.url + "/director")
+    wait_text(console, "#round-number", "ronda 1")
+    console.click("#round-form button")
+    wait_text(console, "#round-answer", "ronda 1 empezada")
+    wait_text(console, "#round-answer", "mesa t1: sentados")
+    wait_text(
+        console, "#round-answer li.refused", "mesa t2: no sentados: la mesa t2 está sin conexión"
+    )
+    director.close()

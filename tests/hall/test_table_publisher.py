@@ -80,6 +80,13 @@ def test_moves_events_actions_and_the_last_will(broker, tables) -> None:
         assert reply["ok"], reply
         reply = send_action(hall, "t1", "pause")
         assert not reply["ok"] and "paused" in reply["error"]
+        # A refusal of the session also says it language-neutrally, for the hall's pages.
+        reply = send_action(hall, "t1", "correct-move", ply=9, move="11-16")
+        assert (reply["error"], reply["message"], reply["values"]) == (
+            "ply 9: the game has moves 1 to 2",
+            "ply {ply}: the game has moves 1 to {last}",
+            {"ply": 9, "last": 2},
+        )
         assert send_action(hall, "t1", "launch")["error"].startswith("action: unknown action")
         # Past its deadline (the hall gave up on it) or without one: refused and not done; its
         # id again (a QoS 1 duplicate, or a replay) gets the same answer and is not done either.

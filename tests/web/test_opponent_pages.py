@@ -107,5 +107,9 @@ def test_the_hint_button_is_hidden_in_a_tournament_game(browser, live: Live) -> 
     assert context.request.post(live.url + "/api/hint").status == 403
     answer = context.request.post(live.url + "/api/hint", headers={"X-Poolboard": "1"})
     assert answer.status == 409
-    assert "not for a apca game between two players" in answer.json()["detail"]
+    refusal = answer.json()
+    assert "not for a apca game between two players" in refusal["detail"]
+    # As a referee's refusal: its message (a key of the catalogue) and values apart.
+    assert refusal["message"].endswith("not for a {profile} game between two players")
+    assert refusal["values"] == {"profile": "apca"}
     context.close()

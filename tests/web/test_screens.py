@@ -104,6 +104,14 @@ def test_the_screens_tell_the_truth(browser, live: Live, size: tuple[int, int]) 
     assert heads[1:] == [BLACK, WHITE]  # the names over the move columns
     assert "round 3 · game 1 of 2" in text_of(big, "#match-line")
     assert big.locator("#fullscreen").is_visible()
+    # The language list, as on the other pages: beside or above the board, never over it, and
+    # on a landscape screen the whole board still in view.
+    assert big.locator("#language").is_visible()
+    choice, drawn = (big.locator(part).bounding_box() for part in ("#language", "#board"))
+    beside = choice["x"] >= drawn["x"] + drawn["width"]
+    assert beside or choice["y"] + choice["height"] <= drawn["y"], (choice, drawn)
+    if size[0] > size[1]:
+        assert drawn["y"] + drawn["height"] <= size[1], drawn
     # Served on loopback only: no phone can open it, and the big screen says so.
     wait_text(big, "#phone-caption", "Phones cannot reach this board")
     assert spectator.locator("a[href='/api/games.pdn']").count() == 1

@@ -110,6 +110,26 @@ def test_the_pages_speak_spanish_and_switch_to_english(browser, spanish: Live) -
     wait_text(referee, "#state-line", "Ganan las blancas — Negras abandonan")
     wait_text(referee, "#match-results", "partida 1: 0-1 Ganan las blancas — Negras abandonan")
 
+    # The referee's details line, audit and recorded games in Spanish, times in its locale.
+    wait_text(referee, "#details-for", "vale para la siguiente partida")
+    referee.fill("#details-form [name=event]", "Club")
+    referee.click("#details-form button[type=submit]")
+    wait_text(referee, "#details-for", "vale para la siguiente partida; ya fijado: torneo Club")
+    heads = referee.locator("table.log thead th").all_inner_texts()
+    assert heads == ["hora", "árbitro", "acción", "detalles"]
+    # The whole form is sent: the time control it shows goes with the event.
+    wait_text(referee, "#audit", "torneo: Club, control de tiempo: apca-match, para: la siguiente")
+    audit = referee.request.get(spanish.url + "/api/referee/audit").json()
+    ended = next(entry for entry in audit if entry["action"] == "result")
+    row = referee.locator("#audit tr", has_text="registró el resultado").locator("td")
+    assert row.all_inner_texts() == [
+        referee.evaluate("time => new Date(time).toLocaleTimeString('es')", ended["time"]),
+        "referee",
+        "registró el resultado",
+        "cómo: el árbitro adjudica la partida, bando: Blancas, motivo: Black left the hall",
+    ]
+    wait_text(referee, "#games", "0-1 (1 media jugada)")
+
     # The reader's own choice, kept by this browser: English on every page from now on.
     spectator.select_option("#language", "en")
     spectator.wait_for_function("document.documentElement.lang === 'en'", timeout=TIMEOUT)
@@ -146,6 +166,40 @@ def test_a_draw_count_is_told_in_spanish(browser, tmp_path: Path) -> None:
         context.close()
     finally:
         server.close()
+
+
+def test_a_refused_hint_is_said_in_spanish(browser, tmp_path: Path) -> None:
+    """The hint's 409 carries its message and values: the page says why in Spanish."""
+    server = Live(
+        tmp_path, display=DisplayConfig(language="es"), rules=RulesConfig(profile="casual")
+    )
+    try:
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        spectator = context.new_page()
+        spectator.goto(server.url + "/")
+        spectator.wait_for_selector(".conn.live", timeout=TIMEOUT)
+        spectator.click("#hint")  # no position on the board yet
+        wait_text(spectator, "#hint-message", "primero coloque la posición")
+        context.close()
+    finally:
+        server.close()
+
+
+def test_the_big_screen_switches_language_too(browser, spanish: Live) -> None:
+    """/big has the language list the other pages have; the choice keeps the big screen."""
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    big = context.new_page()
+    big.goto(spanish.url + "/big")
+    big.wait_for_selector(".conn.live", timeout=TIMEOUT)
+    assert text_of(big, "#fullscreen") == "pantalla completa"
+    assert big.input_value("#language") == "es"
+    with big.expect_navigation():
+        big.select_option("#language", "en")
+    big.wait_for_selector(".conn.live", timeout=TIMEOUT)
+    assert big.evaluate("document.documentElement.lang") == "en"
+    assert big.evaluate("location.pathname") == "/big" and big.locator("body.big").count() == 1
+    assert text_of(big, "#fullscreen") == "full screen"
+    context.close()
 
 
 def test_a_spanish_page_shows_no_english_before_its_words_load(browser, spanish: Live) -> None:

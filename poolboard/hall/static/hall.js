@@ -1,8 +1,9 @@
 // The hall's pages: every table live, standings, one table, the director's console.
 // Reuses the board page's module (/static/poolboard.js) for boards, clocks and the live socket.
 import {
-  BoardView, ClockModel, connect, formatClock, language, loadLanguage, parseFen, renderMoves,
-  showConnection, showText, sideName, stateLine, t, trackerLine, withRules,
+  BoardView, ClockModel, connect, dateLocale, formatClock, language, loadLanguage, parseFen,
+  refusalText, renderMoves, showConnection, showText, sideName, stateLine, t, trackerLine,
+  withRules,
 } from "/static/poolboard.js";
 
 const page = document.body.dataset.page;
@@ -231,13 +232,7 @@ async function post(url, body, type = "application/json") {
     body: type === "application/json" ? JSON.stringify(body ?? {}) : body,
   });
   const answer = await response.json().catch(() => ({}));
-  if (!response.ok) {
-    const detail = answer.detail;
-    const text = typeof detail === "string" ? detail
-      : Array.isArray(detail) ? detail.map((d) => `${d.loc.slice(1).join(".")}: ${d.msg}`).join("; ")
-        : `${response.status} ${response.statusText}`;
-    throw new Error(text);
-  }
+  if (!response.ok) throw new Error(refusalText(answer) || `${response.status} ${response.statusText}`);
   return answer;
 }
 
@@ -310,7 +305,8 @@ function actionBody(action, form) {
   return {};
 }
 
-/** One audit line in words: [what, outcome]. */
+/** One audit line in words: [what, outcome, done]; a refusal in the page's language from its
+ * message and values, when the hall kept them. */
 function auditWords(entry) {
   const d = entry.data;
   if (entry.action.startsWith("table-")) {
@@ -318,9 +314,10 @@ function auditWords(entry) {
     const args = Object.entries(d.args ?? {}).filter(([, v]) => v !== "" && v !== null)
       .map(([k, v]) => `${k} ${v}`).join(", ");
     const what = `${t("table {table}", { table: d.table })}: ${actionWords(action)}${args ? ` (${args})` : ""}`;
+    const error = d.message ? t(d.message, d.values) : d.error;
     const outcome = d.status === 200 ? t("done")
-      : d.status === 409 ? t("not answered: {error}", { error: d.error }) : t("refused: {error}", { error: d.error });
-    return [what, outcome];
+      : d.status === 409 ? t("not answered: {error}", { error }) : t("refused: {error}", { error });
+    return [what, outcome, d.status === 200];
   }
   const seat = { round: d.round, table: d.table, game: d.game };
   // The result's words were kept as the hall wrote them (English): others say it in theirs.
@@ -339,7 +336,7 @@ function auditWords(entry) {
     reject: () => `${t("rejected round {round}, table {table}, game {game}", seat)}: ${result}`,
     dismiss: () => t("marked an alert seen"),
   }[entry.action];
-  return [words ? words() : `${entry.action} ${JSON.stringify(d)}`, t("done")];
+  return [words ? words() : `${entry.action} ${JSON.stringify(d)}`, t("done"), true];
 }
 
 function option(value, text, selected = false) {
@@ -387,7 +384,7 @@ async function directorPage() {
     $("round").textContent = t("round {round}", { round: info.round });
     showTable();
     $("alerts").replaceChildren(...alerts.map((alert) => {
-      const when = new Date(alert.time * 1000).toLocaleTimeString();
+      const when = new Date(alert.time * 1000).toLocaleTimeString(dateLocale());
       const li = el("li", { class: `alert ${alert.kind}`, "data-kind": alert.kind, "data-id": String(alert.id) });
       li.append(el("span", { class: "when" }, when), el("span", {}, `${t("table {table}", { table: alert.table })}: ${alertWords(alert, results)} `));
       const button = el("button", { type: "button", class: "seen" }, t("seen"));
@@ -414,9 +411,9 @@ async function directorPage() {
     }));
     $("no-results").hidden = results.length > 0;
     $("audit").replaceChildren(...audit.slice(-100).reverse().map((a) => {
-      const [what, outcome] = auditWords(a);
-      const tr = el("tr", { class: outcome === t("done") ? "" : "refused" });
-      tr.append(el("td", {}, new Date(a.time).toLocaleString()), el("td", {}, a.actor), el("td", {}, what), el("td", {}, outcome));
+      const [what, outcome, done] = auditWords(a);
+      const tr = el("tr", { class: done ? "" : "refused" });
+      tr.append(el("td", {}, new Date(a.time).toLocaleString(dateLocale())), el("td", {}, a.actor), el("td", {}, what), el("td", {}, outcome));
       return tr;
     }));
     if (!everything) return;
@@ -470,8 +467,10 @@ async function directorPage() {
     const round = Number($("round-number").value);
     try {
       const answer = await post("/api/director/round", { round });
+      const said = (table, outcome) => outcome === "seated" ? t("seated")
+        : answer.refused?.[table] ? t("not seated: {error}", { error: refusalText(answer.refused[table]) }) : outcome;
       const lines = Object.entries(answer.tables).map(([table, outcome]) => el("li", { class: outcome === "seated" ? "done" : "refused" },
-        `${t("table {table}", { table })}: ${outcome === "seated" ? t("seated") : outcome}`));
+        `${t("table {table}", { table })}: ${said(table, outcome)}`));
       $("round-answer").replaceChildren(el("li", { class: "done" }, t("round {round} started", { round })), ...lines);
     } catch (error) {
       $("round-answer").replaceChildren(el("li", { class: "refused" }, error.message));

@@ -17,6 +17,12 @@ export function t(text, values = {}) {
   return found.replace(/\{(\w+)\}/g, (place, name) => (name in values ? said(values[name]) : place));
 }
 
+/** The locale dates and times are written in: the reader's own if it is of the page's
+ * language ("es-PR" on a Spanish page), else the page's language. */
+export function dateLocale() {
+  return navigator.languages.find((tag) => tag.split("-")[0] === language) ?? language;
+}
+
 /** Set ``element``'s text to ``text``, each rule ID in it (R-CAP-1) kept on one line and in
  * its own words: a narrow column or a big screen never breaks one at its hyphens. */
 export function showText(element, text) {
@@ -601,6 +607,15 @@ export function opponentLine(state) {
   return parts.join(" · ");
 }
 
+/** Why the server refused an action, in the page's language: a refusal's message looked up
+ * in the catalogue, its places filled from its values (docs/api.md); else its detail as the
+ * server words it, or "" if it gave none. */
+export function refusalText({ detail, message, values }) {
+  if (message) return t(message, values);
+  if (typeof detail === "string") return detail;
+  return Array.isArray(detail) ? detail.map((d) => `${d.loc.slice(1).join(".")}: ${d.msg}`).join("; ") : "";
+}
+
 /** Ask for a hint (POST /api/hint); resolves to "" or the reason none can be given. */
 export async function askHint() {
   try {
@@ -610,8 +625,7 @@ export async function askHint() {
       headers: { "X-Poolboard": "1" },
     });
     if (response.ok) return "";
-    const detail = (await response.json()).detail;
-    return typeof detail === "string" ? detail : t("refused ({status})", { status: response.status });
+    return refusalText(await response.json()) || t("refused ({status})", { status: response.status });
   } catch (error) {
     return t("not sent: {error}", { error });
   }

@@ -1,8 +1,8 @@
 // The referee console (/referee): every action is a POST to /api/referee/... with the HTTP Basic
 // credentials the browser asked for when the page was opened; the session audits each one.
 import {
-  BoardView, ClockModel, boardPicture, connect, countText, cueStyles, language,
-  loadLanguage, matchLine, parseFen, players, playerWords, renderMoves, sideName, t,
+  BoardView, ClockModel, boardPicture, connect, countText, cueStyles, dateLocale, language,
+  loadLanguage, matchLine, parseFen, players, playerWords, refusalText, renderMoves, sideName, t,
   showClockFaces, showConnection, showPlayer, showText, standingFaults, stateLine, violationText,
 } from "/static/poolboard.js";
 
@@ -32,13 +32,6 @@ function say(text, kind) {
   (pressed ?? document.querySelector(".actions legend")).insertAdjacentElement("afterend", line);
 }
 
-/** Why the server refused an action, in the page's language: the session's message looked up
- * in the catalogue, its places filled (docs/api.md); else the detail as the server words it. */
-function refusal({ detail, message, values }) {
-  if (message) return t(message, values);
-  return typeof detail === "string" ? detail : detail.map((d) => `${d.loc.at(-1)}: ${d.msg}`).join("; ");
-}
-
 async function act(action, body = null, done = "done") {
   const response = await fetch(`/api/referee/${action}`, {
     method: "POST",
@@ -49,7 +42,7 @@ async function act(action, body = null, done = "done") {
   if (response.ok) {
     say(done, "ok");
   } else {
-    say(refusal(await response.json()), "error");
+    say(refusalText(await response.json()), "error");
   }
   refreshLogs();
 }
@@ -73,6 +66,49 @@ function clockState(name) {
 /** How grave a violation is, in words. */
 function severity(name) {
   return { caution: t("caution"), violation: t("violation"), forfeit: t("forfeit") }[name] ?? name;
+}
+
+/** An audit entry's action in words; in English the log's own name for it ("pause"). */
+function auditAction(action) {
+  if (language === "en") return action;
+  return {
+    pause: t("paused the clocks"), resume: t("resumed the clocks"), adjust: t("adjusted a clock"),
+    correct: t("corrected a move"), setup: t("set up a position"), count: t("called the count"),
+    penalty: t("gave a penalty"), result: t("recorded the result"), void: t("voided moves"),
+    details: t("set the game's details"), "extend-match": t("extended the match"),
+    "next-game": t("started the next game"), "new-match": t("started a new match"),
+    rewind: t("took moves back"),
+  }[action] ?? action;
+}
+
+/** A field of a game's details or of an audit entry, by name; in English the server's name
+ * for it ("time_control"). */
+function fieldName(key) {
+  if (language === "en") return key;
+  return {
+    side: t("side"), seconds: t("seconds"), ply: t("ply"), move: t("move"), dropped: t("moves dropped"),
+    rule: t("rule"), severity: t("severity"), note: t("note"), how: t("how"), reason: t("reason"),
+    moves: t("moves"), game: t("for"), games: t("games"), game_id: t("game"), black: t("Black"),
+    white: t("White"), event: t("event"), site: t("site"), round: t("round"),
+    time_control: t("time control"), result: t("result"), words: t("reason"),
+  }[key] ?? key;
+}
+
+/** An audit entry's value in words where it is a word of the server's (a side, how a game
+ * ended); in English as the server has it. */
+function fieldValue(key, value) {
+  if (language === "en") return value;
+  if (value === null) return "—";
+  const words = {
+    side: { black: t("Black"), white: t("White") },
+    severity: { caution: severity("caution"), forfeit: severity("forfeit") },
+    how: {
+      resign: t("a player resigns"), "agree-draw": t("draw agreed (R-END-2)"),
+      "referee-win": t("referee awards the game"), "referee-draw": t("referee declares a draw (R-END-2)"),
+    },
+    game: { current: t("this game"), next: t("the next game") },
+  }[key];
+  return words?.[value] ?? value;
 }
 
 document.getElementById("pause").addEventListener("click", () => act("pause", null, t("clocks paused")));
@@ -201,10 +237,10 @@ async function refreshLogs() {
   if (audit.ok) {
     const rows = (await audit.json()).reverse().map((entry) => {
       const tr = document.createElement("tr");
-      cell(tr, new Date(entry.time).toLocaleTimeString());
+      cell(tr, new Date(entry.time).toLocaleTimeString(dateLocale()));
       cell(tr, entry.actor);
-      cell(tr, entry.action);
-      cell(tr, Object.entries(entry.data).map(([k, v]) => `${k}: ${v}`).join(", "));
+      cell(tr, auditAction(entry.action));
+      cell(tr, Object.entries(entry.data).map(([k, v]) => `${fieldName(k)}: ${fieldValue(k, v)}`).join(", "));
       return tr;
     });
     document.getElementById("audit").replaceChildren(...rows);
@@ -215,7 +251,8 @@ async function refreshLogs() {
       const tr = document.createElement("tr");
       cell(tr, `#${game.id}`);
       cell(tr, `${game.headers.Black ?? "?"} – ${game.headers.White ?? "?"}`);
-      cell(tr, `${game.result ?? "*"} (${game.plies} plies)`);
+      const plies = game.plies === 1 ? t("1 ply") : t("{n} plies", { n: game.plies });
+      cell(tr, `${game.result ?? "*"} (${plies})`);
       const td = document.createElement("td");
       const link = document.createElement("a");
       link.href = `/api/games/${game.id}.pdn`;
@@ -253,10 +290,11 @@ function show() {
   document.getElementById("extend-match").disabled = !match.over;
   const pending = Object.entries(state.pending ?? {});
   const fresh = state.moves.length === 0 && state.clock.state === "ready" && !state.result;
-  const forNext = state.result ? "applies to the next game" : "names: this game's players; the rest: the next game";
+  const forNext = state.result ? t("applies to the next game") : t("names: this game's players; the rest: the next game");
+  const set = pending.map(([k, v]) => `${fieldName(k)} ${v}`).join(", ");
   document.getElementById("details-for").textContent = fresh
     ? t("applies to this game (no move yet) and the next")
-    : `${forNext}${pending.length ? `; set for it: ${pending.map(([k, v]) => `${k} ${v}`).join(", ")}` : ""}`;
+    : `${forNext}${pending.length ? t("; set for it: {details}", { details: set }) : ""}`;
   showText(document.getElementById("state-line"), stateLine(state, { codes: true }));
   document.getElementById("counts").replaceChildren(...state.counts.map((count) => {
     const li = document.createElement("li");
