@@ -112,6 +112,7 @@ def test_the_pages_speak_spanish_and_switch_to_english(browser, spanish: Live) -
 
     # The referee's details line, audit and recorded games in Spanish, times in its locale.
     wait_text(referee, "#details-for", "vale para la siguiente partida")
+    referee.fill("#details-form [name=time_control]", "apca-match")  # not the refused one above
     referee.fill("#details-form [name=event]", "Club")
     referee.click("#details-form button[type=submit]")
     wait_text(referee, "#details-for", "vale para la siguiente partida; ya fijado: torneo Club")
@@ -126,7 +127,7 @@ def test_the_pages_speak_spanish_and_switch_to_english(browser, spanish: Live) -
         referee.evaluate("time => new Date(time).toLocaleTimeString('es')", ended["time"]),
         "referee",
         "registró el resultado",
-        "cómo: el árbitro adjudica la partida, bando: Blancas, motivo: Black left the hall",
+        "cómo: un jugador abandona, bando: Negras",  # no reason given: none shown
     ]
     wait_text(referee, "#games", "0-1 (1 media jugada)")
 

@@ -240,7 +240,9 @@ async function refreshLogs() {
       cell(tr, new Date(entry.time).toLocaleTimeString(dateLocale()));
       cell(tr, entry.actor);
       cell(tr, auditAction(entry.action));
-      cell(tr, Object.entries(entry.data).map(([k, v]) => `${fieldName(k)}: ${fieldValue(k, v)}`).join(", "));
+      // A field left empty (a result with no reason given) says nothing.
+      const given = Object.entries(entry.data).filter(([, v]) => v !== "" && v !== null);
+      cell(tr, given.map(([k, v]) => `${fieldName(k)}: ${fieldValue(k, v)}`).join(", "));
       return tr;
     });
     document.getElementById("audit").replaceChildren(...rows);
