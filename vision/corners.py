@@ -221,8 +221,10 @@ def orient(
     """Put a board's four corners in a1, h1, h8, a8 order by looking at the squares.
 
     With ``near`` (earlier corners) the turn closest to them wins among those where the dark
-    squares are dark; otherwise the one where the pieces ``position`` (square -> "b", "w",
-    "B", "W", ...; by default the start position) names Black are the darker (R-BRD-3).
+    squares are dark; otherwise, of two half turns, the one whose pieces stand where
+    ``position`` (square -> "b", "w", "B", "W", ...; by default the start position) places
+    pieces (:func:`_occupancy_fit`), and where both do, the one where the pieces it names
+    Black are the darker (R-BRD-3).
     Which squares are the dark ones is read from the pieces when they tell it clearly
     (:func:`_piece_turns`): a red square printed beside a green one is the brighter.
     """
@@ -238,18 +240,45 @@ def orient(
         else:
             dark_is_dark = np.median(bright[LAYOUT.light]) > np.median(bright[LAYOUT.corners])
         if dark_is_dark:
-            candidates.append((corners, bright))
+            candidates.append((index, corners, bright, _occupancy_fit(canvas, named)))
     if not candidates:
         raise CornerError("found a grid, but cannot tell its light squares from its dark ones")
     if near is not None:
-        return min(candidates, key=lambda c: float(np.abs(c[0] - near).sum()))[0]
+        return min(candidates, key=lambda c: float(np.abs(c[1] - near).sum()))[1]
     black = [s - 1 for s, v in named.items() if v in ("b", "B")]
     white = [s - 1 for s, v in named.items() if v in ("w", "W")]
     if not black or not white:  # one side alone cannot tell (calibration refuses it anyway)
-        return candidates[0][0]
+        return candidates[0][1]
+    # Of two half turns, the one whose squares hold pieces where the position has them: the
+    # other puts pieces on squares it names empty, unless the position is its own mirror.
+    fits = {index: fit for index, _, _, fit in candidates}
+    kept = [c for c in candidates if fits.get((c[0] + 2) % 4, 0.0) <= c[3] + _FIT_SLACK]
     darker = [np.median(b[LAYOUT.discs[white]]) - np.median(b[LAYOUT.discs[black]])
-              for _, b in candidates]  # fmt: skip
-    return candidates[int(np.argmax(darker))][0]
+              for _, _, b, _ in kept]  # fmt: skip
+    return kept[int(np.argmax(darker))][1]
+
+
+#: Share of the pieces by which a turn may fit the position's occupancy less well than the
+#: best and still be told from it by the pieces' colours (the start position is its own
+#: mirror: both half turns fit it alike).
+_FIT_SLACK = 0.1
+
+
+def _occupancy_fit(canvas: np.ndarray, position: Mapping[int, str]) -> float:
+    """The share of the pieces ``position`` places that are among as many of its squares
+    whose middle stands out most from their corners, on this turn's canonical image (a piece
+    close to its square's colour still stands out more than a bare square)."""
+    pixels = canvas.reshape(-1, 3).astype(np.float32)
+    middle = np.median(pixels[LAYOUT.discs], axis=1)
+    rim = np.median(pixels[LAYOUT.corners], axis=1)
+    standing_out = np.linalg.norm(middle - rim, axis=1)
+    named = [position.get(s, "empty") for s in range(1, 33)]
+    known = np.flatnonzero([v != "unknown" for v in named])
+    held = {int(i) for i in known if named[i] in ("b", "w", "B", "W")}
+    if not held or len(held) == len(known):
+        return 1.0  # every square alike: no turn tells
+    most = known[np.argsort(standing_out[known])[::-1][: len(held)]]
+    return len(held.intersection(most.tolist())) / len(held)
 
 
 #: How many times more a turn's pieces must stand out from their squares than the other
