@@ -81,6 +81,7 @@ def used() -> dict[str, str]:
             "RefereeError": None,
             "Phrase": None,
             "ActionError": None,
+            "EventError": None,
         }
         for _, message, _, _ in extract_from_file("python", path, keywords=keywords):
             for text in message if isinstance(message, tuple) else (message,):
@@ -153,9 +154,9 @@ def test_the_pages_find_words_a_language_can_hold() -> None:
 
 
 def test_a_refusal_names_its_message_and_its_values_apart() -> None:
-    """A RefereeError's (or an engine Refusal's) message is a literal (a key the pages find in
-    the catalogue) or an error passed on as it is; never an f-string, whose filled-in text no
-    catalogue can hold."""
+    """A RefereeError's (or an EventError's, or an engine Refusal's) message is a literal (a key
+    the pages find in the catalogue) or an error passed on as it is; never an f-string, whose
+    filled-in text no catalogue can hold."""
     built = []
     for path in sorted([*(ROOT / "poolboard").rglob("*.py"), *(ROOT / "engine").rglob("*.py")]):
         for node in ast.walk(ast.parse(path.read_text())):
@@ -164,6 +165,7 @@ def test_a_refusal_names_its_message_and_its_values_apart() -> None:
                 "RefereeError",
                 *(name for name in ENGINE_WORDS if name != "ClockError"),
                 "ActionError",
+                "EventError",
             ):
                 built.append((path.name, node.lineno, node.args[0]))
     assert len(built) > 20
