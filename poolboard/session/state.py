@@ -96,6 +96,7 @@ class FaultView(_View):
     t: float
     squares: list[int]
     message: str
+    said: SaidView | None = Field(default=None, description="the message, to say in any language")
 
 
 class TrackerView(_View):
@@ -158,6 +159,7 @@ class OpponentView(_View):
     name: str
     status: str = Field(description="idle, execute, setup, thinking or waiting")
     text: str
+    said: SaidView | None = Field(default=None, description="text, to say in any language")
     move: str | None
 
 
@@ -224,6 +226,9 @@ class BoardState(_View):
     match: MatchView
     link: LinkView | None
     storage: str | None = Field(description="why the last change was not recorded, if so")
+    storage_said: SaidView | None = Field(
+        default=None, description="storage, to say in any language"
+    )
     rules: str
     opponent: OpponentView | None
     hint: HintView | None
@@ -309,7 +314,8 @@ def board_state(core: Session) -> BoardState:
             "link": None
             if core.link is None
             else {"connected": core.link.connected, "detail": core.link.detail},
-            "storage": core.storage_error,
+            "storage": None if core.storage_error is None else str(core.storage_error),
+            "storage_said": None if core.storage_error is None else core.storage_error.to_json(),
             "rules": core.config.rules.profile,
             "opponent": opponent.describe(core),
             "hint": hints.describe(core),

@@ -7,11 +7,12 @@ from pathlib import Path
 import pytest
 
 from engine.color import Color
-from poolboard.config import DisplayConfig, RulesConfig
-from tests.web.conftest import PASSWORD, Live
+from poolboard.config import DisplayConfig, OpponentConfig, RulesConfig
+from poolboard.simulated_board import SimulatedBoard
+from tests.web.conftest import PASSWORD, START, Live
 from tests.web.test_axe import serious
 from tests.web.test_keyboard import tab_to, type_square
-from tests.web.test_pages import CHROMIUM, TIMEOUT
+from tests.web.test_pages import CHROMIUM, TIMEOUT, spectator_and_board, tap
 from tests.web.test_screens import text_of, wait_text
 
 pytestmark = pytest.mark.skipif(
@@ -180,6 +181,57 @@ def test_a_refused_hint_is_said_in_spanish(browser, tmp_path: Path) -> None:
         spectator.wait_for_selector(".conn.live", timeout=TIMEOUT)
         spectator.click("#hint")  # no position on the board yet
         wait_text(spectator, "#hint-message", "primero coloque la posición")
+        context.close()
+    finally:
+        server.close()
+
+
+def test_what_the_computer_does_is_said_in_spanish(browser, tmp_path: Path) -> None:
+    """The opponent line comes with its words (opponent.said): what the computer waits for and
+    the move it has chosen, in Spanish, the move in PDN as it is (docs/opponents.md)."""
+    opponent = OpponentConfig(kind="engine", side="white", level=1)
+    server = Live(tmp_path, display=DisplayConfig(language="es"), opponent=opponent)
+    try:
+        context, spectator, board = spectator_and_board(browser, server.url)
+        wait_text(
+            spectator, "#opponent-line", "juega con Blancas: coloque la posición en el tablero"
+        )
+        board.click("#setup")
+        tap(board, 11)
+        tap(board, 15)
+        spectator.wait_for_function(
+            "() => document.getElementById('opponent-line').textContent.includes(': mueve ')",
+            timeout=TIMEOUT,
+        )
+        move = server.session.state()["opponent"]["move"]
+        assert text_of(spectator, "#opponent-line").endswith(f"juega con Blancas: mueve {move}")
+        context.close()
+    finally:
+        server.close()
+
+
+def test_a_move_not_recorded_is_said_in_spanish(browser, tiny_disk) -> None:
+    """A full disk (a real 512 KiB tmpfs): "NO REGISTRADO" on the spectator page and the
+    referee's console, the store's own error quoted as it is (docs/web.md)."""
+    sensor = SimulatedBoard()
+    server = Live(tiny_disk.folder, sensor=sensor, display=DisplayConfig(language="es"))
+    try:
+        context = browser.new_context(
+            viewport={"width": 1024, "height": 768},
+            http_credentials={"username": "referee", "password": PASSWORD},
+        )
+        spectator, referee = context.new_page(), context.new_page()
+        spectator.goto(server.url + "/")
+        referee.goto(server.url + "/referee")
+        sensor.set_occupied(START)
+        wait_text(spectator, "#state-line", "Juegan las negras")
+        tiny_disk.fill()
+        sensor.set_occupied(START - {11})
+        sensor.set_occupied(START - {11} | {15})
+        for page in (spectator, referee):
+            wait_text(page, "#alerts", "NO REGISTRADO: ")
+            wait_text(page, "#alerts", "; el tablero debe volver a la última posición registrada")
+        assert "NOT RECORDED" not in text_of(spectator, "#alerts")
         context.close()
     finally:
         server.close()
