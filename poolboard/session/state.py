@@ -140,6 +140,7 @@ class LinkView(_View):
 
     connected: bool
     detail: Text
+    said: SaidView | None = Field(default=None, description="detail, to say in any language")
 
 
 class HintView(_View):
@@ -313,7 +314,11 @@ def board_state(core: Session) -> BoardState:
             "match": core.match,
             "link": None
             if core.link is None
-            else {"connected": core.link.connected, "detail": core.link.detail},
+            else {
+                "connected": core.link.connected,
+                "detail": core.link.detail,
+                "said": None if core.link.said is None else core.link.said.to_json(),
+            },
             "storage": None if core.storage_error is None else str(core.storage_error),
             "storage_said": None if core.storage_error is None else core.storage_error.to_json(),
             "rules": core.config.rules.profile,

@@ -7,13 +7,14 @@ from pathlib import Path
 import pytest
 
 from engine.color import Color
+from engine.phrase import Phrase
 from poolboard.config import DisplayConfig, OpponentConfig, RulesConfig
 from poolboard.simulated_board import SimulatedBoard
 from tests.web.conftest import PASSWORD, START, Live
 from tests.web.test_axe import serious
 from tests.web.test_keyboard import tab_to, type_square
 from tests.web.test_pages import CHROMIUM, TIMEOUT, spectator_and_board, tap
-from tests.web.test_screens import text_of, wait_text
+from tests.web.test_screens import LinkedBoard, text_of, wait_text
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"
@@ -205,6 +206,33 @@ def test_what_the_computer_does_is_said_in_spanish(browser, tmp_path: Path) -> N
         )
         move = server.session.state()["opponent"]["move"]
         assert text_of(spectator, "#opponent-line").endswith(f"juega con Blancas: mueve {move}")
+        context.close()
+    finally:
+        server.close()
+
+
+def test_a_lost_sensor_link_is_said_in_spanish(browser, tmp_path: Path) -> None:
+    """The link's detail comes with its words (link.said): "CAÍDA" and why in Spanish, the USB
+    id as it is; a sensor that words only its detail is quoted as it is (docs/web.md)."""
+    sensor = LinkedBoard()
+    server = Live(tmp_path, sensor=sensor, display=DisplayConfig(language="es"))
+    try:
+        context = browser.new_context(viewport={"width": 1024, "height": 768})
+        page = context.new_page()
+        page.goto(server.url + "/")
+        page.wait_for_selector(".conn.live", timeout=TIMEOUT)
+        sensor.link(False, Phrase("waiting for a board with USB id {usb}", usb="2E8A:000A"))
+        wait_text(
+            page,
+            "#alerts",
+            "conexión del sensor CAÍDA: esperando un tablero con identificador USB 2E8A:000A",
+        )
+        sensor.link(True, "back")
+        page.wait_for_function(
+            "() => document.getElementById('alerts').textContent === ''", timeout=TIMEOUT
+        )
+        sensor.link(False, "unplugged")
+        wait_text(page, "#alerts", "conexión del sensor CAÍDA: unplugged")
         context.close()
     finally:
         server.close()

@@ -660,7 +660,8 @@ export function violationText(violation) {
 export function standingFaults(state) {
   const lines = [];
   if (state.storage) lines.push(inLanguage(state.storage_said, state.storage));
-  if (state.link && !state.link.connected) lines.push(t("sensor link DOWN: {detail}", { detail: state.link.detail }));
+  const link = state.link;
+  if (link && !link.connected) lines.push(t("sensor link DOWN: {detail}", { detail: inLanguage(link.said, link.detail) }));
   return lines;
 }
 
