@@ -14,6 +14,7 @@ from typing import Protocol, runtime_checkable
 
 from engine.color import Color
 from engine.cues import Cues
+from engine.phrase import Phrase
 
 SQUARES = range(1, 33)
 
@@ -104,6 +105,8 @@ class LinkHealth:
     t: float
     connected: bool
     detail: str = ""
+    #: ``detail`` as words a page says in its language (None: a sensor that words only ``detail``).
+    said: Phrase | None = None
 
 
 SensorEvent = Snapshot | LeverPress | AdjustNotice | SensorFault | LinkHealth

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.cues import Blink, Cues
+from engine.phrase import Phrase
 from engine.sensing import SensorEvent, SensorSpecError
 from firmware_bridge.board_file import read_layout
 from firmware_bridge.cue_frame import DARK, LINKED, Entry, entry, frame_entries
@@ -177,7 +178,9 @@ class SerialBoard:
             except (SerialException, OSError, LinkLost) as error:
                 self._close_port()
                 with self._lock:
-                    self._link.lost(f"lost {self._link.path}: {error}", time.monotonic())
+                    why = error.phrase if isinstance(error, LinkLost) else str(error)
+                    lost = Phrase("lost {path}: {error}", path=self._link.path, error=why)
+                    self._link.lost(lost, time.monotonic())
 
     def _open(self) -> bool:
         import serial
@@ -185,7 +188,7 @@ class SerialBoard:
         path = self.port if self.port != "auto" else find_board(self.usb_id)
         if path is None:
             vid, pid = self.usb_id
-            detail = f"waiting for a board with USB id {vid:04X}:{pid:04X}"
+            detail = Phrase("waiting for a board with USB id {usb}", usb=f"{vid:04X}:{pid:04X}")
             self._link.down(detail, time.monotonic())
             return False
         try:
@@ -193,13 +196,15 @@ class SerialBoard:
                 path, self.baudrate, timeout=0.01, write_timeout=1.0, exclusive=True
             )
         except (serial.SerialException, OSError, ValueError) as error:
-            self._link.down(f"waiting for {path}: {error}", time.monotonic())
+            waiting = Phrase("waiting for {path}: {error}", path=path, error=str(error))
+            self._link.down(waiting, time.monotonic())
             return False
         try:
             make_raw(port.fileno())
         except (termios.error, OSError) as error:
             port.close()
-            self._link.down(f"cannot make {path} a raw port: {error}", time.monotonic())
+            raw = Phrase("cannot make {path} a raw port: {error}", path=path, error=str(error))
+            self._link.down(raw, time.monotonic())
             return False
         self._serial = port
         with self._lock:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from engine.color import Color
 from engine.geometry import square_set
+from engine.phrase import Phrase, Value
 from engine.sensing import LeverPress, LinkHealth, SensorEvent, SensorFault, Snapshot
 from firmware_bridge.cue_frame import DARK, Entry
 from firmware_bridge.firmware.protocol import (
@@ -66,7 +67,12 @@ def crc_ccitt(data: bytes) -> int:
 
 
 class LinkLost(Exception):
-    """The link is unusable (a silent board, one speaking another protocol); reconnect."""
+    """The link is unusable (a silent board, one speaking another protocol); reconnect.
+    ``phrase`` says why, for the link's detail on a page in any language."""
+
+    def __init__(self, phrase: Phrase) -> None:
+        super().__init__(str(phrase))
+        self.phrase = phrase
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,13 +181,14 @@ class HostLink:
         self._host_seq = 0
         self._reset_connection()
 
-    def down(self, detail: str, now: float) -> None:
+    def down(self, detail: Value, now: float) -> None:
         """No usable port; reported once until the link comes up again."""
         if not self._down_reported:
             self._down_reported = True
-            self.emit(LinkHealth(now, False, detail))
+            said = detail if isinstance(detail, Phrase) else None
+            self.emit(LinkHealth(now, False, str(detail), said))
 
-    def lost(self, detail: str, now: float) -> None:
+    def lost(self, detail: Value, now: float) -> None:
         """The port failed or the link was declared dead: count, then report it down."""
         was_linked = self.linked
         deframer = self._deframer
@@ -194,10 +201,14 @@ class HostLink:
         if was_linked:
             self._down_reported = False
         c = self.counters
-        self.down(
-            f"{detail} ({c.frames_ok} frames ok, {c.crc_errors} CRC errors, {c.retries} retries)",
-            now,
+        counted = Phrase(
+            "{detail} ({frames} frames ok, {crc} CRC errors, {retries} retries)",
+            detail=detail,
+            frames=c.frames_ok,
+            crc=c.crc_errors,
+            retries=c.retries,
         )
+        self.down(counted, now)
 
     def receive(self, data: bytes, now: float) -> None:
         """Bytes read from the port; ``LinkLost`` if they say the link must go down."""
@@ -219,7 +230,8 @@ class HostLink:
             return b""
         silent = now - self._last_frame_at
         if silent > self.heartbeat_timeout:
-            raise LinkLost(f"no message from the board for {silent:.1f} s")
+            quiet = Phrase("no message from the board for {seconds} s", seconds=f"{silent:.1f}")
+            raise LinkLost(quiet)
         if not self._layout_taken:
             return self._service_layout(now)
         return self._service_leds(now)
@@ -334,7 +346,8 @@ class HostLink:
 
     def _restarted(self, boot_id: bytes, now: float) -> None:
         """A state report with a new boot id: the board restarted and its boot HELLO was lost."""
-        self.emit(LinkHealth(now, True, "board restarted (its boot id changed)"))
+        restarted = Phrase("board restarted (its boot id changed)")
+        self.emit(LinkHealth(now, True, str(restarted), restarted))
         self._boot_id = boot_id
         self._levers = [0, 0]  # its counters started again at 0
         self._board_view = [None] * LED_SLOTS  # and its LEDs are not what we set
@@ -351,7 +364,7 @@ class HostLink:
         )
         if self.linked:
             self.emit(SensorFault(now, message))
-            raise LinkLost(f"the board now speaks protocol {version}")
+            raise LinkLost(Phrase("the board now speaks protocol {version}", version=version))
         if not self._down_reported:
             self._down_reported = True
             self.emit(SensorFault(now, message))
@@ -412,8 +425,15 @@ class HostLink:
         self._links += 1
         self._down_reported = False
         self.board = BoardInfo(board_id.hex(), firmware, PROTOCOL_VERSION, self.path)
-        detail = f"board {self.board.board_id} firmware {firmware[0]}.{firmware[1]} on {self.path}"
-        self.emit(LinkHealth(now, True, ("board restarted: " if restarted else "") + detail))
+        detail = Phrase(
+            "board {board} firmware {firmware} on {path}",
+            board=self.board.board_id,
+            firmware=f"{firmware[0]}.{firmware[1]}",
+            path=self.path,
+        )
+        if restarted:
+            detail = Phrase("board restarted: {detail}", detail=detail)
+        self.emit(LinkHealth(now, True, str(detail), detail))
 
     def _state(self, kind: int, state: tuple[int, int, int, int, int, bytes], now: float) -> None:
         mask, black, white, _, fault, _ = state

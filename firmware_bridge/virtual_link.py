@@ -96,7 +96,7 @@ class VirtualLink:
                 host.receive(data, self.t)
             out = host.poll(self.t)
         except LinkLost as error:
-            host.lost(str(error), self.t)
+            host.lost(error.phrase, self.t)
             host.opened("virtual")
             out = b""
         if out:

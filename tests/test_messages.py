@@ -81,12 +81,16 @@ def used() -> dict[str, str]:
             "RefereeError": None,
             "Phrase": None,
             "ActionError": None,
+            "EventError": None,
         }
         for _, message, _, _ in extract_from_file("python", path, keywords=keywords):
             for text in message if isinstance(message, tuple) else (message,):
                 found.setdefault(text, str(path.relative_to(ROOT)))
-    for path in sorted((ROOT / "engine").rglob("*.py")):
-        # The engine's refusals and phrases, which the pages and the voice say as worded.
+    for path in sorted(
+        [*(ROOT / "engine").rglob("*.py"), *(ROOT / "firmware_bridge").rglob("*.py")]
+    ):
+        # The engine's refusals and phrases, which the pages and the voice say as worded, and
+        # the serial link's words for its state (LinkHealth's said).
         keywords = {name: None for name in ENGINE_WORDS} | {"joined": (2,)}
         for _, message, _, _ in extract_from_file("python", path, keywords=keywords):
             found.setdefault(str(message), str(path.relative_to(ROOT)))
@@ -153,17 +157,19 @@ def test_the_pages_find_words_a_language_can_hold() -> None:
 
 
 def test_a_refusal_names_its_message_and_its_values_apart() -> None:
-    """A RefereeError's (or an engine Refusal's) message is a literal (a key the pages find in
-    the catalogue) or an error passed on as it is; never an f-string, whose filled-in text no
-    catalogue can hold."""
+    """A RefereeError's (or an EventError's, or an engine Refusal's) message is a literal (a key
+    the pages find in the catalogue) or an error passed on as it is; never an f-string, whose
+    filled-in text no catalogue can hold."""
     built = []
-    for path in sorted([*(ROOT / "poolboard").rglob("*.py"), *(ROOT / "engine").rglob("*.py")]):
+    worded = ("poolboard", "engine", "firmware_bridge")
+    for path in sorted(path for folder in worded for path in (ROOT / folder).rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
             # A ClockError with a filled-in message is about a damaged snapshot: for a program.
             if isinstance(node, ast.Call) and getattr(node.func, "id", "") in (
                 "RefereeError",
                 *(name for name in ENGINE_WORDS if name != "ClockError"),
                 "ActionError",
+                "EventError",
             ):
                 built.append((path.name, node.lineno, node.args[0]))
     assert len(built) > 20

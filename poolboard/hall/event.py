@@ -26,6 +26,8 @@ from pydantic import JsonValue
 from typing_extensions import TypedDict
 
 from engine.color import Color
+from engine.phrase import Phrase
+from engine.refusal import Refusal
 from poolboard import match
 from poolboard.match import RESULTS
 from poolboard.storage import SqlValue
@@ -73,8 +75,14 @@ CREATE TABLE IF NOT EXISTS audit (
 """
 
 
-class EventError(ValueError):
-    """Event data that cannot be used; the message names what was wrong (and the CSV line)."""
+class EventError(Refusal):
+    """Event data that cannot be used; the message names what was wrong (and the CSV line), its
+    values apart so that the director's console says it in the hall's language."""
+
+
+def _on_line(source: str, line: int, error: Phrase) -> EventError:
+    """A CSV line's refusal: the file and line, then what was wrong there in words of its own."""
+    return EventError("{source} line {line}: {error}", source=source, line=line, error=error)
 
 
 @dataclass(frozen=True)
@@ -256,11 +264,11 @@ class EventStore:
         """Register a player; EventError if the name is empty, too long or taken."""
         name, club = name.strip(), club.strip()
         if not 1 <= len(name) <= 80:
-            raise EventError(f"player name {name!r}: expected 1-80 characters")
+            raise EventError("player name {name}: expected 1-80 characters", name=repr(name))
         try:
             self._write("INSERT INTO players (name, club) VALUES (?, ?)", (name, club))
         except sqlite3.IntegrityError:
-            raise EventError(f"player {name!r} is registered already") from None
+            raise EventError("player {name} is registered already", name=repr(name)) from None
 
     def players(self) -> list[tuple[str, str]]:
         """``(name, club)`` of every player, in the order registered (withdrawn ones too)."""
@@ -286,11 +294,11 @@ class EventStore:
         player = self._player_id(name)
         new_name = new_name.strip()
         if not 1 <= len(new_name) <= 80:
-            raise EventError(f"player name {new_name!r}: expected 1-80 characters")
+            raise EventError("player name {name}: expected 1-80 characters", name=repr(new_name))
         try:
             self._write("UPDATE players SET name = ? WHERE id = ?", (new_name, player))
         except sqlite3.IntegrityError:
-            raise EventError(f"player {new_name!r} is registered already") from None
+            raise EventError("player {name} is registered already", name=repr(new_name)) from None
 
     def withdraw_player(self, name: str) -> int:
         """``name`` leaves the event: their results stay, their seats in rounds not started
@@ -309,8 +317,13 @@ class EventStore:
         if not rows:
             known = [n for n, _ in self.players()]
             close = difflib.get_close_matches(name, known, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise EventError(f"player {name!r} is not registered{hint}")
+            if close:
+                raise EventError(
+                    "player {name} is not registered (did you mean {close}?)",
+                    name=repr(name),
+                    close=repr(close[0]),
+                )
+            raise EventError("player {name} is not registered", name=repr(name))
         return int(rows[0][0])
 
     def import_players(self, text: str, source: str = "players.csv") -> int:
@@ -320,13 +333,14 @@ class EventStore:
         names = [row[0] for _, row in rows]
         for line, row in rows:
             if names.count(row[0]) > 1:
-                raise EventError(f"{source} line {line}: player {row[0]!r} is listed twice")
+                twice = Phrase("player {name} is listed twice", name=repr(row[0]))
+                raise _on_line(source, line, twice)
         with self._transaction():
             for line, row in rows:
                 try:
                     self.add_player(row[0], row[1] if len(row) > 1 else "")
                 except EventError as error:
-                    raise EventError(f"{source} line {line}: {error}") from None
+                    raise _on_line(source, line, error.phrase) from None
         return len(rows)
 
     @staticmethod
@@ -342,13 +356,18 @@ class EventStore:
             if [c.lower() for c in cells[: len(header)]] == list(header[: len(cells)]) and not rows:
                 continue  # the header
             if not minimum <= len(cells) <= len(header):
-                raise EventError(
-                    f"{source} line {line}: expected {', '.join(header)}; got {len(cells)} "
-                    f"field{'s' if len(cells) != 1 else ''}"
+                fields = ", ".join(header)
+                got = (
+                    Phrase("expected {fields}; got 1 field", fields=fields)
+                    if len(cells) == 1
+                    else Phrase("expected {fields}; got {n} fields", fields=fields, n=len(cells))
                 )
+                raise _on_line(source, line, got)
             rows.append((line, cells))
         if not rows:
-            raise EventError(f"{source}: no rows (expected {', '.join(header)})")
+            raise EventError(
+                "{source}: no rows (expected {fields})", source=source, fields=", ".join(header)
+            )
         return rows
 
     # -- rounds and pairings -------------------------------------------------------------------
@@ -356,21 +375,28 @@ class EventStore:
     def set_pairing(self, round_number: int, table: str, first: str, second: str) -> None:
         """Seat ``first`` (Black in game 1) and ``second`` at ``table`` in ``round_number``."""
         if round_number < 1:
-            raise EventError(f"round {round_number}: rounds are numbered from 1")
+            raise EventError("round {round}: rounds are numbered from 1", round=round_number)
         if table not in self.tables:
-            raise EventError(f"unknown table {table!r}; the tables are {', '.join(self.tables)}")
+            raise EventError(
+                "unknown table {table}; the tables are {tables}",
+                table=repr(table),
+                tables=", ".join(self.tables),
+            )
         self._refuse_started(round_number)
         gone = self.withdrawn() & {first.strip(), second.strip()}
         if gone:
-            raise EventError(f"player {gone.pop()!r} has withdrawn")
+            raise EventError("player {name} has withdrawn", name=repr(gone.pop()))
         if first.strip() == second.strip():
-            raise EventError(f"{first!r} cannot play themselves")
+            raise EventError("{name} cannot play themselves", name=repr(first))
         ids = self._player_id(first), self._player_id(second)
         for pairing in self.pairings(round_number):
             busy = {pairing.first, pairing.second} & {first.strip(), second.strip()}
             if busy and pairing.table != table:
                 raise EventError(
-                    f"round {round_number}: {busy.pop()!r} already plays at table {pairing.table}"
+                    "round {round}: {name} already plays at table {table}",
+                    round=round_number,
+                    name=repr(busy.pop()),
+                    table=pairing.table,
                 )
         self._write(
             "INSERT OR REPLACE INTO pairings (round, tbl, first, second) VALUES (?, ?, ?, ?)",
@@ -380,13 +406,19 @@ class EventStore:
     def _refuse_started(self, round_number: int) -> None:
         """EventError if ``round_number`` has started: its pairings are what the tables play."""
         if round_number <= self.started_round:
-            raise EventError(f"round {round_number} has started: its pairings can no longer change")
+            raise EventError(
+                "round {round} has started: its pairings can no longer change", round=round_number
+            )
 
     def remove_pairing(self, round_number: int, table: str) -> None:
         """Nobody plays at ``table`` in ``round_number`` (a round not started yet)."""
         self._refuse_started(round_number)
         if self.pairing(round_number, table) is None:
-            raise EventError(f"round {round_number}: nobody is paired at table {table!r}")
+            raise EventError(
+                "round {round}: nobody is paired at table {table}",
+                round=round_number,
+                table=repr(table),
+            )
         self._write("DELETE FROM pairings WHERE round = ? AND tbl = ?", (round_number, table))
 
     def import_pairings(self, text: str, source: str = "pairings.csv") -> int:
@@ -397,10 +429,10 @@ class EventStore:
             for line, (round_text, table, first, second) in rows:
                 try:
                     if not round_text.isdigit():
-                        raise EventError(f"round {round_text!r} is not a number")
+                        raise EventError("round {round} is not a number", round=repr(round_text))
                     self.set_pairing(int(round_text), table, first, second)
                 except EventError as error:
-                    raise EventError(f"{source} line {line}: {error}") from None
+                    raise _on_line(source, line, error.phrase) from None
         return len(rows)
 
     def generate_round_robin(self) -> int:
@@ -408,14 +440,19 @@ class EventStore:
         in the config's order; replaces any pairings. The number of rounds."""
         if self.started_round:
             raise EventError(
-                f"round {self.started_round} has started: a round robin would replace the "
-                "pairings being played; change the rounds still to come one by one"
+                "round {round} has started: a round robin would replace the pairings being "
+                "played; change the rounds still to come one by one",
+                round=self.started_round,
             )
         names = self.active_players()
         rounds = round_robin(names)
         if len(rounds[0]) > len(self.tables):
-            needed, have = len(rounds[0]), len(self.tables)
-            raise EventError(f"{len(names)} players need {needed} tables; the hall has {have}")
+            raise EventError(
+                "{players} players need {needed} tables; the hall has {have}",
+                players=len(names),
+                needed=len(rounds[0]),
+                have=len(self.tables),
+            )
         with self._transaction():
             self._db.execute("DELETE FROM pairings")
             for number, pairs in enumerate(rounds, start=1):
@@ -456,7 +493,7 @@ class EventStore:
         """Start ``round_number``: it is the round being played, and its pairings and those
         of the rounds before it can no longer change."""
         if round_number < 1:
-            raise EventError(f"round {round_number}: rounds are numbered from 1")
+            raise EventError("round {round}: rounds are numbered from 1", round=round_number)
         self._write(
             "INSERT OR REPLACE INTO settings (key, value) VALUES ('round', ?)",
             (str(round_number),),
@@ -525,7 +562,12 @@ class EventStore:
         """The director confirms game ``number`` of the match at ``table``."""
         found = [g for g in self.results(round_number, table) if g.number == number]
         if not found:
-            raise EventError(f"round {round_number} table {table}: no game {number} reported")
+            raise EventError(
+                "round {round} table {table}: no game {game} reported",
+                round=round_number,
+                table=table,
+                game=number,
+            )
         self._write(
             "UPDATE games SET confirmed_by=?, confirmed_at=? WHERE round=? AND tbl=? AND number=?",
             (actor, _now(), round_number, table, number),
@@ -546,15 +588,25 @@ class EventStore:
         games = self.results(round_number, table)
         found = [g for g in games if g.number == number]
         if not found:
-            raise EventError(f"round {round_number} table {table}: no game {number} reported")
+            raise EventError(
+                "round {round} table {table}: no game {game} reported",
+                round=round_number,
+                table=table,
+                game=number,
+            )
         if found[0].confirmed_by is not None:
             raise EventError(
-                f"round {round_number} table {table} game {number} is confirmed already"
+                "round {round} table {table} game {game} is confirmed already",
+                round=round_number,
+                table=table,
+                game=number,
             )
         if number != games[-1].number:
             raise EventError(
-                f"round {round_number} table {table}: only the newest game ({games[-1].number}) "
-                "can be rejected"
+                "round {round} table {table}: only the newest game ({newest}) can be rejected",
+                round=round_number,
+                table=table,
+                newest=games[-1].number,
             )
         with self._transaction():
             self._db.execute(

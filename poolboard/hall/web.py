@@ -289,11 +289,12 @@ _Value = TypeVar("_Value")
 
 
 def _event_errors(action: Callable[[], _Value]) -> _Value:
-    """What ``action`` returns; an EventError as a 422 with its message."""
+    """What ``action`` returns; an EventError as a 422 with its message and values, which the
+    console says in the hall's language."""
     try:
         return action()
     except EventError as error:
-        raise HTTPException(422, str(error)) from None
+        raise Refused.of(error) from None
 
 
 def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
@@ -479,11 +480,13 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
     async def _csv(request: Request) -> str:
         raw = await request.body()
         if len(raw) > CSV_LIMIT:
-            raise HTTPException(413, f"CSV larger than {CSV_LIMIT} bytes")
+            too_big = Phrase("CSV larger than {limit} bytes", limit=CSV_LIMIT)
+            raise Refused(413, str(too_big), too_big)
         try:
             return raw.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise HTTPException(422, "the CSV is not UTF-8 text") from None
+            not_text = Phrase("the CSV is not UTF-8 text")
+            raise Refused(422, str(not_text), not_text) from None
 
     @app.post("/api/director/players/rename")
     def rename_player(name: director, body: RenameBody) -> Done:
@@ -643,10 +646,11 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
         try:  # what the table would refuse unread (docs/hall.md, "Topics")
             json.dumps(args, allow_nan=False)
         except ValueError:
-            error = f"{action}: NaN and Infinity are not numbers"
-            unsent = {"table": table, "id": None, "ok": False, "error": error, "status": 422}
+            error = Phrase("{action}: NaN and Infinity are not numbers", action=action)
+            unsent: dict[str, object] = {"table": table, "id": None, "ok": False}
+            unsent |= {"error": str(error), "status": 422} | error.to_json()
             event.audit(name, f"table-{action}", unsent)  # not sent; the args cannot be kept
-            raise HTTPException(422, error) from None
+            raise Refused(422, str(error), error) from None
         refusal = call_table(name, table, action, args or {})
         if refusal is not None:
             raise refusal

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
 from engine.board import Move
 from engine.color import Color
 from engine.game import Game
+from engine.phrase import Phrase
 
 if TYPE_CHECKING:
     from poolboard.session.inputs import Input
@@ -101,7 +102,7 @@ class Opponent(ABC):
     #: The ``[opponent] kind`` that selects this opponent.
     kind: ClassVar[str]
     #: What the pages say while the session waits for this opponent's move.
-    waiting_text: ClassVar[str] = "thinking…"
+    waiting_text: ClassVar[Phrase] = Phrase("thinking…")
     #: Whether the session invokes the stronger-side count (R-DRW-4) for this opponent when it
     #: is the weaker side (engine/search.py ``claims_count``): the computer cannot ask the
     #: referee; a person far away claims it at their own board.

@@ -20,6 +20,7 @@ from engine.color import Color
 from engine.endgame import KingsEnding
 from engine.game import Game
 from engine.levels import LEVELS, Level
+from engine.phrase import Phrase
 from engine.search import Root, Searcher
 from poolboard.opponents.base import Answer, Opponent, Position
 
@@ -208,7 +209,7 @@ class ComputerOpponent(Opponent):
     """The engine playing ``side`` at ``level`` (1-10, engine/levels.py)."""
 
     kind: ClassVar[str] = "engine"
-    waiting_text: ClassVar[str] = "thinking…"
+    waiting_text: ClassVar[Phrase] = Phrase("thinking…")
     claims_counts: ClassVar[bool] = True
 
     def __init__(self, side: Color, level: int, *, seed: int | None = None) -> None:

@@ -19,6 +19,7 @@ from typing import ClassVar
 from engine.board import Board
 from engine.clock import Clock, ClockError
 from engine.color import Color
+from engine.phrase import Phrase
 from poolboard.opponents.base import Answer, Opponent, Position
 from poolboard.opponents.remote import (
     ClockReading,
@@ -64,7 +65,7 @@ class RemoteOpponent(Opponent):
     """The far board's player: its moves come over the link, this board's go to it."""
 
     kind: ClassVar[str] = "remote"
-    waiting_text: ClassVar[str] = "waiting for the other board's move…"
+    waiting_text: ClassVar[Phrase] = Phrase("waiting for the other board's move…")
 
     def __init__(self, side: Color, link: RemoteLinkConfig) -> None:
         super().__init__(side)

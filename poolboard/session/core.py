@@ -27,6 +27,7 @@ from engine.clock import Clock, ClockState
 from engine.color import Color
 from engine.events import StateChanged, TrackerEvent
 from engine.game import Game
+from engine.phrase import Phrase
 from engine.sensing import CueDisplay, LinkHealth, Sensor, SensorEvent
 from engine.tracker import Tracker
 from poolboard import records
@@ -120,7 +121,7 @@ class Session(RefereeDesk):
         self.violation: Json | None = None
         self.tracker_state: StateChanged | None = None
         self.link: LinkHealth | None = None
-        self.storage_error: str | None = None
+        self.storage_error: Phrase | None = None
         self.clock_saved = -float("inf")
         self.clock_actions = 0  # the referee's pauses, resumes and adjustments, told onwards
         game = config.game
@@ -276,14 +277,17 @@ class Session(RefereeDesk):
     def not_stored(self, error: StorageError) -> None:
         """A change the store refused: said once in the log and shown as a fault until a write
         works again."""
-        message = f"NOT RECORDED: {error}; the board must go back to the last recorded position"
-        if self.storage_error != message:
+        said = Phrase(
+            "NOT RECORDED: {error}; the board must go back to the last recorded position",
+            error=str(error),
+        )
+        message = str(said)
+        if self.storage_error != said:
             log.error("%s", message)
-        self.storage_error = message
+        self.storage_error = said
         if not self.faults or self.faults[-1]["message"] != message:
-            self.show_fault(
-                {"event": "storage", "t": self.now(), "squares": [], "message": message}
-            )
+            fault = {"event": "storage", "t": self.now(), "squares": [], "message": message}
+            self.show_fault(fault | {"said": said.to_json()})
 
     def stored_again(self) -> bool:
         """A write worked after a refused one: recording goes on (whether that is news)."""

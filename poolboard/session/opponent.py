@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.board import Move
+from engine.color import Color
+from engine.phrase import Phrase
 from engine.search import claims_count
 from poolboard.opponents import Position
 from poolboard.session import tracking
@@ -157,15 +159,21 @@ def describe(core: Session) -> Json | None:
     if opponent is None:
         return None
     expected = core.tracker.expected
-    if core.game.is_over():
-        status, text = "idle", ""
-    elif expected is not None:
-        status, text = "execute", f"plays {core.game.board.notation(expected)}"
-    elif not core.tracker.started:
-        status, text = "setup", "set up the position on the board"
-    elif to_move(core):
-        status, text = "thinking", opponent.waiting_text
-    else:
-        status, text = "waiting", f"waiting for {opponent.side.opponent.value.capitalize()}"
     move = None if expected is None else core.game.board.notation(expected)
-    return {**opponent.describe(), "status": status, "text": text, "move": move}
+    said: Phrase | None
+    if core.game.is_over():
+        status, said = "idle", None
+    elif move is not None:
+        status, said = "execute", Phrase("plays {move}", move=move)
+    elif not core.tracker.started:
+        status, said = "setup", Phrase("set up the position on the board")
+    elif to_move(core):
+        status, said = "thinking", opponent.waiting_text
+    elif opponent.side is Color.WHITE:
+        status, said = "waiting", Phrase("waiting for Black")
+    else:
+        status, said = "waiting", Phrase("waiting for White")
+    words = (
+        {"text": "", "said": None} if said is None else {"text": str(said), "said": said.to_json()}
+    )
+    return {**opponent.describe(), "status": status, **words, "move": move}

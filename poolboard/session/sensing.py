@@ -7,6 +7,7 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from engine.phrase import Phrase
 from engine.sensing import LeverPress, LinkHealth, SensorEvent
 from poolboard.session import hints, tracking
 from poolboard.session.inputs import Input
@@ -87,8 +88,15 @@ def _link_changed(core: Session, event: LinkHealth) -> bool:
     if core.link is not None and core.link.connected == event.connected:
         return False
     core.link = event
-    text = "sensor link " + ("up" if event.connected else "DOWN") + f": {event.detail}"
-    core.show_fault({"event": "link", "t": event.t, "squares": [], "message": text})
+    detail = event.detail if event.said is None else event.said
+    said = (
+        Phrase("sensor link up: {detail}", detail=detail)
+        if event.connected
+        else Phrase("sensor link DOWN: {detail}", detail=detail)
+    )
+    text = str(said)
+    fault = {"event": "link", "t": event.t, "squares": [], "message": text}
+    core.show_fault(fault | {"said": said.to_json()})
     core.store.add_event(
         core.game_id, "link", {"connected": event.connected, "detail": event.detail}
     )

@@ -96,6 +96,7 @@ class FaultView(_View):
     t: float
     squares: list[int]
     message: str
+    said: SaidView | None = Field(default=None, description="the message, to say in any language")
 
 
 class TrackerView(_View):
@@ -139,6 +140,7 @@ class LinkView(_View):
 
     connected: bool
     detail: Text
+    said: SaidView | None = Field(default=None, description="detail, to say in any language")
 
 
 class HintView(_View):
@@ -158,6 +160,7 @@ class OpponentView(_View):
     name: str
     status: str = Field(description="idle, execute, setup, thinking or waiting")
     text: str
+    said: SaidView | None = Field(default=None, description="text, to say in any language")
     move: str | None
 
 
@@ -224,6 +227,9 @@ class BoardState(_View):
     match: MatchView
     link: LinkView | None
     storage: str | None = Field(description="why the last change was not recorded, if so")
+    storage_said: SaidView | None = Field(
+        default=None, description="storage, to say in any language"
+    )
     rules: str
     opponent: OpponentView | None
     hint: HintView | None
@@ -308,8 +314,13 @@ def board_state(core: Session) -> BoardState:
             "match": core.match,
             "link": None
             if core.link is None
-            else {"connected": core.link.connected, "detail": core.link.detail},
-            "storage": core.storage_error,
+            else {
+                "connected": core.link.connected,
+                "detail": core.link.detail,
+                "said": None if core.link.said is None else core.link.said.to_json(),
+            },
+            "storage": None if core.storage_error is None else str(core.storage_error),
+            "storage_said": None if core.storage_error is None else core.storage_error.to_json(),
             "rules": core.config.rules.profile,
             "opponent": opponent.describe(core),
             "hint": hints.describe(core),

@@ -139,9 +139,9 @@ def _unauthorized(detail: str, realm: str) -> HTTPException:
 
 class Refused(HTTPException):
     """A refused action (:func:`refused`): a 422 for the referee's or the director's, a 409
-    for a hint that cannot be given now or a director's action a table did not answer;
-    ``detail`` is the English sentence, ``phrase`` the same words language-neutral (its
-    ``message`` and ``values``)."""
+    for a hint that cannot be given now or a director's action a table did not answer, a 413
+    for a director's CSV too large; ``detail`` is the English sentence, ``phrase`` the same
+    words language-neutral (its ``message`` and ``values``)."""
 
     def __init__(self, status: int, detail: str, phrase: Phrase):
         super().__init__(status, detail)

@@ -9,6 +9,7 @@ import time
 from engine.color import Color
 from engine.cues import CueKind, Cues
 from engine.geometry import square_set
+from engine.phrase import Phrase
 from engine.sensing import LeverPress, LinkHealth, Snapshot
 from firmware_bridge.firmware import protocol
 from firmware_bridge.firmware.protocol import Deframer
@@ -139,6 +140,10 @@ def test_a_silent_board_is_reported_down(make_link) -> None:
     link.emulator.command("drop 1000")
     down = link.until_link(connected=False)
     assert "no message from the board" in down.detail
+    # The same words apart, for a page in another language: the port, why, the counters.
+    assert down.said is not None and str(down.said) == down.detail
+    lost = down.said.values["detail"]
+    assert isinstance(lost, Phrase) and lost.message == "lost {path}: {error}"
 
 
 def test_auto_without_a_board_waits_and_says_so() -> None:
@@ -147,5 +152,6 @@ def test_auto_without_a_board_waits_and_says_so() -> None:
         event = board.read(timeout=2.0)
         assert isinstance(event, LinkHealth) and not event.connected
         assert "1234:ABCD" in event.detail
+        assert event.said == Phrase("waiting for a board with USB id {usb}", usb="1234:ABCD")
     finally:
         board.close()

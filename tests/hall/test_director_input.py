@@ -38,6 +38,9 @@ def test_bad_numbers_in_director_bodies_are_422(hall, post) -> None:
             assert answer.json()["detail"][0]["loc"][-1] == field, answer.text
     adjust = post("tables/t1/adjust-clock", '{"side": "white", "seconds": NaN}')
     assert adjust.status_code == 422 and "NaN" in adjust.json()["detail"]
+    # Its words apart, for the console to say in the hall's language.
+    assert adjust.json()["message"] == "{action}: NaN and Infinity are not numbers"
+    assert adjust.json()["values"] == {"action": "adjust-clock"}
     [call] = [
         a for a in hall.get("/api/director/audit", auth=True) if a["action"].startswith("table-")
     ]

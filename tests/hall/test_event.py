@@ -40,6 +40,32 @@ def test_player_csv_errors_name_the_line(event) -> None:
         event.import_players("Dan,York,extra\n")
 
 
+def test_a_csv_error_is_worded_for_the_console_to_say_in_its_language(event) -> None:
+    """The line and what was wrong there apart (a phrase within the refusal), the English as
+    it was; the director's console looks each message up in the catalogue (docs/hall.md)."""
+    event.import_players("Ann\n")
+    with pytest.raises(EventError) as raised:
+        event.import_players("Bob\nAnn\n")
+    assert str(raised.value) == "players.csv line 2: player 'Ann' is registered already"
+    assert raised.value.phrase.to_json() == {
+        "message": "{source} line {line}: {error}",
+        "values": {
+            "source": "players.csv",
+            "line": 2,
+            "error": {
+                "message": "player {name} is registered already",
+                "values": {"name": "'Ann'"},
+            },
+        },
+    }
+    with pytest.raises(EventError) as raised:
+        event.import_players("Cyd,York,extra\n")
+    assert str(raised.value) == "players.csv line 1: expected name, club; got 3 fields"
+    with pytest.raises(EventError) as raised:
+        event.import_players("Cyd,\n,York\n")
+    assert str(raised.value) == "players.csv line 2: player name '': expected 1-80 characters"
+
+
 def test_pairing_csv_errors_name_the_line_and_change_nothing(event) -> None:
     event.import_players("Ann\nBob\nCyd\nDan\n")
     good = "round,table,first,second\n1,t1,Ann,Bob\n1,t2,Cyd,Dan\n"

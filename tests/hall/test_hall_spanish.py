@@ -185,3 +185,40 @@ def test_a_round_started_in_spanish_says_which_table_was_not_seated(
         console, "#round-answer li.refused", "mesa t2: no sentados: la mesa t2 está sin conexión"
     )
     director.close()
+
+
+def test_the_console_says_the_halls_refusal_of_a_change_in_spanish(browser, spanish_hall) -> None:  # noqa: F811
+    """A player registered twice, a CSV line naming a player not registered or with a field too
+    many: the hall's own refusals (no table involved), each said in Spanish with the file, line
+    and name as they are (docs/hall.md)."""
+    hall = spanish_hall
+    hall.director("players.csv", "Ann\nBob\n").raise_for_status()
+    director = browser.new_context(
+        viewport={"width": 1200, "height": 900},
+        http_credentials={"username": DIRECTOR[0], "password": DIRECTOR[1]},
+    )
+    console = director.new_page()
+    console.goto(hall.url + "/director")
+    wait_text(console, "#players", "Bob")
+    console.fill("#player-name", "Ann")
+    console.click("#player-form button")
+    wait_text(console, "#players-answer.refused", "el jugador 'Ann' ya está inscrito")
+
+    console.select_option("#csv-kind", "pairings")
+    console.fill("#csv-text", "round,table,first,second\n1,t1,Ann,Bbo\n")
+    console.click("#csv-form button")
+    wait_text(
+        console,
+        "#csv-answer.refused",
+        "pairings.csv, línea 2: el jugador 'Bbo' no está inscrito (¿quiso decir 'Bob'?)",
+    )
+    console.select_option("#csv-kind", "players")
+    console.fill("#csv-text", "Cyd,York,extra\n")
+    console.click("#csv-form button")
+    wait_text(
+        console,
+        "#csv-answer.refused",
+        "players.csv, línea 1: se esperaban los campos name, club; la línea tiene 3 campos",
+    )
+    assert [player["name"] for player in hall.get("/api/players")] == ["Ann", "Bob"]
+    director.close()

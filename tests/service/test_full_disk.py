@@ -33,6 +33,11 @@ def test_a_move_that_cannot_be_stored_is_not_shown(tiny_disk, table_in) -> None:
     assert state["moves"] == ["11-15"] == stored_moves(tiny_disk.folder)
     fault = state["faults"][-1]["message"]
     assert "NOT RECORDED" in fault and "games.sqlite3" in fault and "full" in fault
+    # Its words apart, for a page in another language: the store's own error as a value.
+    said = state["storage_said"]
+    assert said["message"].format(**said["values"]) == state["storage"] == fault
+    assert said["message"].startswith("NOT RECORDED: {error};")
+    assert state["faults"][-1]["said"] == said
     assert {"19", "23"} <= set(state["cues"])  # cued back: 19 to clear, 23 to fill
     assert table.session.storage_error is not None
 

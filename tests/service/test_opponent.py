@@ -190,6 +190,7 @@ def test_the_computer_s_clock_runs_while_it_thinks_and_a_takeback_cancels_it(
     table.move(11, 15)
     assert status(table) == "thinking"
     assert session.state()["opponent"]["text"] == "thinking…"
+    assert session.state()["opponent"]["said"] == {"message": "thinking…", "values": {}}
     assert session.clock.running is Color.WHITE
     white = session.clock.remaining(Color.WHITE)
     table.settle(30.0)  # thirty seconds of thought on the computer's clock
@@ -303,6 +304,8 @@ def test_casual_takeback_undoes_the_computer_s_reply_with_the_player_s_move(tmp_
     state = session.state()
     assert state["moves"] == [] and state["turn"] == "black"
     assert state["opponent"]["status"] == "waiting"
+    assert state["opponent"]["text"] == "waiting for Black"  # the words a page says
+    assert state["opponent"]["said"] == {"message": "waiting for Black", "values": {}}
     assert session.store.game(session.game_id).moves == []
     session.close()
 

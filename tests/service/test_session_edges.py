@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from engine.color import Color
+from engine.phrase import Phrase
 from engine.sensing import LinkHealth, SensorEvent
 from poolboard.config import ClockConfig, Config, RefereeConfig, RulesConfig, StorageConfig
 from poolboard.service import serve
@@ -84,10 +85,18 @@ def test_a_lost_sensor_link_is_shown_and_its_return_too(make_table) -> None:
     table = make_table()
     table.session.process(LinkHealth(table.time.now, False, "unplugged"))
     state = table.session.state()
-    assert state["link"] == {"connected": False, "detail": "unplugged"}
-    assert "DOWN" in state["faults"][-1]["message"]
-    table.session.process(LinkHealth(table.time.now, True, "replugged"))
-    assert table.session.state()["link"]["connected"]
+    # A sensor that words only its detail: the detail as it is within the line's words.
+    assert state["link"] == {"connected": False, "detail": "unplugged", "said": None}
+    assert state["faults"][-1]["message"] == "sensor link DOWN: unplugged"
+    assert state["faults"][-1]["said"] == {
+        "message": "sensor link DOWN: {detail}",
+        "values": {"detail": "unplugged"},
+    }
+    back = Phrase("board restarted (its boot id changed)")
+    table.session.process(LinkHealth(table.time.now, True, str(back), back))
+    state = table.session.state()
+    assert state["link"]["connected"] and state["link"]["said"] == back.to_json()
+    assert state["faults"][-1]["said"]["values"]["detail"] == back.to_json()
 
 
 class BrokenSensor:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.phrase import Phrase
 from engine.sensing import LinkHealth
 from poolboard.simulated_board import SimulatedBoard
 from tests.web.conftest import PASSWORD, START, Live
@@ -281,8 +282,10 @@ class LinkedBoard(SimulatedBoard):
     """The simulated board, whose sensor link can be lost and found again (a camera knocked
     away from the board, or unplugged, and put back)."""
 
-    def link(self, connected: bool, detail: str) -> None:
-        self._events.put(LinkHealth(self._now(), connected, detail))
+    def link(self, connected: bool, detail: str | Phrase) -> None:
+        """The link up or down: ``detail`` a text, or words (LinkHealth's said) as well."""
+        said = detail if isinstance(detail, Phrase) else None
+        self._events.put(LinkHealth(self._now(), connected, str(detail), said))
 
 
 def test_a_lost_sensor_link_shows_while_it_is_lost(browser, tmp_path) -> None:

@@ -7,12 +7,14 @@ from pathlib import Path
 import pytest
 
 from engine.color import Color
-from poolboard.config import DisplayConfig, RulesConfig
-from tests.web.conftest import PASSWORD, Live
+from engine.phrase import Phrase
+from poolboard.config import DisplayConfig, OpponentConfig, RulesConfig
+from poolboard.simulated_board import SimulatedBoard
+from tests.web.conftest import PASSWORD, START, Live
 from tests.web.test_axe import serious
 from tests.web.test_keyboard import tab_to, type_square
-from tests.web.test_pages import CHROMIUM, TIMEOUT
-from tests.web.test_screens import text_of, wait_text
+from tests.web.test_pages import CHROMIUM, TIMEOUT, spectator_and_board, tap
+from tests.web.test_screens import LinkedBoard, text_of, wait_text
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"
@@ -112,7 +114,7 @@ def test_the_pages_speak_spanish_and_switch_to_english(browser, spanish: Live) -
 
     # The referee's details line, audit and recorded games in Spanish, times in its locale.
     wait_text(referee, "#details-for", "vale para la siguiente partida")
-    referee.fill("#details-form [name=time_control]", "apca-match")  # not the refused one above
+    referee.fill("#details-form [name=time_control]", "apca-match")  # the refused one put right
     referee.fill("#details-form [name=event]", "Club")
     referee.click("#details-form button[type=submit]")
     wait_text(referee, "#details-for", "vale para la siguiente partida; ya fijado: torneo Club")
@@ -181,6 +183,84 @@ def test_a_refused_hint_is_said_in_spanish(browser, tmp_path: Path) -> None:
         spectator.wait_for_selector(".conn.live", timeout=TIMEOUT)
         spectator.click("#hint")  # no position on the board yet
         wait_text(spectator, "#hint-message", "primero coloque la posición")
+        context.close()
+    finally:
+        server.close()
+
+
+def test_what_the_computer_does_is_said_in_spanish(browser, tmp_path: Path) -> None:
+    """The opponent line comes with its words (opponent.said): what the computer waits for and
+    the move it has chosen, in Spanish, the move in PDN as it is (docs/opponents.md)."""
+    opponent = OpponentConfig(kind="engine", side="white", level=1)
+    server = Live(tmp_path, display=DisplayConfig(language="es"), opponent=opponent)
+    try:
+        context, spectator, board = spectator_and_board(browser, server.url)
+        wait_text(
+            spectator, "#opponent-line", "juega con Blancas: coloque la posición en el tablero"
+        )
+        board.click("#setup")
+        tap(board, 11)
+        tap(board, 15)
+        spectator.wait_for_function(
+            "() => document.getElementById('opponent-line').textContent.includes(': mueve ')",
+            timeout=TIMEOUT,
+        )
+        move = server.session.state()["opponent"]["move"]
+        assert text_of(spectator, "#opponent-line").endswith(f"juega con Blancas: mueve {move}")
+        context.close()
+    finally:
+        server.close()
+
+
+def test_a_lost_sensor_link_is_said_in_spanish(browser, tmp_path: Path) -> None:
+    """The link's detail comes with its words (link.said): "CAÍDA" and why in Spanish, the USB
+    id as it is; a sensor that words only its detail is quoted as it is (docs/web.md)."""
+    sensor = LinkedBoard()
+    server = Live(tmp_path, sensor=sensor, display=DisplayConfig(language="es"))
+    try:
+        context = browser.new_context(viewport={"width": 1024, "height": 768})
+        page = context.new_page()
+        page.goto(server.url + "/")
+        page.wait_for_selector(".conn.live", timeout=TIMEOUT)
+        sensor.link(False, Phrase("waiting for a board with USB id {usb}", usb="2E8A:000A"))
+        wait_text(
+            page,
+            "#alerts",
+            "conexión del sensor CAÍDA: esperando un tablero con identificador USB 2E8A:000A",
+        )
+        sensor.link(True, "back")
+        page.wait_for_function(
+            "() => document.getElementById('alerts').textContent === ''", timeout=TIMEOUT
+        )
+        sensor.link(False, "unplugged")
+        wait_text(page, "#alerts", "conexión del sensor CAÍDA: unplugged")
+        context.close()
+    finally:
+        server.close()
+
+
+def test_a_move_not_recorded_is_said_in_spanish(browser, tiny_disk) -> None:
+    """A full disk (a real 512 KiB tmpfs): "NO REGISTRADO" on the spectator page and the
+    referee's console, the store's own error quoted as it is (docs/web.md)."""
+    sensor = SimulatedBoard()
+    server = Live(tiny_disk.folder, sensor=sensor, display=DisplayConfig(language="es"))
+    try:
+        context = browser.new_context(
+            viewport={"width": 1024, "height": 768},
+            http_credentials={"username": "referee", "password": PASSWORD},
+        )
+        spectator, referee = context.new_page(), context.new_page()
+        spectator.goto(server.url + "/")
+        referee.goto(server.url + "/referee")
+        sensor.set_occupied(START)
+        wait_text(spectator, "#state-line", "Juegan las negras")
+        tiny_disk.fill()
+        sensor.set_occupied(START - {11})
+        sensor.set_occupied(START - {11} | {15})
+        for page in (spectator, referee):
+            wait_text(page, "#alerts", "NO REGISTRADO: ")
+            wait_text(page, "#alerts", "; el tablero debe volver a la última posición registrada")
+        assert "NOT RECORDED" not in text_of(spectator, "#alerts")
         context.close()
     finally:
         server.close()

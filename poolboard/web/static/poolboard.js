@@ -589,13 +589,19 @@ export function trackerLine({ name, detail, said }) {
   }[name] ?? detail;
 }
 
+/** ``text``, the server's English, as it is on an English page; in another language its words
+ * ``phrase`` (a state's ``*_said``), when the server sent them (an older table does not). */
+export function inLanguage(phrase, text) {
+  return phrase && language !== "en" ? t(phrase.message, phrase.values) : text;
+}
+
 /** What the opponent off the board and a hint are doing now, or "" (docs/opponents.md). */
 export function opponentLine(state) {
   const parts = [];
   const opponent = state.opponent;
   if (opponent && !state.result && opponent.status !== "idle") {
     const side = sideName(opponent.side);
-    parts.push(`${opponent.name}, ${t("playing {side}", { side })}: ${opponent.text}`);
+    parts.push(`${opponent.name}, ${t("playing {side}", { side })}: ${inLanguage(opponent.said, opponent.text)}`);
   }
   // A remote game (docs/remote.md): the link down, or the two boards' records disagreeing.
   if (opponent?.kind === "remote" && !opponent.connected) {
@@ -644,8 +650,8 @@ export function showOpponent(state, line, button) {
 /** A violation as one line naming its rule once, in the page's language (``said``: the
  * tracker's words and what they quote, each looked up in the catalogue). */
 export function violationText(violation) {
-  const { rule, said } = violation;
-  const message = said && language !== "en" ? t(said.message, said.values) : violation.message;
+  const { rule } = violation;
+  const message = inLanguage(violation.said, violation.message);
   return rule && !message.includes(rule) ? `${rule}: ${message}` : message;
 }
 
@@ -653,8 +659,9 @@ export function violationText(violation) {
  * work again) and a lost sensor link (until it is back). */
 export function standingFaults(state) {
   const lines = [];
-  if (state.storage) lines.push(state.storage);
-  if (state.link && !state.link.connected) lines.push(t("sensor link DOWN: {detail}", { detail: state.link.detail }));
+  if (state.storage) lines.push(inLanguage(state.storage_said, state.storage));
+  const link = state.link;
+  if (link && !link.connected) lines.push(t("sensor link DOWN: {detail}", { detail: inLanguage(link.said, link.detail) }));
   return lines;
 }
 

@@ -1,7 +1,7 @@
 // The referee console (/referee): every action is a POST to /api/referee/... with the HTTP Basic
 // credentials the browser asked for when the page was opened; the session audits each one.
 import {
-  BoardView, ClockModel, boardPicture, connect, countText, cueStyles, dateLocale, language,
+  BoardView, ClockModel, boardPicture, connect, countText, cueStyles, dateLocale, inLanguage, language,
   loadLanguage, matchLine, parseFen, players, playerWords, refusalText, renderMoves, sideName, t,
   showClockFaces, showConnection, showPlayer, showText, standingFaults, stateLine, violationText,
 } from "/static/poolboard.js";
@@ -284,8 +284,7 @@ function show() {
     `${matchLine(state)}${match.results?.length ? ` · ${t("score")} ${match.score.map((p) => `${p.name} ${p.points}`).join(", ")}` : ""}${match.over ? t(" · the match is over") : ""}`;
   document.getElementById("match-results").replaceChildren(...(match.results ?? []).map((r) => {
     const li = document.createElement("li");
-    const text = r.said && language !== "en" ? t(r.said.message, r.said.values) : r.text;
-    li.textContent = `${t("game {game}:", { game: r.game })} ${r.result} ${text}`;
+    li.textContent = `${t("game {game}:", { game: r.game })} ${r.result} ${inLanguage(r.said, r.text)}`;
     return li;
   }));
   document.getElementById("next-game").disabled = !state.result || Boolean(match.over);
