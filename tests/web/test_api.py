@@ -231,7 +231,9 @@ def test_openapi_documents_the_state_the_api_sends(live: Live) -> None:
     assert answer["application/json"]["schema"] == {"$ref": "#/components/schemas/BoardState"}
     documented = schema["components"]["schemas"]["BoardState"]
     state = httpx.get(f"{live.url}/api/state").json()
-    assert set(documented["required"]) == set(state)  # every key documented, none left out
+    assert set(documented["properties"]) == set(state)  # every key documented, none left out
+    # Words added later are optional, so a hall still reads an older table's state.
+    assert set(state) - set(documented["required"]) <= {"result_said", "storage_said"}
     assert BoardState.model_validate(state).moves == state["moves"] == []
 
 
