@@ -19,7 +19,7 @@ from collections.abc import Mapping
 import cv2
 import numpy as np
 
-from vision.camera import distort, undistort
+from vision.camera import bent_outline, distort, undistort
 from vision.colour import START_POSITION
 from vision.lattice import lattice_quads
 from vision.layout import CANONICAL_CORNERS, CANVAS_PX, LAYOUT, MARGIN_PX, SQUARE_PX
@@ -181,33 +181,8 @@ def _grid_corners(image: np.ndarray) -> np.ndarray | None:
             if found:
                 inner = (points.reshape(-1, 2) + 0.5) / scale - 0.5
                 height, width = image.shape[:2]
-                return _outer_corners(grid, inner, (width, height))
+                return bent_outline(grid, inner, _GRID_OUTLINE, (width, height))
     return None
-
-
-def _outer_corners(grid: np.ndarray, inner: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    """The playing area's outer corners, a square beyond the 7x7 inner corners seen (``inner``
-    at ``grid``'s board points), on the lines the lens bends: a wide-angle lens pulls the outer
-    squares in, and a straight extrapolation then overshoots. The inner corners, undistorted
-    with each k1 tried, fit one plane's view best with the lens's own; 0 unless clearly
-    better (``_K1_FIT``)."""
-
-    def fitted(k1: float) -> tuple[float, np.ndarray]:
-        flat = undistort(inner, k1, size).astype(np.float32)
-        to_image, _ = cv2.findHomography(grid, flat)
-        seen = cv2.perspectiveTransform(grid[None], to_image)[0]
-        return float(np.linalg.norm(seen - flat, axis=1).mean()), to_image
-
-    plain, to_image = fitted(0.0)
-    trials = [(fitted(k1), k1) for k1 in np.linspace(*K1_RANGE, 19)]
-    (error, bent), k1 = min(trials, key=lambda t: t[0][0])
-    if error > _K1_FIT * plain:
-        return cv2.perspectiveTransform(_GRID_OUTLINE[None], to_image)[0]
-    outline = cv2.perspectiveTransform(_GRID_OUTLINE[None], bent)[0]
-    return distort(outline, k1, size).astype(np.float32)
-
-
-_K1_FIT = 0.7  # share of the straight fit's error a bent one must be under to be believed
 
 
 def _lattice_corners(image: np.ndarray) -> np.ndarray | None:

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.camera import bent_outline
+
 #: Pixels across the picture is searched at (the saddles are found on a shrunk copy).
 _WORKING_PX = 960
 _BLUR = 2.0  # Gaussian sigma (working pixels) before the saddles' second derivatives
@@ -211,7 +213,8 @@ def _board_window(lattice: np.ndarray, colours: np.ndarray) -> np.ndarray | None
     if start is None:
         return None
     outline = (_GRID_OUTLINE + start).astype(np.float32)
-    return cv2.perspectiveTransform(outline[None], to_image)[0]
+    height, width = colours.shape[:2]
+    return bent_outline(lattice[:, :2], lattice[:, 2:], outline, (width, height))
 
 
 def _cell_steps(canvas: np.ndarray, origin: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
