@@ -257,8 +257,8 @@ def orient(
     return kept[int(np.argmax(darker))][1]
 
 
-#: Share of the pieces by which a turn may fit the position's occupancy less well than the
-#: best and still be told from it by the pieces' colours (the start position is its own
+#: Share of the pieces by which a turn may fit the position's occupancy less well than its
+#: half turn and still be told from it by the pieces' colours (the start position is its own
 #: mirror: both half turns fit it alike).
 _FIT_SLACK = 0.1
 
