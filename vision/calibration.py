@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
 from engine.board import Board, FenError
+from engine.phrase import Phrase
 from vision import READERS
 from vision.calibration_file import LANDSCAPE_ONLY, VERSION, CalibrationFile
 from vision.camera import (
@@ -927,13 +928,14 @@ def read_squares(calibration: Calibration, image: np.ndarray) -> dict[int, str]:
     return read_placed(calibration.placed_in(image), image)
 
 
-def why_unreadable(calibration: Calibration, image: np.ndarray) -> str | None:
+def why_unreadable(calibration: Calibration, image: np.ndarray) -> Phrase | None:
     """Why no picture like ``image`` can be read with ``calibration`` (said as "the picture
     is ..."), or None: nothing in it, or black and white where the calibration's had colour."""
     if blank(image):
         return BLANK
     if calibration.coloured and colourless(image):
-        return f"black and white where the calibration's had colour, and {NO_COLOUR}"
+        return Phrase("black and white where the calibration's had colour, and {advice}",
+                      advice=NO_COLOUR)  # fmt: skip
     return None
 
 

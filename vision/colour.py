@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from engine.geometry import SQUARES, row_col
+from engine.phrase import Phrase
 from vision.camera import CameraPose
 from vision.layout import (
     CANVAS_PX,
@@ -186,7 +187,7 @@ class Pixels:
 
 
 #: What to do about a black-and-white picture, said wherever one is refused.
-NO_COLOUR = (
+NO_COLOUR = Phrase(
     "the sides are told apart by colour: light the board better, or turn the camera's "
     "night (black-and-white) mode off"
 )
@@ -195,7 +196,7 @@ _GREY_SHARE = 0.995  # share of such pixels in a picture without any colour
 
 
 #: Said of a picture that shows nothing at all ("the picture is ...").
-BLANK = "all one shade: is the lens covered, or the lamp off?"
+BLANK = Phrase("all one shade: is the lens covered, or the lamp off?")
 _BLANK_SPREAD = 3.0  # grey levels (0-255); a dim board's picture still spreads dozens
 
 

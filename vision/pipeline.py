@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from engine.phrase import Phrase
 from engine.sensing import LinkHealth, SensorEvent, SensorFault, Snapshot
 from vision.calibration import Calibration, CalibrationError, why_unreadable
 from vision.colour import Pixels
@@ -305,7 +306,7 @@ class BoardWatcher:
         self._faulted = False
         self._held_over = 0  # views kept from being taken for new light: something lies over it
         self._not_found = 0  # searches for the board in a row that found nothing
-        self._unreadable: str | None = None  # why the camera's frames cannot be read, if so
+        self._unreadable: Phrase | None = None  # why the camera's frames cannot be read, if so
         self._view_lost = False  # the board was lost from view (the link reported down)
 
     @property
@@ -325,8 +326,8 @@ class BoardWatcher:
             self._run.reset()
             self._changed_still = 0
             if unreadable:
-                return LinkHealth(t, False, f"the camera's picture is {unreadable}")
-            return LinkHealth(t, True, "the camera's picture can be read again")
+                return _link(t, False, Phrase("the camera's picture is {why}", why=unreadable))
+            return _link(t, True, Phrase("the camera's picture can be read again"))
         if unreadable:
             return None
         reading = self.reader.read(frame)
@@ -367,7 +368,7 @@ class BoardWatcher:
         self._not_found = 0
         if self._view_lost:  # the snapshot, if one is due, follows with the next frame
             self._view_lost = False
-            return LinkHealth(t, True, "the board is in view and reads again")
+            return _link(t, True, Phrase("the board is in view and reads again"))
         if kinds == self.kinds:
             return None
         self.kinds = kinds
@@ -413,7 +414,7 @@ class BoardWatcher:
         if moved is None:
             return None
         self.reader.recalibrated(moved)
-        return LinkHealth(t, True, f"camera moved {drift:.1f} px: corners found again")
+        return _link(t, True, _moved(drift))
 
     def _followed(self, frame: np.ndarray, markers: dict[int, np.ndarray]) -> Calibration | None:
         """The calibration moved as the markers say, if its corners then frame the pattern at
@@ -460,14 +461,20 @@ class BoardWatcher:
             return self._rebase(frame, t, self.calibration, old)
         if reading.board >= BOARD_LIKE and reading.unknown:
             named = ", ".join(map(str, sorted(reading.unknown)))
-            squares = f"squares {named} fit" if len(reading.unknown) > 1 else f"square {named} fits"
-            return self._fault(
-                t,
-                f"{squares} no colour learnt: something that is no piece lies there (clear it), "
-                "or the light changed too much",
-                reading.unknown,
+            unlike = (
+                Phrase("squares {squares} fit no colour learnt", squares=named)
+                if len(reading.unknown) > 1
+                else Phrase("square {square} fits no colour learnt", square=named)
             )
-        return self._fault(t, "the board's view changed and the board cannot be found again")
+            problem = Phrase(
+                "{unlike}: something that is no piece lies there (clear it), or the light "
+                "changed too much",
+                unlike=unlike,
+            )
+            return self._fault(t, problem, reading.unknown)
+        return self._fault(
+            t, Phrase("the board's view changed and the board cannot be found again")
+        )
 
     def _turned(self, frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
         """The turn of a board found again that reads most as the last snapshot did (a moved
@@ -502,16 +509,16 @@ class BoardWatcher:
         self.reader.recalibrated(calibration)
         _, unknown, pixels = calibration.read(calibration.canvas(frame))
         if unknown.any():
-            return self._fault(t, "the board's view changed and its squares no longer read")
+            return self._fault(t, Phrase("the board's view changed and its squares no longer read"))
         calibration.light[:] = pixels.light
         self._not_found = 0
         drift = float(np.abs(calibration.corners - old).max())
         if drift > self.config.drift_limit:
-            return LinkHealth(t, True, f"camera moved {drift:.1f} px: corners found again")
-        return LinkHealth(t, True, "the light changed: light squares relearnt")
+            return _link(t, True, _moved(drift))
+        return _link(t, True, Phrase("the light changed: light squares relearnt"))
 
     def _fault(
-        self, t: float, message: str, squares: frozenset[int] = frozenset()
+        self, t: float, problem: Phrase, squares: frozenset[int] = frozenset()
     ) -> SensorEvent | None:
         """One fault until the board reads again: on ``squares``, or, with none, the whole
         view lost, which is the link down (shown to the players like a camera unplugged)
@@ -520,8 +527,18 @@ class BoardWatcher:
         if self._faulted:
             return None
         self._faulted = True
-        text = f"{message}: recalibrate (poolboard vision calibrate)"
+        said = Phrase("{problem}: recalibrate (poolboard vision calibrate)", problem=problem)
         if squares:
-            return SensorFault(t, text, squares)
+            return SensorFault(t, str(said), squares)
         self._view_lost = True
-        return LinkHealth(t, False, text)
+        return _link(t, False, said)
+
+
+def _link(t: float, connected: bool, said: Phrase) -> LinkHealth:
+    """The camera link's state, worded in English and as words a page says in its language."""
+    return LinkHealth(t, connected, str(said), said)
+
+
+def _moved(drift: float) -> Phrase:
+    """How far the camera moved before its board was found again."""
+    return Phrase("camera moved {px} px: corners found again", px=f"{drift:.1f}")

@@ -12,9 +12,10 @@ import cv2
 import numpy as np
 import pytest
 
+from engine.phrase import Phrase
 from engine.sensing import LinkHealth, SensorFault, Snapshot
 from vision.calibration import Calibration, CalibrationError, calibrate, load_image, read_squares
-from vision.colour import START_POSITION
+from vision.colour import BLANK, START_POSITION
 from vision.evaluate import Photo, report, trials, unchanged
 from vision.layout import SQUARE_CENTRES
 from vision.photo_changes import changes
@@ -25,6 +26,8 @@ PHOTO = Path(__file__).parent.parent / "data" / "photos" / "eppu_initialization.
 CORNERS = np.array([[925, 680], [1392, 589], [1254, 161], [812, 189]], dtype=np.float32)
 #: The same corners clicked a tenth of the board inside it: the squares between them no
 #: longer line up with the board's.
+#: The camera link's words when its picture can be read again (a page says them in its language).
+AGAIN = Phrase("the camera's picture can be read again")
 CORNERS_INSIDE = (CORNERS.mean(axis=0) + (CORNERS - CORNERS.mean(axis=0)) * 0.9).astype(np.float32)
 
 
@@ -93,7 +96,7 @@ def test_a_camera_gone_black_and_white_is_a_link_down_not_an_empty_board(
     assert isinstance(down, LinkHealth) and not down.connected and down.t == 5
     assert "black and white" in down.detail and "night" in down.detail
     events = [watcher.feed(photo, t) for t in range(40, 46)]
-    assert events[0] == LinkHealth(40, True, "the camera's picture can be read again")
+    assert events[0] == LinkHealth(40, True, "the camera's picture can be read again", AGAIN)
     assert events[1:] == [None] * 5  # the same board as before: no new snapshot
     with pytest.raises(CalibrationError, match="black and white where the calibration"):
         read_squares(calibration, grey)
@@ -116,13 +119,15 @@ def test_a_covered_lens_is_a_link_down_not_a_moved_camera(photo: np.ndarray) -> 
         events = [watcher.feed(seen, t) for t in range(5)]
         assert [type(e) for e in events if e is not None] == [Snapshot]
         events = [watcher.feed(dark, t) for t in range(5, 60)]
+        said = Phrase("the camera's picture is {why}", why=BLANK)  # said in a page's language
         assert [e for e in events if e is not None] == [
             LinkHealth(5, False, "the camera's picture is all one shade: is the lens covered, "
-                       "or the lamp off?")
+                       "or the lamp off?", said)
         ]  # fmt: skip
         events = [watcher.feed(seen, t) for t in range(60, 66)]
         assert (
-            events == [LinkHealth(60, True, "the camera's picture can be read again")] + [None] * 5
+            events
+            == [LinkHealth(60, True, "the camera's picture can be read again", AGAIN)] + [None] * 5
         )
         with pytest.raises(CalibrationError, match="all one shade"):
             read_squares(calibration, dark)

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from engine.sensing import LinkHealth, SensorFault, Snapshot
+from poolboard.words import said
 from vision.calibration import Calibration, calibrate
 from vision.colour import MARK
 from vision.corners import find_board_corners, homography
@@ -80,6 +81,10 @@ def test_a_moved_camera_is_found_again_by_its_markers(calibration: Calibration, 
     events = [e for e in feed(watcher, frames) if e is not None]
     assert events[0] == Snapshot.from_pieces(3.0, START)
     assert isinstance(events[1], LinkHealth) and "camera moved" in events[1].detail
+    # Worded for a page in any language too (issue #36), the pixels as they are.
+    assert events[1].said is not None and str(events[1].said) == events[1].detail
+    assert said(events[1].said, "es").startswith("la cámara se movió ")
+    assert said(events[1].said, "es").endswith(" px: esquinas halladas de nuevo")
     assert isinstance(events[2], Snapshot) and events[2].occupied == occupied(AFTER)
     assert np.abs(watcher.calibration.corners - render(START, Style(), moved).corners).max() < 3
 
