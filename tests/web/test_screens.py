@@ -53,6 +53,11 @@ def assert_nothing_cut(page) -> None:
         "<= innerWidth])"
     )
     assert sorted(text for text, _, _ in names) == [BLACK, WHITE]
+    # The move list's head names the players too: it stays within its box.
+    boxes = page.evaluate(
+        "[...document.querySelectorAll('.moves-box')].map(b => b.scrollWidth <= b.clientWidth + 1)"
+    )
+    assert all(boxes), f"{page.url}: the move list runs past its box"
     assert all(fits and inside for _, fits, inside in names), names
     # Names wrap only between words (or after a hyphen): no word is split over two lines.
     split = page.evaluate(
