@@ -620,10 +620,12 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
             outcome: dict[str, object] = {"id": error.action_id, "ok": False, "error": str(error)}
         else:
             outcome = {"id": reply.id, "ok": reply.ok, "error": reply.error}
-            # A table older than its refusals' message and values has only the sentence.
-            said = reply.error or ""
-            words = Phrase.from_json(reply.message or said, reply.model_dump()["values"])
-            refusal = None if reply.ok else Refused(422, said, words)
+            refusal = None
+            if not reply.ok:
+                # A table older than its refusals' message and values has only the sentence.
+                said = reply.error or ""
+                values = reply.model_dump(include={"values"})["values"]
+                refusal = Refused(422, said, Phrase.from_json(reply.message or said, values))
         outcome["status"] = 200 if refusal is None else refusal.status_code
         if refusal is not None:
             outcome |= refusal.phrase.to_json()
