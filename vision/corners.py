@@ -239,7 +239,7 @@ def orient(
         else:
             dark_is_dark = np.median(bright[LAYOUT.light]) > np.median(bright[LAYOUT.corners])
         if dark_is_dark:
-            candidates.append((index, corners, bright, _occupancy_fit(canvas, named)))
+            candidates.append((index, corners, bright, canvas))
     if not candidates:
         raise CornerError("found a grid, but cannot tell its light squares from its dark ones")
     if near is not None:
@@ -250,8 +250,8 @@ def orient(
         return candidates[0][1]
     # Of two half turns, the one whose squares hold pieces where the position has them: the
     # other puts pieces on squares it names empty, unless the position is its own mirror.
-    fits = {index: fit for index, _, _, fit in candidates}
-    kept = [c for c in candidates if fits.get((c[0] + 2) % 4, 0.0) <= c[3] + _FIT_SLACK]
+    fits = {index: _occupancy_fit(canvas, named) for index, _, _, canvas in candidates}
+    kept = [c for c in candidates if fits.get((c[0] + 2) % 4, 0.0) <= fits[c[0]] + _FIT_SLACK]
     darker = [np.median(b[LAYOUT.discs[white]]) - np.median(b[LAYOUT.discs[black]])
               for _, _, b, _ in kept]  # fmt: skip
     return kept[int(np.argmax(darker))][1]
