@@ -252,6 +252,11 @@ def orient(
     # other puts pieces on squares it names empty, unless the position is its own mirror.
     fits = {index: _occupancy_fit(canvas, named) for index, _, _, canvas in candidates}
     kept = [c for c in candidates if fits.get((c[0] + 2) % 4, 0.0) <= fits[c[0]] + _FIT_SLACK]
+    # Of two that fit alike (a full board), the one whose pieces' colours part as the position
+    # parts its sides: the other names a piece of either colour Black, unless the position
+    # is its own mirror in colour too (the start position).
+    sides = {c[0]: _side_fit(c[3], black, white) for c in kept}
+    kept = [c for c in kept if sides[c[0]] >= max(sides.values()) - _FIT_SLACK]
     darker = [np.median(b[LAYOUT.discs[white]]) - np.median(b[LAYOUT.discs[black]])
               for _, _, b, _ in kept]  # fmt: skip
     return kept[int(np.argmax(darker))][1]
@@ -278,6 +283,22 @@ def _occupancy_fit(canvas: np.ndarray, position: Mapping[int, str]) -> float:
         return 1.0  # every square alike: no turn tells
     most = known[np.argsort(standing_out[known])[::-1][: len(held)]]
     return len(held.intersection(most.tolist())) / len(held)
+
+
+def _side_fit(canvas: np.ndarray, black: list[int], white: list[int]) -> float:
+    """The share of the pieces named on ``black`` and ``white`` (squares 0-31) whose middle's
+    colour is nearer their own side's median than the other side's, on this turn's canonical
+    image: near 1 where the turn names each colour one side, near a half where it mixes them."""
+    lab = cv2.cvtColor(canvas, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    middle = np.median(lab[LAYOUT.discs], axis=1)
+    own = [middle[black], middle[white]]
+    centres = [np.median(colours, axis=0) for colours in own]
+    nearer = 0
+    for side, colours in enumerate(own):
+        to_own = np.linalg.norm(colours - centres[side], axis=1)
+        to_other = np.linalg.norm(colours - centres[1 - side], axis=1)
+        nearer += int(np.count_nonzero(to_own < to_other))
+    return nearer / (len(black) + len(white))
 
 
 #: How many times more a turn's pieces must stand out from their squares than the other

@@ -456,6 +456,21 @@ def test_a_late_position_is_turned_by_where_its_pieces_stand(view: View) -> None
     assert np.abs(found - frame.corners).max() < 3
 
 
+def test_a_full_board_is_turned_by_which_colour_the_position_names_each_side(
+    view: View,
+) -> None:
+    """Every square held, as on a board crowded with kings: both half turns fit the position's
+    occupancy, and the darker green would be taken for Black (R-BRD-3). But the half turn
+    names men of either colour Black on this position; only a1 in its place parts the colours
+    as the position parts the sides."""
+    style = Style(black=(40, 40, 175), white=(50, 90, 30))  # BGR: the green is the darker
+    rows = ["b", "w", "w", "b", "b", "b", "w", "b"]  # a row's four squares, one side each
+    position = {square: rows[(square - 1) // 4] for square in range(1, 33)}
+    frame = render(position, style, view)
+    found = find_board_corners(frame.image, position=position)
+    assert np.abs(found - frame.corners).max() < 3
+
+
 def test_a_bending_lens_does_not_push_the_found_corners_out() -> None:
     """A wide-angle lens pulls the outer squares in: the outer corners are extrapolated from
     the inner ones along the lens's bent lines, not straight ones (3.5 pixels out at k1 -0.3
