@@ -6,8 +6,9 @@ with the corners it finds itself, as a user who clicks nothing meets it.
 Each board (grouped as ``poolboard vision evaluate`` groups them) is calibrated on each of its
 photos in turn with the position that photo shows and no corners (markers, the grid, the
 lattice: :func:`vision.calibration.locate_board`); each other photo of the board is read
-with the corners found in it the same way, turned by the position it shows (the camera in
-play knows the last position; the photos of a board may come from other poses). A square
+with the corners found in it the same way: turned nearest the calibration's where the photo
+was taken from the calibration's pose (within a square), as the camera in play turns them;
+from another pose, by the position it shows. A square
 counts right in occupancy and colour. Where a photo shows a position that is its own mirror,
 the camera may take the other side as Black than the labels do (R-BRD-3: the darker; the
 labels: red), numbering the board from the other end: each read is scored in the labels'
@@ -56,7 +57,9 @@ def _read(
     calibration: Calibration, photo: Photo, found: dict[str, np.ndarray | None]
 ) -> dict[int, str] | None:
     """The photo read with the corners found in it (kept in ``found`` by photo, as the search
-    takes seconds); None where none were found."""
+    takes seconds); None where none were found. Taken from the calibration's pose, the corners
+    are turned as the camera in play turns them, nearest the calibration's; from another
+    pose, by the position the photo shows."""
     if photo.name not in found:
         try:
             found[photo.name] = find_board_corners(photo.image, position=photo.truth)
@@ -65,6 +68,11 @@ def _read(
     corners = found[photo.name]
     if corners is None:
         return None
+    turns = [np.roll(corners, k, axis=0) for k in range(4)]
+    nearest = min(turns, key=lambda c: float(np.abs(c - calibration.corners).max()))
+    side = float(np.linalg.norm(calibration.corners[1] - calibration.corners[0]))
+    if np.abs(nearest - calibration.corners).max() < side / 8:  # within a square: same pose
+        corners = nearest
     placed = calibration.seen_at(corners, photo.image)
     return placed.squares_in(photo.image)
 
