@@ -11,10 +11,10 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from engine.board import Board
 from engine.color import Color
-from poolboard import remote_protocol as protocol
-from poolboard.opponents.remote import ClockReading, GameTerms, PeerMove, RemoteLink
-from poolboard.remote_protocol import Invite
-from poolboard.remote_settings import RemoteLinkConfig
+from poolboard.remote import protocol
+from poolboard.remote.link import ClockReading, GameTerms, PeerMove, RemoteLink
+from poolboard.remote.protocol import Invite
+from poolboard.remote.settings import RemoteLinkConfig
 from tests.hall.conftest import TABLES, needs_mosquitto
 
 pytestmark = needs_mosquitto

@@ -15,10 +15,10 @@ import pytest
 from engine.board import Board
 from engine.color import Color
 from engine.cues import CueKind
-from poolboard import remote_protocol as protocol
 from poolboard.config import OpponentConfig, RulesConfig
-from poolboard.opponents.remote_opponent import RemoteOpponent
-from poolboard.remote_protocol import Invite
+from poolboard.remote import protocol
+from poolboard.remote.opponent import RemoteOpponent
+from poolboard.remote.protocol import Invite
 from tests.hall.conftest import TABLES, needs_mosquitto
 from tests.remote.test_remote_link import loopback_link, raw_client, settle_logs
 from tests.service.test_opponent import OpponentTable, status, wait_for

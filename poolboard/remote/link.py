@@ -20,7 +20,7 @@ import secrets
 import socket
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import paho.mqtt.client as mqtt
@@ -31,10 +31,11 @@ from pydantic import JsonValue
 from engine.board import Board, Move
 from engine.color import Color
 from engine.game import BLACK_WINS, DRAW, WHITE_WINS
-from poolboard import remote_protocol as protocol
 from poolboard.broker_client import new_client
-from poolboard.remote_protocol import Invite, ProtocolError
-from poolboard.remote_settings import RemoteLinkConfig
+from poolboard.remote import protocol
+from poolboard.remote.protocol import Invite, ProtocolError
+from poolboard.remote.rewind import Rewind, number_of, rewind_from
+from poolboard.remote.settings import RemoteLinkConfig
 
 log = logging.getLogger("poolboard.remote")
 
@@ -50,83 +51,6 @@ class Duplicate(ProtocolError):
 
 class Superseded(ProtocolError):
     """A move made before a rewind this board has taken, or after one it has not taken yet."""
-
-
-@dataclass(frozen=True)
-class Rewind:
-    """A record rewound by its own board's user (docs/remote.md): the game's ``number``-th
-    rewind (both boards' counted), made on board ``by``, ``how`` (a
-    :data:`~poolboard.remote_protocol.REWIND_KINDS`), from ``ply`` on, undoing ``undone`` (the
-    moves that board had from ``ply``)."""
-
-    number: int
-    by: str
-    how: str
-    ply: int
-    undone: tuple[str, ...]
-
-    def fields(self) -> dict[str, object]:
-        """The ``rewinds`` and ``rewind`` fields of a record (and of the board's kept state)."""
-        described = {"by": self.by, "how": self.how, "ply": self.ply, "undone": list(self.undone)}
-        return {"rewinds": self.number, "rewind": described}
-
-    def explains(self, before: Sequence[str], after: Sequence[str]) -> bool:
-        """Whether ``before`` is a record this rewind was made on (the same moves up to
-        ``ply``, then the moves it undid, as far as both go: moves made while it crossed count)
-        and ``after``, the record it made, differs from it."""
-        kept = self.ply - 1
-        if list(before) == list(after) or list(before[:kept]) != list(after[:kept]):
-            return False
-        return len(before) >= kept and all(
-            mine == undone for mine, undone in zip(before[kept:], self.undone, strict=False)
-        )
-
-    def done(self, after: Sequence[str]) -> str:
-        """What it did, in words: ``took back 22-18 at ply 8``, ``corrected ply 7 to 22-17``."""
-        if self.how == "correction":
-            to = f" to {after[self.ply - 1]}" if len(after) >= self.ply else ""
-            return f"corrected ply {self.ply}{to}"
-        verb = "took back" if self.how == "takeback" else "voided"
-        where = "at" if len(self.undone) == 1 else "from"
-        return f"{verb} {' '.join(self.undone)} {where} ply {self.ply}"
-
-    def instruction(self, where: str) -> str:
-        """How a board whose record lacks it makes it agree (``where``: here or there)."""
-        them = "it" if len(self.undone) == 1 else "them"
-        if self.how == "correction":
-            return f"correct it {where} (the referee's correction)"
-        if self.how == "takeback":
-            return f"take {them} back {where} too"
-        return f"void {them} {where} too (the referee's void)"
-
-
-def number_of(rewind: Rewind | None) -> int:
-    """How many rewinds a record follows (0: none)."""
-    return 0 if rewind is None else rewind.number
-
-
-def rewind_from(data: Mapping[str, object]) -> Rewind | None:
-    """The :class:`Rewind` in a record's (or the kept state's) ``rewinds`` and ``rewind``
-    fields; ProtocolError naming what is wrong."""
-    number = protocol.field(data, "rewinds", int, "a count of rewinds from 0")
-    described = data.get("rewind")
-    if number < 0:
-        raise ProtocolError(f"'rewinds' must be a count of rewinds from 0, got {number}")
-    if number == 0:
-        if described is not None:
-            raise ProtocolError("'rewind' must be null while 'rewinds' is 0")
-        return None
-    if not isinstance(described, dict):
-        raise ProtocolError(f"'rewind' must describe rewind {number}: by, how, ply, undone")
-    how = protocol.field(described, "how", str, "takeback, correction or void")
-    if how not in protocol.REWIND_KINDS:
-        raise ProtocolError(f"'how' must be one of {', '.join(protocol.REWIND_KINDS)}: {how!r}")
-    ply = protocol.field(described, "ply", int, "the first ply it changed")
-    undone = protocol.field(described, "undone", list, "the moves it undid")
-    if ply < 1 or not undone or not all(isinstance(text, str) for text in undone):
-        raise ProtocolError("'rewind' must have a 'ply' from 1 and the moves it undid in PDN")
-    by = protocol.field(described, "by", str, "the board that made it")
-    return Rewind(number, by, how, ply, tuple(undone))
 
 
 @dataclass(frozen=True)

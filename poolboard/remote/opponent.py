@@ -1,9 +1,9 @@
 """``[opponent] kind = "remote"``: the other side is played on a board far away (docs/remote.md).
 
 The session tells this opponent the game after every change; it mirrors this board's record to
-the other board through :class:`~poolboard.opponents.remote.RemoteLink` and answers with the far
+the other board through :class:`~poolboard.remote.link.RemoteLink` and answers with the far
 player's move, which the session cues here for this board's player to execute. Everything else
-the far board says goes on the session core's queue as an input (poolboard/session/remote.py):
+the far board says goes on the session core's queue as an input (:mod:`poolboard.remote.inputs`):
 the host's clock, which a guest follows (the host, the inviting board, publishes it); the far
 board's result; its takeback or correction (``casual``); the rewind the record follows, kept in
 the session's store for a restart; and news for the pages (the link up or down, a problem).
@@ -21,17 +21,7 @@ from engine.clock import Clock, ClockError
 from engine.color import Color
 from engine.phrase import Phrase
 from poolboard.opponents.base import Answer, Opponent, Position
-from poolboard.opponents.remote import (
-    ClockReading,
-    GameTerms,
-    PeerMove,
-    RemoteLink,
-    Rewind,
-    rewind_from,
-)
-from poolboard.remote_protocol import ProtocolError
-from poolboard.remote_settings import RemoteLinkConfig
-from poolboard.session.remote import (
+from poolboard.remote.inputs import (
     HostClock,
     KeepRewind,
     KeptRewind,
@@ -39,6 +29,10 @@ from poolboard.session.remote import (
     RemoteResult,
     RemoteRewind,
 )
+from poolboard.remote.link import ClockReading, GameTerms, PeerMove, RemoteLink
+from poolboard.remote.protocol import ProtocolError
+from poolboard.remote.rewind import Rewind, rewind_from
+from poolboard.remote.settings import RemoteLinkConfig
 
 log = logging.getLogger("poolboard.remote")
 
