@@ -44,7 +44,7 @@ def clock_reading(position: Position) -> ClockReading | None:
         clock = Clock.from_dict(position.clock, time.monotonic)
     except ClockError:
         return None
-    plies = len(position.game.board.move_stack) + (position.chosen is not None)
+    plies = len(position.moves) + (position.chosen is not None)
     running = clock.running
     return ClockReading(
         ply=plies,
@@ -82,9 +82,9 @@ class RemoteOpponent(Opponent):
     def update(self, position: Position, answer: Answer) -> None:
         """Send this board's record (and, on the host, its clock); answer when the far move is
         in. Returns at once: publishing only queues at paho."""
-        game = position.game
         if self.link is None:
-            terms = GameTerms(game.start_fen, str(position.clock.get("control")), game.profile.name)
+            control = str(position.clock.get("control"))
+            terms = GameTerms(position.start_fen, control, position.profile)
             self.link = RemoteLink(
                 self.settings,
                 terms,
@@ -110,15 +110,12 @@ class RemoteOpponent(Opponent):
     @staticmethod
     def _record(position: Position) -> tuple[list[str], str | None, str | None]:
         """The game's moves in PDN, its result and the reason."""
-        replay = Board(position.game.start_fen)
+        replay = Board(position.start_fen)
         moves = []
-        for move in position.game.board.move_stack:
+        for move in position.moves:
             moves.append(replay.notation(move))
             replay.push(move)
-        outcome = position.game.outcome()
-        if outcome is None:
-            return moves, None, None
-        return moves, outcome.result, outcome.reason
+        return moves, position.result, position.reason
 
     def _kept(self) -> Rewind | None:
         """The rewind this game's record followed when it was last kept (a resumed game)."""
@@ -240,7 +237,7 @@ class RemoteOpponent(Opponent):
             position.to_move
             and position.serial != self._answered
             and far is not None
-            and far.ply == len(position.game.board.move_stack) + 1
+            and far.ply == len(position.moves) + 1
         )
 
     def _clock_due(self) -> bool:
