@@ -18,6 +18,7 @@ from engine.board import Board
 from engine.clock import Clock, ClockError, ClockState
 from engine.color import Color
 from engine.game import BLACK_WINS, DRAW
+from engine.phrase import Phrase
 from poolboard import records
 from poolboard.remote.link import ClockReading
 from poolboard.session import games, tracking
@@ -104,7 +105,7 @@ class RemoteRewind(Input[bool]):
     with ``words``; whether it was taken."""
 
     moves: Sequence[str] | None
-    words: str
+    words: Phrase
 
     def handle(self, core: Session) -> bool:
         words = self.words
@@ -142,7 +143,7 @@ class RemoteRewind(Input[bool]):
                     core.store.add_event(core.game_id, "opponent-move", data)
                 tracking.clock_follows_the_record(core)
                 core.save_clock()
-                core.audited("remote", "rewind", {"ply": ply, "words": words})
+                core.audited("remote", "rewind", {"ply": ply, "words": str(words)})
         except RefereeError as error:
             log.warning("remote: %s; not followed: %s", words, error)
             return False

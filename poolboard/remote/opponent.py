@@ -60,6 +60,8 @@ class RemoteOpponent(Opponent):
 
     kind: ClassVar[str] = "remote"
     waiting_text: ClassVar[Phrase] = Phrase("waiting for the other board's move…")
+    #: The other board's name on the pages until it has said its own.
+    unnamed: ClassVar[Phrase] = Phrase("the other board")
 
     def __init__(self, side: Color, link: RemoteLinkConfig) -> None:
         super().__init__(side)
@@ -68,12 +70,13 @@ class RemoteOpponent(Opponent):
         self._shown_due = False  # what describe says changed (the link, a problem): the pages
         self._latest: tuple[Position, Answer] | None = None
         #: What the players must know about the link (the boards disagree), for the pages.
-        self.problem: str | None = None
+        self.problem: Phrase | None = None
         self._answered = 0  # the serial last answered
         self._reading: ClockReading | None = None  # the host's newest clock, not yet taken
         self._reading_tried: int | None = None  # the serial it was last tried against
         self._result_due: tuple[str, str] | None = None  # the far board's result, to take
-        self._rewind_due: tuple[list[str] | None, str] | None = None  # the far board's rewind
+        #: The far board's rewind (its record, or ``None`` for its cued move), with its words.
+        self._rewind_due: tuple[list[str] | None, Phrase] | None = None
         self._wake = threading.Condition()
         self._closed = False
         self._worker = threading.Thread(target=self._work, name="remote-opponent", daemon=True)
@@ -132,7 +135,7 @@ class RemoteOpponent(Opponent):
         if self.inbox is not None:
             self.inbox.post(KeepRewind(rewind.fields()))
 
-    def _on_rewind(self, moves: list[str] | None, words: str) -> None:
+    def _on_rewind(self, moves: list[str] | None, words: Phrase) -> None:
         # Taken on the worker: this may run inside update, with the session's lock held.
         with self._wake:
             self._rewind_due = (moves, words)
@@ -143,7 +146,7 @@ class RemoteOpponent(Opponent):
         with self._wake:
             self._wake.notify()
 
-    def _on_problem(self, text: str | None) -> None:
+    def _on_problem(self, text: Phrase | None) -> None:
         self.problem = text  # logged by the link; shown with the opponent on the pages
         self._describe_changed()
 
@@ -202,11 +205,11 @@ class RemoteOpponent(Opponent):
                     if self._reading is reading:
                         self._reading = None
 
-    def _follow_rewind(self, moves: list[str] | None, words: str) -> None:
+    def _follow_rewind(self, moves: list[str] | None, words: Phrase) -> None:
         """The far board's rewind, followed by the session (its record or its cue)."""
         if self.inbox is None or self.inbox.submit(RemoteRewind(moves, words)):
             return
-        self.problem = f"{words}; not followed here (see the log)"
+        self.problem = Phrase("{words}; not followed here (see the log)", words=words)
         self.inbox.post(OpponentNews())
 
     def _take(
@@ -254,16 +257,21 @@ class RemoteOpponent(Opponent):
         return "?"
 
     def describe(self) -> dict[str, object]:
-        """The kind and side, and the link: this board's role, the game, the other board."""
+        """The kind and side, and the link: this board's role, the game, the other board; its
+        name and the problem with it also as words to say in any language (``*_said``)."""
         link = self.link
+        peer = None if link is None else link.peer
+        problem = self.problem
         return {
             **super().describe(),
-            "name": "the other board" if link is None or link.peer is None else link.peer,
+            "name": str(self.unnamed) if peer is None else peer,
+            "name_said": self.unnamed.to_json() if peer is None else None,
             "role": self.settings.role,
             "connected": link is not None and link.connected.is_set(),
-            "peer": None if link is None else link.peer,
+            "peer": peer,
             "acknowledged": 0 if link is None else link.peer_plies,
-            "problem": self.problem,
+            "problem": None if problem is None else str(problem),
+            "problem_said": None if problem is None else problem.to_json(),
         }
 
     def close(self) -> None:

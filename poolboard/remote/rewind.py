@@ -8,8 +8,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from engine.phrase import Phrase
 from poolboard.remote import protocol
 from poolboard.remote.protocol import ProtocolError
+
+#: Where a board makes its record agree, in :meth:`Rewind.instruction`: this board, or the other.
+HERE, THERE = Phrase("here"), Phrase("there")
 
 
 @dataclass(frozen=True)
@@ -41,23 +45,36 @@ class Rewind:
             mine == undone for mine, undone in zip(before[kept:], self.undone, strict=False)
         )
 
-    def done(self, after: Sequence[str]) -> str:
+    def done(self, after: Sequence[str]) -> Phrase:
         """What it did, in words: ``took back 22-18 at ply 8``, ``corrected ply 7 to 22-17``."""
         if self.how == "correction":
-            to = f" to {after[self.ply - 1]}" if len(after) >= self.ply else ""
-            return f"corrected ply {self.ply}{to}"
-        verb = "took back" if self.how == "takeback" else "voided"
-        where = "at" if len(self.undone) == 1 else "from"
-        return f"{verb} {' '.join(self.undone)} {where} ply {self.ply}"
-
-    def instruction(self, where: str) -> str:
-        """How a board whose record lacks it makes it agree (``where``: here or there)."""
-        them = "it" if len(self.undone) == 1 else "them"
-        if self.how == "correction":
-            return f"correct it {where} (the referee's correction)"
+            if len(after) >= self.ply:
+                return Phrase(
+                    "corrected ply {ply} to {move}", ply=self.ply, move=after[self.ply - 1]
+                )
+            return Phrase("corrected ply {ply}", ply=self.ply)
+        moves, one = " ".join(self.undone), len(self.undone) == 1
         if self.how == "takeback":
-            return f"take {them} back {where} too"
-        return f"void {them} {where} too (the referee's void)"
+            if one:
+                return Phrase("took back {moves} at ply {ply}", moves=moves, ply=self.ply)
+            return Phrase("took back {moves} from ply {ply}", moves=moves, ply=self.ply)
+        if one:
+            return Phrase("voided {moves} at ply {ply}", moves=moves, ply=self.ply)
+        return Phrase("voided {moves} from ply {ply}", moves=moves, ply=self.ply)
+
+    def instruction(self, where: Phrase) -> Phrase:
+        """How a board whose record lacks it makes it agree (``where``: :data:`HERE` or
+        :data:`THERE`)."""
+        one = len(self.undone) == 1
+        if self.how == "correction":
+            return Phrase("correct it {where} (the referee's correction)", where=where)
+        if self.how == "takeback":
+            if one:
+                return Phrase("take it back {where} too", where=where)
+            return Phrase("take them back {where} too", where=where)
+        if one:
+            return Phrase("void it {where} too (the referee's void)", where=where)
+        return Phrase("void them {where} too (the referee's void)", where=where)
 
 
 def number_of(rewind: Rewind | None) -> int:
