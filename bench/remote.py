@@ -4,7 +4,7 @@ the broker dies.
     .venv/bin/python bench/remote.py [--plies 300] [--kills 5]
 
 A Mosquitto on a free loopback port, configured by the hall's generator (passwords, the ACL);
-two real :class:`~poolboard.opponents.remote.RemoteLink` ends (host and guest) in this process
+two real :class:`~poolboard.remote.link.RemoteLink` ends (host and guest) in this process
 play random legal games (a new invite each game) until ``--plies`` moves have crossed.
 
 Measured: a board's ``update`` with its player's new move -> the other board's ``on_move`` (the
@@ -28,9 +28,9 @@ from pathlib import Path
 from engine.board import Board
 from engine.color import Color
 from poolboard.hall.broker import Broker, write_broker_config
-from poolboard.opponents.remote import GameTerms, PeerMove, RemoteLink
-from poolboard.remote_protocol import Invite
-from poolboard.remote_settings import RemoteLinkConfig
+from poolboard.remote.link import GameTerms, PeerMove, RemoteLink
+from poolboard.remote.protocol import Invite
+from poolboard.remote.settings import RemoteLinkConfig
 
 USERS = {"hall": "bench-hall", "host": "bench-host", "guest": "bench-guest"}
 TERMS = GameTerms(Board().fen(), "apca-match", "apca")

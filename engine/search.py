@@ -24,12 +24,12 @@ faster in CPython than a Zobrist key can be kept up to date, and never collide.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from engine.board import Board, Move
 from engine.color import Color
-from engine.counts import CountKind, strength
+from engine.counts import Count, CountKind, strength
 from engine.endgame import THIRTEEN, KingsEnding
 from engine.evaluation import MAX_PLY, WIN, evaluate, material
 from engine.game import Game
@@ -118,14 +118,30 @@ class Root:
     @classmethod
     def from_game(cls, game: Game) -> Root:
         """The game's position with its earlier positions and its running counts."""
-        board = game.board
-        replay = Board(game.start_fen)
+        return cls.from_moves(game.start_fen, game.board.move_stack, game.counts())
+
+    @classmethod
+    def from_moves(cls, start_fen: str, moves: Sequence[Move], counts: Iterable[Count]) -> Root:
+        """The position after ``moves`` from ``start_fen``, with its earlier positions and the
+        ``counts`` running in it (a game's :meth:`~engine.game.Game.counts`).
+
+        >>> from engine.game import Game
+        >>> game = Game("W:WK1,K2,K3:BK32", profile="apca")
+        >>> _ = game.push_notation("1-5")
+        >>> root = Root.from_moves(game.start_fen, game.board.move_stack, game.counts())
+        >>> root.board.fen() == game.board.fen(), root.count_plies  # Black's 13 moves to make
+        (True, 25)
+        """
+        replay = Board(start_fen)
         history = [replay.transposition_key()]
-        for move in board.move_stack[:-1] if board.move_stack else []:
+        for move in moves[:-1]:
             replay.push(move)
             history.append(replay.transposition_key())
-        root = cls(board.copy(stack=False), history)
-        for count in game.counts():
+        if moves:
+            replay.push(moves[-1])
+        board = replay.copy(stack=False)
+        root = cls(board, history)
+        for count in counts:
             left = max(count.limit - count.made, 0)
             if count.kind is CountKind.QUIET_PLAY:
                 root.quiet_plies = 2 * left

@@ -22,7 +22,7 @@ from engine.clock import TimeControl
 from engine.profiles import PROFILES
 from poolboard.hall.link import HallLinkConfig, check_hall_link
 from poolboard.locale import LANGUAGES
-from poolboard.remote_settings import RemoteLinkConfig, check_remote_link
+from poolboard.remote.settings import RemoteLinkConfig, check_remote_link
 from poolboard.section import Section, between, no_control, one_of
 
 SENSORS = ("simulated", "serial", "gpio", "camera")

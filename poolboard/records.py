@@ -48,6 +48,8 @@ MOVE_NOT_IN_TIME = Phrase("{side} did not complete the move in time ({rule})")
 FORFEITED = Phrase("{side} forfeits for repeated breaches of {rule} (R-END-3)")
 FORFEITED_NOTE = Phrase("{side} forfeits for repeated breaches of {rule} (R-END-3): {note}")
 REFEREE_DECISION = Phrase("the referee's decision: {reason}")
+#: A remote game's result taken from the other board when it sent no reason (docs/remote.md).
+DECIDED_THERE = Phrase("decided on the other board")
 #: Every reason a result is stored with, as :func:`reason_said` finds its words back: a
 #: referee's own words among them ("{reason}", "{note}") stay as typed.
 REASONS = (
@@ -59,6 +61,7 @@ REASONS = (
     FORFEITED_NOTE,
     FORFEITED,
     REFEREE_DECISION,
+    DECIDED_THERE,
     Phrase("neither side can force a win"),
     Phrase("declared by the referee"),
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from poolboard.remote_protocol import Invite
+from poolboard.remote.protocol import Invite
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

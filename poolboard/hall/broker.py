@@ -18,8 +18,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from poolboard import remote_protocol
 from poolboard.hall import topics
+from poolboard.remote import protocol as remote_protocol
 
 log = logging.getLogger("poolboard.hall.broker")
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from engine.color import Color
 from poolboard.config import OpponentConfig
 from poolboard.opponents.base import Answer, Opponent, Position
-from poolboard.remote_settings import RemoteLinkConfig
+from poolboard.remote.settings import RemoteLinkConfig
 
 __all__ = ["Answer", "Opponent", "Position", "make_opponent"]
 
@@ -25,7 +25,7 @@ def make_opponent(
 
         return ComputerOpponent(Color(config.side), config.level)
     if config.kind == "remote" and remote is not None:
-        from poolboard.opponents.remote_opponent import RemoteOpponent
+        from poolboard.remote.opponent import RemoteOpponent
 
         return RemoteOpponent(Color(config.side), remote)
     raise ValueError(f"[opponent] kind: no opponent of kind {config.kind!r}")

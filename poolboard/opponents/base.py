@@ -4,7 +4,7 @@ The session owns the game; an :class:`Opponent` only chooses moves for its side.
 :meth:`Opponent.update` with a :class:`Position` after every stored change to the game (a move
 recorded, corrected or taken back, moves voided, a new game or position, a result, a resumed game)
 and once at start; each update has a new ``serial`` and supersedes every earlier one. When
-``position.to_move`` is true the opponent must choose a move for ``position.game`` and answer,
+``position.to_move`` is true the opponent must choose a move in that position and answer,
 from any thread and at any later time, with ``answer(position.serial, move)``: that puts the move
 on the session core's queue (:class:`poolboard.session.opponent.OpponentMove`) and returns whether
 it was taken. The core drops the answer if its serial is no longer current (the position changed
@@ -18,14 +18,15 @@ session otherwise.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
 
-from engine.board import Move
+from engine.board import Board, Move
 from engine.color import Color
-from engine.game import Game
+from engine.counts import Count
 from engine.phrase import Phrase
+from engine.search import Root
 
 if TYPE_CHECKING:
     from poolboard.session.inputs import Input
@@ -50,29 +51,48 @@ class Inbox(Protocol):
 
 @dataclass(frozen=True)
 class Position:
-    """What the session tells its opponent after each change (all of it; a private copy).
+    """What the session tells its opponent after each change: a snapshot of the game, its own.
 
-    ``serial``: this update's number, to be quoted in the answer. ``game``: the game with its
-    whole move stack from ``game.start_fen`` (compare with the last update to see what
-    changed: a new move, a takeback, a correction, a new game when ``game_id`` changed).
-    ``to_move``: choose a move now (the opponent's side to move, the game running, the position
-    standing on the board and no move of the opponent's already waiting). ``chosen``: the
-    opponent's move already taken and cued on the board, not yet executed there (after a
-    restart it is re-shown, not asked again). ``clock``: :meth:`engine.clock.Clock.to_dict`.
+    ``serial``: this update's number, to be quoted in the answer. ``game_id``: the game (a new
+    one when it changed). ``start_fen``, ``profile`` (the rule profile's name) and ``moves``:
+    the game from its start, every move recorded (compare with the last update to see what
+    changed: a new move, a takeback, a correction). ``counts``: the draw counts running now
+    (:meth:`engine.game.Game.counts`). ``result`` and ``reason``: how the game ended, or
+    ``None`` while it goes on. ``to_move``: choose a move now (the opponent's side to move, the
+    game running, the position standing on the board and no move of the opponent's already
+    waiting). ``chosen``: the opponent's move already taken and cued on the board, not yet
+    executed there (after a restart it is re-shown, not asked again). ``clock``:
+    :meth:`engine.clock.Clock.to_dict`.
     """
 
     serial: int
     game_id: int
-    game: Game
+    start_fen: str
+    profile: str
+    moves: tuple[Move, ...]
+    counts: tuple[Count, ...]
+    result: str | None
+    reason: str | None
     side: Color
     to_move: bool
     chosen: Move | None
-    clock: dict[str, object]
+    clock: Mapping[str, object]
 
     @property
     def over(self) -> bool:
         """Whether the game has a result (stop thinking; the next update may be a new game)."""
-        return self.game.is_over()
+        return self.result is not None
+
+    def board(self) -> Board:
+        """The position after :attr:`moves`, on a board of its own (its move stack the moves)."""
+        board = Board(self.start_fen)
+        for move in self.moves:
+            board.push(move)
+        return board
+
+    def root(self) -> Root:
+        """The position to search, with its earlier positions and its running counts."""
+        return Root.from_moves(self.start_fen, self.moves, self.counts)
 
 
 class Opponent(ABC):
@@ -85,7 +105,7 @@ class Opponent(ABC):
       session's loop or a web thread): any work (a search, network I/O) happens on the
       opponent's own thread. It must not block on the session.
     - Answer only positions with ``to_move``, at most once per serial, with a legal move of
-      ``position.game`` (``answer`` returns ``False`` for a stale serial or a move the session
+      the position (``answer`` returns ``False`` for a stale serial or a move the session
       refused: the opponent must then wait for the next update, never retry the same serial).
     - A newer update cancels the work for the older one (a takeback, a referee's correction, a
       new game, a result): stop it promptly; an answer that arrives late is dropped anyway.
@@ -93,7 +113,7 @@ class Opponent(ABC):
       no game state it cannot rebuild from the next :class:`Position` (after a crash the session
       starts a new opponent and sends the resumed game; ``chosen`` says a move already made).
     - A remote opponent sends our moves to the far board from successive updates (diff
-      ``game`` against the previous one) and answers with the far player's move; its
+      ``moves`` against the previous ones) and answers with the far player's move; its
       :attr:`waiting_text` says whom the page is waiting for.
     - :meth:`close` stops its thread (and connections); it is called once, when the session
       closes, and no update follows.

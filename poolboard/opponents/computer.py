@@ -18,7 +18,6 @@ from typing import ClassVar
 from engine.board import Board, Move
 from engine.color import Color
 from engine.endgame import KingsEnding
-from engine.game import Game
 from engine.levels import LEVELS, Level
 from engine.phrase import Phrase
 from engine.search import Root, Searcher
@@ -110,7 +109,7 @@ def near_kings_ending(board: Board) -> bool:
 class _Job:
     serial: int
     game_id: int
-    game: Game
+    root: Root
     level: Level
     done: Callable[[int, Move], object]
     stop: threading.Event = field(default_factory=threading.Event, compare=False)
@@ -134,15 +133,16 @@ class Thinker:
         self,
         serial: int,
         game_id: int,
-        game: Game,
+        root: Root,
         level: Level,
         done: Callable[[int, Move], object],
     ) -> None:
-        """Search ``game``'s position at ``level``, then call ``done(serial, move)`` from the
-        worker thread; cancels any search still going. Returns at once."""
+        """Search ``root`` (a position of game ``game_id``, this thinker's from now on) at
+        ``level``, then call ``done(serial, move)`` from the worker thread; cancels any search
+        still going. Returns at once."""
         with self._wake:
             self._drop()
-            self._job = _Job(serial, game_id, game, level, done)
+            self._job = _Job(serial, game_id, root, level, done)
             self._wake.notify()
 
     def cancel(self) -> None:
@@ -197,11 +197,9 @@ class Thinker:
             self._searcher.new_game()  # nothing learnt in one game misleads the next
             self._game_id = job.game_id
 
-        if level.noise == 0 and near_kings_ending(job.game.board):  # the unerring levels
+        if level.noise == 0 and near_kings_ending(job.root.board):  # the unerring levels
             self._searcher.endgame = ENDINGS.get()
-        result = self._searcher.search(
-            Root.from_game(job.game), level.limits(), stop=job.stop.is_set
-        )
+        result = self._searcher.search(job.root, level.limits(), stop=job.stop.is_set)
         return None if job.stop.is_set() else result.best
 
 
@@ -223,7 +221,7 @@ class ComputerOpponent(Opponent):
         """Think about ``position`` if it is the computer's move; otherwise stop thinking."""
         if position.to_move:
             self._thinker.think(
-                position.serial, position.game_id, position.game, LEVELS[self.level], answer
+                position.serial, position.game_id, position.root(), LEVELS[self.level], answer
             )
         else:
             self._thinker.cancel()

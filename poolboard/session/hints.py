@@ -6,12 +6,12 @@ Given in casual play and against the computer, never in a tournament game betwee
 
 from __future__ import annotations
 
-import copy
 import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.board import Move
+from engine.search import Root
 from poolboard.opponents.computer import HINT_LEVEL, Thinker
 from poolboard.session.inputs import Input, RefereeError
 from poolboard.session.opponent import position_key
@@ -90,11 +90,10 @@ def ask(core: Session, actor: str) -> RefereeError | None:
     core.hint_serial += 1
     core.hint_for = position_key(core)
     log.info("game %d: %s asks for a hint", core.game_id, actor)
-    game = copy.deepcopy(core.game)
     core.hinter.think(
         core.hint_serial,
         core.game_id,
-        game,
+        Root.from_game(core.game),
         HINT_LEVEL,
         lambda serial, move: core.post(HintFound(serial, move)),
     )

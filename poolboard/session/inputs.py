@@ -3,9 +3,10 @@
 Each kind of input is a small frozen dataclass with its own :meth:`Input.handle`, the one
 handler for that kind (the sensor's readings in :mod:`.sensing`, the referee's commands in
 :mod:`.referee`, the opponent's move in :mod:`.opponent`, a remote board's news in
-:mod:`.remote`, hints in :mod:`.hints`). The core queues inputs from every thread and runs their
-handlers in arrival order under its lock (:meth:`poolboard.session.Session.submit`), so a handler
-never races another and sees the game exactly as the inputs before it left it.
+:mod:`poolboard.remote.inputs`, hints in :mod:`.hints`). The core queues inputs from every
+thread and runs their handlers in arrival order under its lock
+(:meth:`poolboard.session.Session.submit`), so a handler never races another and sees the game
+exactly as the inputs before it left it.
 """
 
 from __future__ import annotations

@@ -8,7 +8,6 @@ execute on the board; the tracker records it once the board shows exactly that m
 
 from __future__ import annotations
 
-import copy
 import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -78,10 +77,16 @@ def _tell(core: Session) -> None:
         return
     core.opponent_told = told
     core.opponent_serial += 1
+    game, outcome = core.game, core.game.outcome()
     position = Position(
         serial=core.opponent_serial,
         game_id=core.game_id,
-        game=copy.deepcopy(core.game),
+        start_fen=game.start_fen,
+        profile=game.profile.name,
+        moves=tuple(game.board.move_stack),
+        counts=tuple(game.counts()),
+        result=None if outcome is None else outcome.result,
+        reason=None if outcome is None else outcome.reason,
         side=opponent.side,
         to_move=to_move(core),
         chosen=core.tracker.expected,

@@ -6,11 +6,11 @@ from pathlib import Path
 from engine.clock import ClockState
 from engine.color import Color
 from poolboard.config import ClockConfig, OpponentConfig
-from poolboard.opponents.remote import ClockReading
-from poolboard.opponents.remote_opponent import RemoteOpponent
-from poolboard.remote_protocol import Invite
-from poolboard.remote_settings import RemoteLinkConfig
-from poolboard.session.remote import HostClock
+from poolboard.remote.inputs import HostClock
+from poolboard.remote.link import ClockReading
+from poolboard.remote.opponent import RemoteOpponent
+from poolboard.remote.protocol import Invite
+from poolboard.remote.settings import RemoteLinkConfig
 from tests.service.test_opponent import OpponentTable, ScriptedOpponent
 
 

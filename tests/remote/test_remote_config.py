@@ -8,8 +8,8 @@ import pytest
 
 from poolboard.config import ConfigError, config_from_mapping, load_config
 from poolboard.opponents import make_opponent
-from poolboard.opponents.remote_opponent import RemoteOpponent
-from poolboard.remote_protocol import Invite
+from poolboard.remote.opponent import RemoteOpponent
+from poolboard.remote.protocol import Invite
 
 GOOD = {
     "opponent": {"kind": "remote", "side": "white"},

@@ -12,7 +12,7 @@ import sys
 import time
 
 from engine.board import Board
-from poolboard.remote_protocol import Invite
+from poolboard.remote.protocol import Invite
 from tests.hall.conftest import TABLES, TableProcess, needs_mosquitto
 
 pytestmark = needs_mosquitto

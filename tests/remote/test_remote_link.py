@@ -11,10 +11,10 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from engine.board import Board
 from engine.color import Color
-from poolboard import remote_protocol as protocol
-from poolboard.opponents.remote import ClockReading, GameTerms, PeerMove, RemoteLink
-from poolboard.remote_protocol import Invite
-from poolboard.remote_settings import RemoteLinkConfig
+from poolboard.remote import protocol
+from poolboard.remote.link import ClockReading, GameTerms, PeerMove, RemoteLink
+from poolboard.remote.protocol import Invite
+from poolboard.remote.settings import RemoteLinkConfig
 from tests.hall.conftest import TABLES, needs_mosquitto
 
 pytestmark = needs_mosquitto
@@ -32,7 +32,7 @@ class Board_:
         self.moves: list[str] = []
         self.offered: list[PeerMove] = []
         self.clocks: list[ClockReading] = []
-        self.problems: list[str] = []
+        self.problems: list[str | None] = []  # in English
         self.results: list[tuple[str, str]] = []
         config = loopback_link(port, user, role, invite, **settings)
         self.link = RemoteLink(
@@ -41,7 +41,7 @@ class Board_:
             Color(side),
             on_move=lambda move: self._note(self.offered, move),
             on_clock=lambda reading: self._note(self.clocks, reading),
-            on_problem=lambda text: self._note(self.problems, text),
+            on_problem=lambda said: self._note(self.problems, None if said is None else str(said)),
             on_result=lambda result, reason: self._note(self.results, (result, reason)),
         )
 

@@ -5,8 +5,8 @@ from pathlib import Path
 
 from engine.color import Color
 from poolboard.config import OpponentConfig
-from poolboard.opponents.remote_opponent import RemoteOpponent
-from poolboard.remote_protocol import Invite
+from poolboard.remote.opponent import RemoteOpponent
+from poolboard.remote.protocol import Invite
 from tests.hall.conftest import needs_mosquitto
 from tests.remote.test_remote_link import loopback_link
 from tests.service.test_opponent import OpponentTable, wait_for

@@ -6,9 +6,9 @@ import pytest
 
 from engine.color import Color
 from poolboard.config import OpponentConfig
-from poolboard.opponents.remote_opponent import RemoteOpponent
-from poolboard.remote_protocol import Invite
-from poolboard.remote_settings import RemoteLinkConfig
+from poolboard.remote.opponent import RemoteOpponent
+from poolboard.remote.protocol import Invite
+from poolboard.remote.settings import RemoteLinkConfig
 from poolboard.session import RefereeError
 from tests.service.test_opponent import OpponentTable
 

@@ -15,10 +15,11 @@ import pytest
 from engine.board import Board
 from engine.color import Color
 from engine.cues import CueKind
-from poolboard import remote_protocol as protocol
 from poolboard.config import OpponentConfig, RulesConfig
-from poolboard.opponents.remote_opponent import RemoteOpponent
-from poolboard.remote_protocol import Invite
+from poolboard.remote import protocol
+from poolboard.remote.opponent import RemoteOpponent
+from poolboard.remote.protocol import Invite
+from poolboard.words import said
 from tests.hall.conftest import TABLES, needs_mosquitto
 from tests.remote.test_remote_link import loopback_link, raw_client, settle_logs
 from tests.service.test_opponent import OpponentTable, status, wait_for
@@ -173,9 +174,14 @@ def shows(table, text: str) -> None:
     """Wait until ``table``'s board names ``text`` as the problem with the other board (another
     may come first while the two records cross); on a timeout, what it names instead."""
     deadline = time.monotonic() + 10.0
-    while table.session.opponent.problem != text and time.monotonic() < deadline:
+    while problem(table) != text and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert table.session.opponent.problem == text
+    assert problem(table) == text
+
+
+def problem(table) -> str | None:
+    """The problem with the other board as the pages get it (in English)."""
+    return table.session.state()["opponent"]["problem"]
 
 
 def test_under_apca_a_correction_is_named_on_both_boards_not_followed(boards) -> None:
@@ -188,6 +194,10 @@ def test_under_apca_a_correction_is_named_on_both_boards_not_followed(boards) ->
             "the boards disagree: the other board corrected ply 1 to 10-15: correct it here "
             "(the referee's correction) (docs/remote.md)"
         ),
+    )
+    assert said(guest.session.opponent.problem, "es") == (
+        "los tableros no coinciden: el otro tablero corrigió la media jugada 1 a 10-15: "
+        "corríjala aquí (la corrección del árbitro) (docs/remote.md)"
     )
     shows(
         host,
@@ -212,6 +222,10 @@ def test_under_classic_voided_moves_are_named_with_how_to_void_them(boards) -> N
             "the boards disagree: the other board voided 11-15 23-19 from ply 1: void them here "
             "too (the referee's void) (docs/remote.md)"
         ),
+    )
+    assert said(host.session.opponent.problem, "es") == (
+        "los tableros no coinciden: el otro tablero anuló 11-15 23-19 desde la media jugada 1: "
+        "anúlelas aquí también (la anulación del árbitro) (docs/remote.md)"
     )
     assert host.stored() == ["11-15", "23-19"] and not host.audited("rewind")
     host.session.void_moves("referee", 2)

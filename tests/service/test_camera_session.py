@@ -1,7 +1,6 @@
 """The service with the camera sensor: pictures of a game in, the move recorded."""
 
 import threading
-import time
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -32,13 +31,13 @@ def test_run_with_the_camera_records_the_move_it_sees(tmp_path: Path) -> None:
         storage=StorageConfig(path=str(tmp_path / "data")),
     )
     session = build_session(config)
+    recorded = threading.Event()
+    session.subscribe(lambda state: state["moves"] == ["11-15"] and recorded.set())
     stop = threading.Event()
     worker = threading.Thread(target=session.run, args=(stop,), daemon=True)
     worker.start()
     try:
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and session.state()["moves"] != ["11-15"]:
-            time.sleep(0.1)
+        assert recorded.wait(20), f"not recorded: {session.state()['moves']}"
         assert session.state()["moves"] == ["11-15"]
         assert session.store.game(session.game_id).moves[0].notation == "11-15"
     finally:
@@ -53,10 +52,13 @@ class TaughtCamera(CameraSensor):
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         self.lessons: list[tuple[dict[int, str], bool]] = []
+        self.taught = threading.Condition()  # notified at each lesson
 
     def confirm(self, position: Mapping[int, str]) -> bool:
         learnt = super().confirm(position)
-        self.lessons.append((dict(position), learnt))
+        with self.taught:
+            self.lessons.append((dict(position), learnt))
+            self.taught.notify_all()
         return learnt
 
 
@@ -77,9 +79,8 @@ def test_the_camera_learns_from_each_recorded_position(tmp_path: Path) -> None:
     worker = threading.Thread(target=session.run, args=(stop,), daemon=True)
     worker.start()
     try:
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and len(camera.lessons) < 2:
-            time.sleep(0.05)
+        with camera.taught:
+            assert camera.taught.wait_for(lambda: len(camera.lessons) >= 2, timeout=20)
         assert session.store.game(session.game_id).moves[0].notation == "11-15"
     finally:
         stop.set()

@@ -15,6 +15,7 @@ from engine.cues import CueKind, Cues
 from engine.endgame import KingsEnding
 from engine.game import Game
 from engine.levels import LEVELS
+from engine.search import Root
 from poolboard.config import (
     ClockConfig,
     Config,
@@ -245,7 +246,9 @@ def test_a_machine_short_of_memory_gets_smaller_search_tables(monkeypatch) -> No
     monkeypatch.setattr(computer, "_available_memory", lambda: 400 << 20)
     thinker = computer.Thinker("test-thinker", seed=7)
     answers: list[int] = []
-    thinker.think(1, 1, Game(), LEVELS[1], lambda serial, move: answers.append(serial))
+    thinker.think(
+        1, 1, Root.from_game(Game()), LEVELS[1], lambda serial, move: answers.append(serial)
+    )
     wait_for(lambda: answers == [1])
     assert thinker._searcher is not None
     assert thinker._searcher.table_limit == computer.table_limit() < computer.TABLE_LIMIT
@@ -402,8 +405,8 @@ def asked_for_white(folder: Path, **sections) -> tuple[OpponentTable, ScriptedOp
 def test_the_opponent_interface_drops_stale_and_illegal_answers(tmp_path: Path) -> None:
     table, opponent, asked = asked_for_white(tmp_path)
     assert asked.to_move and asked.side is Color.WHITE and asked.chosen is None
-    assert [m.path for m in asked.game.board.move_stack] == [(11, 15)]
-    board = asked.game.board
+    assert [m.path for m in asked.moves] == [(11, 15)]
+    board = asked.board()
     assert opponent.answer(asked.serial - 1, board.parse_move("22-18")) is False  # stale
     assert opponent.answer(asked.serial, Board().parse_move("11-15")) is False  # not legal here
     assert opponent.answer(asked.serial, board.parse_move("22-18")) is True
@@ -427,7 +430,7 @@ def test_a_move_made_for_the_opponent_before_it_has_chosen_is_not_recorded(
     assert [m.notation for m in session.store.game(session.game_id).moves] == ["11-15"]
     assert status(table) == "thinking" and session.state()["violations"] == []
     table.show(table.occupied - {18} | {22})
-    assert opponent.answer(asked.serial, asked.game.board.parse_move("22-17")) is True
+    assert opponent.answer(asked.serial, asked.board().parse_move("22-17")) is True
     table.move(22, 17)
     assert session.state()["moves"] == ["11-15", "22-17"]
     session.close()
@@ -442,8 +445,11 @@ def test_a_referee_correction_supersedes_the_question(tmp_path: Path) -> None:
     table.show(table.occupied - {15} | {16})  # the piece goes where the record has it
     again = opponent.positions[-1]
     assert again.serial > corrected.serial and again.to_move
-    assert [m.path for m in again.game.board.move_stack] == [(11, 16)]
-    assert opponent.answer(asked.serial, asked.game.board.parse_move("22-18")) is False
+    assert [m.path for m in again.moves] == [(11, 16)]
+    assert [m.path for m in asked.moves] == [(11, 15)]  # each update is a snapshot of its own
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        asked.moves = again.moves  # type: ignore[misc]
+    assert opponent.answer(asked.serial, asked.board().parse_move("22-18")) is False
     assert table.session.tracker.expected is None
     table.session.close()
 
@@ -452,7 +458,7 @@ def answered(tmp_path: Path) -> OpponentTable:
     """A game at 600+5 against a scripted White that has answered 11-15 with 22-18: the
     answer is cued and the player's clock runs while they execute it."""
     table, opponent, asked = asked_for_white(tmp_path, clock=ClockConfig(time_control="600+5"))
-    assert opponent.answer(asked.serial, asked.game.board.parse_move("22-18")) is True
+    assert opponent.answer(asked.serial, asked.board().parse_move("22-18")) is True
     return table
 
 
@@ -496,7 +502,7 @@ def test_an_answer_that_cannot_be_stored_is_not_cued_and_is_asked_again(tiny_dis
         tiny_disk.folder, clock=ClockConfig(time_control="600")
     )
     session = table.session
-    reply = asked.game.board.parse_move("22-18")
+    reply = asked.board().parse_move("22-18")
     tiny_disk.fill()
     assert opponent.answer(asked.serial, reply) is False
     state = session.state()

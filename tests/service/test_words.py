@@ -78,6 +78,11 @@ def test_counts_and_the_result() -> None:
             "draw declared by the referee: neither side can force a win (R-END-2)",
             "Tablas — tablas declaradas por el árbitro: ningún bando puede forzar la victoria",
         ),
+        (  # a remote game's result taken from the other board, which sent no reason
+            Color.WHITE,
+            "decided on the other board",
+            "Ganan las blancas (Bo) — decidido en el otro tablero",
+        ),
     ],
 )
 def test_the_result_in_spanish_with_its_reason(

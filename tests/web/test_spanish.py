@@ -10,6 +10,8 @@ from engine.color import Color
 from engine.phrase import Phrase
 from poolboard.config import DisplayConfig, OpponentConfig, RulesConfig
 from poolboard.simulated_board import SimulatedBoard
+from tests.hall.conftest import broker, needs_mosquitto  # noqa: F401 (a fixture, used by name)
+from tests.remote.test_remote_link import INVITE, Board_, loopback_link
 from tests.web.conftest import PASSWORD, START, Live
 from tests.web.test_axe import serious
 from tests.web.test_keyboard import tab_to, type_square
@@ -209,6 +211,40 @@ def test_what_the_computer_does_is_said_in_spanish(browser, tmp_path: Path) -> N
         assert text_of(spectator, "#opponent-line").endswith(f"juega con Blancas: mueve {move}")
         context.close()
     finally:
+        server.close()
+
+
+@needs_mosquitto
+def test_a_remote_game_s_disagreement_is_said_in_spanish(
+    browser,
+    tmp_path: Path,
+    broker,  # noqa: F811 (the fixture imported above)
+) -> None:
+    """The other board's name until it says its own, and what the two boards disagree on, come
+    with their words (opponent.name_said, opponent.problem_said): in Spanish, the values as sent
+    (docs/remote.md)."""
+    link = loopback_link(broker.port, "t1", "host", INVITE)
+    opponent = OpponentConfig(kind="remote", side="white")
+    server = Live(tmp_path, display=DisplayConfig(language="es"), opponent=opponent, remote=link)
+    other = None
+    try:
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        spectator = context.new_page()
+        spectator.goto(server.url + "/")
+        spectator.wait_for_selector(".conn.live", timeout=TIMEOUT)
+        waiting = "juega con Blancas: coloque la posición en el tablero"
+        wait_text(spectator, "#opponent-line", f"el otro tablero, {waiting}")
+        other = Board_(broker.port, "t2", "guest", "black").start()  # it wants Black too
+        wait_text(
+            spectator,
+            "#opponent-line",
+            f"t2, {waiting} · los tableros no coinciden (color que juega): el otro tablero "
+            "tiene 'black', este espera 'white'; dé a ambos la misma partida (docs/remote.md)",
+        )
+        context.close()
+    finally:
+        if other is not None:
+            other.link.stop()
         server.close()
 
 

@@ -601,13 +601,14 @@ export function opponentLine(state) {
   const opponent = state.opponent;
   if (opponent && !state.result && opponent.status !== "idle") {
     const side = sideName(opponent.side);
-    parts.push(`${opponent.name}, ${t("playing {side}", { side })}: ${inLanguage(opponent.said, opponent.text)}`);
+    const name = inLanguage(opponent.name_said, opponent.name);
+    parts.push(`${name}, ${t("playing {side}", { side })}: ${inLanguage(opponent.said, opponent.text)}`);
   }
   // A remote game (docs/remote.md): the link down, or the two boards' records disagreeing.
   if (opponent?.kind === "remote" && !opponent.connected) {
     parts.push(t("the link to the other board is down: moves wait"));
   }
-  if (opponent?.problem) parts.push(opponent.problem);
+  if (opponent?.problem) parts.push(inLanguage(opponent.problem_said, opponent.problem));
   if (state.hint?.status === "thinking") parts.push(t("hint: looking for a good move…"));
   else if (state.hint?.status === "shown") parts.push(t("hint: {move} (lit on the board)", { move: state.hint.move }));
   return parts.join(" · ");

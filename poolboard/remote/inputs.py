@@ -3,7 +3,7 @@
 The host's clock is the one authority: a guest follows its readings. A result the far board
 reached first, or its takeback or correction (``casual``), is followed here so that both records
 read the same; each is audited as ``remote``. The rewind the record follows is kept in the
-store for a restart. The remote opponent (:mod:`poolboard.opponents.remote_opponent`) puts these
+store for a restart. The remote opponent (:mod:`poolboard.remote.opponent`) puts these
 on the core's queue; it never calls into the core otherwise.
 """
 
@@ -18,8 +18,9 @@ from engine.board import Board
 from engine.clock import Clock, ClockError, ClockState
 from engine.color import Color
 from engine.game import BLACK_WINS, DRAW
+from engine.phrase import Phrase
 from poolboard import records
-from poolboard.opponents.remote import ClockReading
+from poolboard.remote.link import ClockReading
 from poolboard.session import games, tracking
 from poolboard.session.inputs import Input, RefereeError
 from poolboard.session.referee import referee_action
@@ -104,7 +105,7 @@ class RemoteRewind(Input[bool]):
     with ``words``; whether it was taken."""
 
     moves: Sequence[str] | None
-    words: str
+    words: Phrase
 
     def handle(self, core: Session) -> bool:
         words = self.words
@@ -142,7 +143,7 @@ class RemoteRewind(Input[bool]):
                     core.store.add_event(core.game_id, "opponent-move", data)
                 tracking.clock_follows_the_record(core)
                 core.save_clock()
-                core.audited("remote", "rewind", {"ply": ply, "words": words})
+                core.audited("remote", "rewind", {"ply": ply, "words": str(words)})
         except RefereeError as error:
             log.warning("remote: %s; not followed: %s", words, error)
             return False

@@ -13,7 +13,7 @@ from typing import Annotated
 from pydantic import AfterValidator
 
 from poolboard.hall.link import check_broker_connection
-from poolboard.remote_protocol import ROLES, Invite, check_board_name
+from poolboard.remote.protocol import ROLES, Invite, check_board_name
 from poolboard.section import Section, between, one_of
 
 

@@ -55,7 +55,12 @@ class ProtocolError(ValueError):
 
 
 class VersionMismatch(ProtocolError):
-    """A message of this game, rightly signed, in another version of the protocol."""
+    """A message of this game, rightly signed, in another version of the protocol: ``theirs``,
+    its ``v`` as sent."""
+
+    def __init__(self, theirs: object) -> None:
+        super().__init__(f"protocol version {theirs!r}; this board speaks v{PROTOCOL_VERSION}")
+        self.theirs = theirs
 
 
 @dataclass(frozen=True)
@@ -148,9 +153,7 @@ def decode(invite: Invite, name: str, raw: bytes) -> Received:
     if not hmac.compare_digest(sig, _signature(invite.secret, name, data)):
         raise ProtocolError("wrong signature: not from a board that holds this game's invite")
     if data.get("v") != PROTOCOL_VERSION:
-        raise VersionMismatch(
-            f"protocol version {data.get('v')!r}; this board speaks v{PROTOCOL_VERSION}"
-        )
+        raise VersionMismatch(data.get("v"))
     return data
 
 

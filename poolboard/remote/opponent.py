@@ -1,9 +1,9 @@
 """``[opponent] kind = "remote"``: the other side is played on a board far away (docs/remote.md).
 
 The session tells this opponent the game after every change; it mirrors this board's record to
-the other board through :class:`~poolboard.opponents.remote.RemoteLink` and answers with the far
+the other board through :class:`~poolboard.remote.link.RemoteLink` and answers with the far
 player's move, which the session cues here for this board's player to execute. Everything else
-the far board says goes on the session core's queue as an input (poolboard/session/remote.py):
+the far board says goes on the session core's queue as an input (:mod:`poolboard.remote.inputs`):
 the host's clock, which a guest follows (the host, the inviting board, publishes it); the far
 board's result; its takeback or correction (``casual``); the rewind the record follows, kept in
 the session's store for a restart; and news for the pages (the link up or down, a problem).
@@ -21,17 +21,7 @@ from engine.clock import Clock, ClockError
 from engine.color import Color
 from engine.phrase import Phrase
 from poolboard.opponents.base import Answer, Opponent, Position
-from poolboard.opponents.remote import (
-    ClockReading,
-    GameTerms,
-    PeerMove,
-    RemoteLink,
-    Rewind,
-    rewind_from,
-)
-from poolboard.remote_protocol import ProtocolError
-from poolboard.remote_settings import RemoteLinkConfig
-from poolboard.session.remote import (
+from poolboard.remote.inputs import (
     HostClock,
     KeepRewind,
     KeptRewind,
@@ -39,6 +29,10 @@ from poolboard.session.remote import (
     RemoteResult,
     RemoteRewind,
 )
+from poolboard.remote.link import ClockReading, GameTerms, PeerMove, RemoteLink
+from poolboard.remote.protocol import ProtocolError
+from poolboard.remote.rewind import Rewind, rewind_from
+from poolboard.remote.settings import RemoteLinkConfig
 
 log = logging.getLogger("poolboard.remote")
 
@@ -50,7 +44,7 @@ def clock_reading(position: Position) -> ClockReading | None:
         clock = Clock.from_dict(position.clock, time.monotonic)
     except ClockError:
         return None
-    plies = len(position.game.board.move_stack) + (position.chosen is not None)
+    plies = len(position.moves) + (position.chosen is not None)
     running = clock.running
     return ClockReading(
         ply=plies,
@@ -66,6 +60,8 @@ class RemoteOpponent(Opponent):
 
     kind: ClassVar[str] = "remote"
     waiting_text: ClassVar[Phrase] = Phrase("waiting for the other board's move…")
+    #: The other board's name on the pages until it has said its own.
+    unnamed: ClassVar[Phrase] = Phrase("the other board")
 
     def __init__(self, side: Color, link: RemoteLinkConfig) -> None:
         super().__init__(side)
@@ -74,12 +70,13 @@ class RemoteOpponent(Opponent):
         self._shown_due = False  # what describe says changed (the link, a problem): the pages
         self._latest: tuple[Position, Answer] | None = None
         #: What the players must know about the link (the boards disagree), for the pages.
-        self.problem: str | None = None
+        self.problem: Phrase | None = None
         self._answered = 0  # the serial last answered
         self._reading: ClockReading | None = None  # the host's newest clock, not yet taken
         self._reading_tried: int | None = None  # the serial it was last tried against
         self._result_due: tuple[str, str] | None = None  # the far board's result, to take
-        self._rewind_due: tuple[list[str] | None, str] | None = None  # the far board's rewind
+        #: The far board's rewind (its record, or ``None`` for its cued move), with its words.
+        self._rewind_due: tuple[list[str] | None, Phrase] | None = None
         self._wake = threading.Condition()
         self._closed = False
         self._worker = threading.Thread(target=self._work, name="remote-opponent", daemon=True)
@@ -88,9 +85,9 @@ class RemoteOpponent(Opponent):
     def update(self, position: Position, answer: Answer) -> None:
         """Send this board's record (and, on the host, its clock); answer when the far move is
         in. Returns at once: publishing only queues at paho."""
-        game = position.game
         if self.link is None:
-            terms = GameTerms(game.start_fen, str(position.clock.get("control")), game.profile.name)
+            control = str(position.clock.get("control"))
+            terms = GameTerms(position.start_fen, control, position.profile)
             self.link = RemoteLink(
                 self.settings,
                 terms,
@@ -116,15 +113,12 @@ class RemoteOpponent(Opponent):
     @staticmethod
     def _record(position: Position) -> tuple[list[str], str | None, str | None]:
         """The game's moves in PDN, its result and the reason."""
-        replay = Board(position.game.start_fen)
+        replay = Board(position.start_fen)
         moves = []
-        for move in position.game.board.move_stack:
+        for move in position.moves:
             moves.append(replay.notation(move))
             replay.push(move)
-        outcome = position.game.outcome()
-        if outcome is None:
-            return moves, None, None
-        return moves, outcome.result, outcome.reason
+        return moves, position.result, position.reason
 
     def _kept(self) -> Rewind | None:
         """The rewind this game's record followed when it was last kept (a resumed game)."""
@@ -141,7 +135,7 @@ class RemoteOpponent(Opponent):
         if self.inbox is not None:
             self.inbox.post(KeepRewind(rewind.fields()))
 
-    def _on_rewind(self, moves: list[str] | None, words: str) -> None:
+    def _on_rewind(self, moves: list[str] | None, words: Phrase) -> None:
         # Taken on the worker: this may run inside update, with the session's lock held.
         with self._wake:
             self._rewind_due = (moves, words)
@@ -152,7 +146,7 @@ class RemoteOpponent(Opponent):
         with self._wake:
             self._wake.notify()
 
-    def _on_problem(self, text: str | None) -> None:
+    def _on_problem(self, text: Phrase | None) -> None:
         self.problem = text  # logged by the link; shown with the opponent on the pages
         self._describe_changed()
 
@@ -211,11 +205,11 @@ class RemoteOpponent(Opponent):
                     if self._reading is reading:
                         self._reading = None
 
-    def _follow_rewind(self, moves: list[str] | None, words: str) -> None:
+    def _follow_rewind(self, moves: list[str] | None, words: Phrase) -> None:
         """The far board's rewind, followed by the session (its record or its cue)."""
         if self.inbox is None or self.inbox.submit(RemoteRewind(moves, words)):
             return
-        self.problem = f"{words}; not followed here (see the log)"
+        self.problem = Phrase("{words}; not followed here (see the log)", words=words)
         self.inbox.post(OpponentNews())
 
     def _take(
@@ -246,7 +240,7 @@ class RemoteOpponent(Opponent):
             position.to_move
             and position.serial != self._answered
             and far is not None
-            and far.ply == len(position.game.board.move_stack) + 1
+            and far.ply == len(position.moves) + 1
         )
 
     def _clock_due(self) -> bool:
@@ -263,16 +257,21 @@ class RemoteOpponent(Opponent):
         return "?"
 
     def describe(self) -> dict[str, object]:
-        """The kind and side, and the link: this board's role, the game, the other board."""
+        """The kind and side, and the link: this board's role, the game, the other board; its
+        name and the problem with it also as words to say in any language (``*_said``)."""
         link = self.link
+        peer = None if link is None else link.peer
+        problem = self.problem
         return {
             **super().describe(),
-            "name": "the other board" if link is None or link.peer is None else link.peer,
+            "name": str(self.unnamed) if peer is None else peer,
+            "name_said": self.unnamed.to_json() if peer is None else None,
             "role": self.settings.role,
             "connected": link is not None and link.connected.is_set(),
-            "peer": None if link is None else link.peer,
+            "peer": peer,
             "acknowledged": 0 if link is None else link.peer_plies,
-            "problem": self.problem,
+            "problem": None if problem is None else str(problem),
+            "problem_said": None if problem is None else problem.to_json(),
         }
 
     def close(self) -> None:

@@ -20,7 +20,7 @@ import secrets
 import socket
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import paho.mqtt.client as mqtt
@@ -31,10 +31,13 @@ from pydantic import JsonValue
 from engine.board import Board, Move
 from engine.color import Color
 from engine.game import BLACK_WINS, DRAW, WHITE_WINS
-from poolboard import remote_protocol as protocol
+from engine.phrase import Phrase
 from poolboard.broker_client import new_client
-from poolboard.remote_protocol import Invite, ProtocolError
-from poolboard.remote_settings import RemoteLinkConfig
+from poolboard.records import DECIDED_THERE, reason_said
+from poolboard.remote import protocol
+from poolboard.remote.protocol import Invite, ProtocolError
+from poolboard.remote.rewind import HERE, THERE, Rewind, number_of, rewind_from
+from poolboard.remote.settings import RemoteLinkConfig
 
 log = logging.getLogger("poolboard.remote")
 
@@ -50,83 +53,6 @@ class Duplicate(ProtocolError):
 
 class Superseded(ProtocolError):
     """A move made before a rewind this board has taken, or after one it has not taken yet."""
-
-
-@dataclass(frozen=True)
-class Rewind:
-    """A record rewound by its own board's user (docs/remote.md): the game's ``number``-th
-    rewind (both boards' counted), made on board ``by``, ``how`` (a
-    :data:`~poolboard.remote_protocol.REWIND_KINDS`), from ``ply`` on, undoing ``undone`` (the
-    moves that board had from ``ply``)."""
-
-    number: int
-    by: str
-    how: str
-    ply: int
-    undone: tuple[str, ...]
-
-    def fields(self) -> dict[str, object]:
-        """The ``rewinds`` and ``rewind`` fields of a record (and of the board's kept state)."""
-        described = {"by": self.by, "how": self.how, "ply": self.ply, "undone": list(self.undone)}
-        return {"rewinds": self.number, "rewind": described}
-
-    def explains(self, before: Sequence[str], after: Sequence[str]) -> bool:
-        """Whether ``before`` is a record this rewind was made on (the same moves up to
-        ``ply``, then the moves it undid, as far as both go: moves made while it crossed count)
-        and ``after``, the record it made, differs from it."""
-        kept = self.ply - 1
-        if list(before) == list(after) or list(before[:kept]) != list(after[:kept]):
-            return False
-        return len(before) >= kept and all(
-            mine == undone for mine, undone in zip(before[kept:], self.undone, strict=False)
-        )
-
-    def done(self, after: Sequence[str]) -> str:
-        """What it did, in words: ``took back 22-18 at ply 8``, ``corrected ply 7 to 22-17``."""
-        if self.how == "correction":
-            to = f" to {after[self.ply - 1]}" if len(after) >= self.ply else ""
-            return f"corrected ply {self.ply}{to}"
-        verb = "took back" if self.how == "takeback" else "voided"
-        where = "at" if len(self.undone) == 1 else "from"
-        return f"{verb} {' '.join(self.undone)} {where} ply {self.ply}"
-
-    def instruction(self, where: str) -> str:
-        """How a board whose record lacks it makes it agree (``where``: here or there)."""
-        them = "it" if len(self.undone) == 1 else "them"
-        if self.how == "correction":
-            return f"correct it {where} (the referee's correction)"
-        if self.how == "takeback":
-            return f"take {them} back {where} too"
-        return f"void {them} {where} too (the referee's void)"
-
-
-def number_of(rewind: Rewind | None) -> int:
-    """How many rewinds a record follows (0: none)."""
-    return 0 if rewind is None else rewind.number
-
-
-def rewind_from(data: Mapping[str, object]) -> Rewind | None:
-    """The :class:`Rewind` in a record's (or the kept state's) ``rewinds`` and ``rewind``
-    fields; ProtocolError naming what is wrong."""
-    number = protocol.field(data, "rewinds", int, "a count of rewinds from 0")
-    described = data.get("rewind")
-    if number < 0:
-        raise ProtocolError(f"'rewinds' must be a count of rewinds from 0, got {number}")
-    if number == 0:
-        if described is not None:
-            raise ProtocolError("'rewind' must be null while 'rewinds' is 0")
-        return None
-    if not isinstance(described, dict):
-        raise ProtocolError(f"'rewind' must describe rewind {number}: by, how, ply, undone")
-    how = protocol.field(described, "how", str, "takeback, correction or void")
-    if how not in protocol.REWIND_KINDS:
-        raise ProtocolError(f"'how' must be one of {', '.join(protocol.REWIND_KINDS)}: {how!r}")
-    ply = protocol.field(described, "ply", int, "the first ply it changed")
-    undone = protocol.field(described, "undone", list, "the moves it undid")
-    if ply < 1 or not undone or not all(isinstance(text, str) for text in undone):
-        raise ProtocolError("'rewind' must have a 'ply' from 1 and the moves it undid in PDN")
-    by = protocol.field(described, "by", str, "the board that made it")
-    return Rewind(number, by, how, ply, tuple(undone))
 
 
 @dataclass(frozen=True)
@@ -177,10 +103,11 @@ class RemoteLink:
     (a divergence found by ``update``: on its caller's), with no lock of the link held:
     ``on_move`` for the other board's next move, ``on_clock`` (guest) for the host's clock,
     ``on_result`` for a result the other board reached first (a resignation, a flag),
-    ``on_problem`` for what the players must know (the boards disagree, the terms differ;
-    ``None``: the records agree again), ``on_link`` when the link comes up or goes down
-    (``connected`` says which), ``on_rewind`` for the other board's rewind to follow here
-    (its whole record; ``None``: only the far move cued here is withdrawn) with its words, and
+    ``on_problem`` for what the players must know, in words any language can say (the boards
+    disagree, the terms differ; ``None``: the records agree again), ``on_link`` when the link
+    comes up or goes down (``connected`` says which), ``on_rewind`` for the other board's
+    rewind to follow here (its whole record; ``None``: only the far move cued here is
+    withdrawn) with its words, and
     ``on_history`` for the rewind this board's record now follows, to keep for a restart."""
 
     def __init__(
@@ -191,10 +118,10 @@ class RemoteLink:
         *,
         on_move: Callable[[PeerMove], None] = lambda _: None,
         on_clock: Callable[[ClockReading], None] = lambda _: None,
-        on_problem: Callable[[str | None], None] = lambda _: None,
+        on_problem: Callable[[Phrase | None], None] = lambda _: None,
         on_link: Callable[[], None] = lambda: None,
         on_result: Callable[[str, str], None] = lambda _, __: None,
-        on_rewind: Callable[[list[str] | None, str], None] = lambda _, __: None,
+        on_rewind: Callable[[list[str] | None, Phrase], None] = lambda _, __: None,
         on_history: Callable[[Rewind], None] = lambda _: None,
     ) -> None:
         self.link = link
@@ -226,7 +153,7 @@ class RemoteLink:
         self._peer_final: tuple[list[str], str, JsonValue] | None = None
         self._resend_due = False
         self._problems_said: set[str] = set()
-        self._disagreement: str | None = None  # the terms differ: no move of theirs counts
+        self._disagreement: Phrase | None = None  # the terms differ: no move of theirs counts
         self._stopping = False
         self._unreachable_said = False
         self.client = self._client()
@@ -419,9 +346,13 @@ class RemoteLink:
                 self.pending = None  # executed on this board
                 if self._moves[shown.ply - 1] != shown.notation:
                     self._problem(
-                        f"the boards disagree at ply {shown.ply}: the other board played "
-                        f"{shown.notation}, this one recorded {self._moves[shown.ply - 1]}; "
-                        "correct one of them (docs/remote.md)",
+                        Phrase(
+                            "the boards disagree at ply {ply}: the other board played {theirs}, "
+                            "this one recorded {mine}; correct one of them (docs/remote.md)",
+                            ply=shown.ply,
+                            theirs=shown.notation,
+                            mine=self._moves[shown.ply - 1],
+                        ),
                         calls,
                     )
             final = self._peer_final
@@ -521,8 +452,13 @@ class RemoteLink:
                 if kind == protocol.HELLO:  # the players must know: no move will count
                     with self._lock:
                         self._problem(
-                            f"the other board speaks another remote protocol ({error}): run "
-                            "the same poolboard version on both boards (docs/remote.md)",
+                            Phrase(
+                                "the other board speaks another remote protocol (protocol "
+                                "version {theirs}; this board speaks v{ours}): run the same "
+                                "poolboard version on both boards (docs/remote.md)",
+                                theirs=repr(error.theirs),
+                                ours=protocol.PROTOCOL_VERSION,
+                            ),
                             calls,
                         )
                 raise
@@ -556,24 +492,33 @@ class RemoteLink:
 
     def _take_hello(self, data: protocol.Received, calls: list[Callable[[], None]]) -> None:
         plays = protocol.field(data, "plays", str, "black or white")
-        theirs = {
-            "plays": plays,
-            "start position": protocol.field(data, "start_fen", str, "a FEN"),
-            "time control": protocol.field(data, "time_control", str, "a time control"),
-            "rules": protocol.field(data, "rules", str, "a rule profile"),
-        }
-        mine = {
-            "plays": self.side.opponent.value,
-            "start position": self.terms.start_fen,
-            "time control": self.terms.time_control,
-            "rules": self.terms.profile,
-        }
+        terms = (
+            (Phrase("plays"), plays, self.side.opponent.value),
+            (
+                Phrase("start position"),
+                protocol.field(data, "start_fen", str, "a FEN"),
+                self.terms.start_fen,
+            ),
+            (
+                Phrase("time control"),
+                protocol.field(data, "time_control", str, "a time control"),
+                self.terms.time_control,
+            ),
+            (
+                Phrase("rules"),
+                protocol.field(data, "rules", str, "a rule profile"),
+                self.terms.profile,
+            ),
+        )
         self._disagreement = None
-        for what, value in theirs.items():
-            if value != mine[what]:
-                self._disagreement = (
-                    f"the boards disagree on {what}: the other board has {value!r}, this one "
-                    f"expects {mine[what]!r}; give both the same game (docs/remote.md)"
+        for what, value, mine in terms:
+            if value != mine:
+                self._disagreement = Phrase(
+                    "the boards disagree on {what}: the other board has {theirs}, this one "
+                    "expects {mine}; give both the same game (docs/remote.md)",
+                    what=what,
+                    theirs=repr(value),
+                    mine=repr(mine),
                 )
                 self._problem(self._disagreement, calls)
                 break
@@ -644,8 +589,12 @@ class RemoteLink:
         if len(moves) > len(self._moves) and self.side_of(len(self._moves) + 1) is self.side:
             ply = len(self._moves) + 1
             self._problem(
-                f"the boards disagree at ply {ply}: the other board recorded {moves[ply - 1]}, "
-                "this one has no such move of its own; correct one of them (docs/remote.md)",
+                Phrase(
+                    "the boards disagree at ply {ply}: the other board recorded {theirs}, this "
+                    "one has no such move of its own; correct one of them (docs/remote.md)",
+                    ply=ply,
+                    theirs=moves[ply - 1],
+                ),
                 calls,
             )
             return
@@ -703,8 +652,11 @@ class RemoteLink:
             self._follow(peer, theirs, calls)
         else:
             self._problem(
-                f"the boards disagree: the other board {theirs.done(peer.moves)}: "
-                f"{theirs.instruction('here')} (docs/remote.md)",
+                Phrase(
+                    "the boards disagree: the other board {done}: {instruction} (docs/remote.md)",
+                    done=theirs.done(peer.moves),
+                    instruction=theirs.instruction(HERE),
+                ),
                 calls,
             )
         return False
@@ -747,8 +699,12 @@ class RemoteLink:
                 log.info("remote: %s", said)
             return
         self._problem(
-            f"the boards disagree: this board {done}; the other board has not: "
-            f"{mine.instruction('there')} (docs/remote.md)",
+            Phrase(
+                "the boards disagree: this board {done}; the other board has not: "
+                "{instruction} (docs/remote.md)",
+                done=done,
+                instruction=mine.instruction(THERE),
+            ),
             calls,
         )
 
@@ -759,7 +715,9 @@ class RemoteLink:
         if shown is None or peer.moves[shown.ply - 1 : shown.ply] == (shown.notation,):
             return
         self.pending = None
-        words = f"the other board withdrew ply {shown.ply} {shown.notation}"
+        words = Phrase(
+            "the other board withdrew ply {ply} {move}", ply=shown.ply, move=shown.notation
+        )
         log.info("remote: %s", words)
         calls.append(lambda: self.on_rewind(None, words))
 
@@ -781,7 +739,7 @@ class RemoteLink:
             return
         self._adopting = asked
         self.pending = None
-        words = f"the other board {rewind.done(peer.moves)}"
+        words = Phrase("the other board {done}", done=rewind.done(peer.moves))
         log.info("remote: %s: followed here (casual)", words)
         moves = list(peer.moves)
         calls.append(lambda: self.on_rewind(moves, words))
@@ -795,14 +753,20 @@ class RemoteLink:
     def _take_result(self, result: str, reason: JsonValue, calls: list[Callable[[], None]]) -> None:
         """The other board's game is over at the same ply: over here too (a resignation, a
         referee's decision, a flag), or named if this board has another result."""
-        why = reason if isinstance(reason, str) and reason else "decided on the other board"
+        why = reason if isinstance(reason, str) and reason else str(DECIDED_THERE)
         if self._result is None:
             log.info("remote: the other board's game ended %s (%s)", result, why)
             calls.append(lambda: self.on_result(result, why))
         elif self._result[0] != result:
             self._problem(
-                f"the boards disagree on the result: the other board has {result} ({why}), "
-                f"this one {self._result[0]} ({self._result[1]})",
+                Phrase(
+                    "the boards disagree on the result: the other board has {theirs} ({why}), "
+                    "this one {mine} ({mine_why})",
+                    theirs=result,
+                    why=reason_said(why),
+                    mine=self._result[0],
+                    mine_why=reason_said(self._result[1]),
+                ),
                 calls,
             )
 
@@ -863,14 +827,19 @@ class RemoteLink:
         mine, mine_fen = self._moves[ply - 1], self._fens[ply - 1]
         if notation != mine or (fen is not None and fen != mine_fen):
             self._problem(
-                f"the boards disagree at ply {ply}: the other board recorded {notation}, this one "
-                f"{mine}; correct one of them (docs/remote.md)",
+                Phrase(
+                    "the boards disagree at ply {ply}: the other board recorded {theirs}, this "
+                    "one {mine}; correct one of them (docs/remote.md)",
+                    ply=ply,
+                    theirs=notation,
+                    mine=mine,
+                ),
                 calls,
             )
             raise ProtocolError(f"ply {ply}: diverged ({notation} there, {mine} here)")
 
-    def _problem(self, text: str, calls: list[Callable[[], None]]) -> None:
-        if text not in self._problems_said:
-            self._problems_said.add(text)
+    def _problem(self, text: Phrase, calls: list[Callable[[], None]]) -> None:
+        if str(text) not in self._problems_said:
+            self._problems_said.add(str(text))
             log.error("remote: %s", text)
             calls.append(lambda: self.on_problem(text))
