@@ -197,5 +197,10 @@ def test_the_console_by_clicks_at_three_sizes(browser, hall, tables) -> None:  #
         page.wait_for_selector("#action-answer:not(:empty)", timeout=TIMEOUT)
         assert "adjusted a clock — done" in page.inner_text("#action-answer")
         assert fits(page, size[0])
+        if size[0] < 640:  # a phone stacks the rows: each cell says which column it is
+            black = page.locator("#pairings tr[data-table='t1'] td").nth(2)
+            assert black.inner_text() == "Ann Lee"
+            shown = black.evaluate("e => getComputedStyle(e, '::before').content")
+            assert shown == '"Black in game 1: "'
         shoot(page, f"hall-director-{size[0]}", full_page=True)
         context.close()

@@ -614,4 +614,16 @@ async function directorPage() {
   }, (live) => showConnection($("conn"), live));
 }
 
+/** A phone stacks a list's rows and hides its heading row: each cell carries its column's
+ * heading (data-label, in the page's language) for the stylesheet to show before it. */
+function labelCells(table) {
+  const heads = [...table.tHead.rows[0].cells].map((th) => th.textContent.trim());
+  for (const row of table.tBodies[0].rows) {
+    [...row.cells].forEach((td, i) => { if (heads[i]) td.dataset.label = heads[i]; });
+  }
+}
+for (const table of document.querySelectorAll("table.grid")) {
+  new MutationObserver(() => labelCells(table)).observe(table.tBodies[0], { childList: true });
+}
+
 ({ hall: hallPage, standings: standingsPage, table: tablePage, director: directorPage })[page]();
