@@ -93,7 +93,7 @@ def test_the_result_banners_speak_in_words_without_rule_codes(browser, tmp_path:
         placed(live, {1, 18})
         placed(live, {1, 18, 23})
         placed(live, {1, 23})  # 14x23: White has no piece left (R-END-1)
-        words = "Black (Ann Lee) wins — White has no pieces left"
+        words = "Ann Lee (Black) wins — White has no pieces left"
         for page in (spectator, big):
             page.wait_for_selector("#game-over:not([hidden])", timeout=TIMEOUT)
             assert page.inner_text("#game-over") == words

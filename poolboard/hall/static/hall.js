@@ -28,17 +28,11 @@ async function loadHall() {
   return hall;
 }
 
-/** A result in words with the players' names ("Ann (Black) wins — White resigned") from a tile
- * or a reported result. The hall's words are English: another language says who won, by name
- * and side, and the rules its reason cites by their IDs. */
-function resultWords({ result, reason, black, white, words }) {
-  if (language === "en" || !words) return words ?? "";
-  const won = { "1-0": "black", "0-1": "white" }[result];
-  const name = won === "black" ? black : white;
-  let head = t("Draw");
-  if (won && name && name !== "?") head = t("{player} wins", { player: `${name} (${sideName(won)})` });
-  else if (won) head = won === "black" ? t("Black wins") : t("White wins");
-  return withRules(head, reason);
+/** A result in words with the players' names ("Ann Lee (Black) wins — White resigned") from a
+ * tile, a reported result or an audit line, in the page's language as the hall worded it
+ * (poolboard/hall/event.py result_words: the board's own pages word it the same). */
+function resultWords({ words, result_words: said }) {
+  return said?.[language] ?? words ?? "";
 }
 
 /** What a tile says under the players: offline, the result in words, or what the board waits for. */
@@ -320,8 +314,7 @@ function auditWords(entry) {
     return [what, outcome, d.status === 200];
   }
   const seat = { round: d.round, table: d.table, game: d.game };
-  // The result's words were kept as the hall wrote them (English): others say it in theirs.
-  const result = language === "en" ? d.words ?? "" : resultWords({ ...d, words: d.words ?? "" });
+  const result = resultWords(d);
   const words = {
     "import-players": () => t("imported {n} players", { n: d.players }),
     player: () => t("registered {name}", { name: d.club ? `${d.name} (${d.club})` : d.name }),
