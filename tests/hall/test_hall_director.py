@@ -199,6 +199,8 @@ def test_the_console_by_clicks_at_three_sizes(browser, hall, tables) -> None:  #
     assert "started round 1" in audit and "renamed Cyd Mos to Cyd Moss" in audit
     assert "table t1: adjusted a clock (side white, seconds 60)" in audit
     assert "refused:" in audit and "withdrew Dee Hart" in audit
+    # A rule ID is kept on one line (never "R-" then "TCH-2"), as on the board's pages.
+    assert page.locator("#audit td span.rule").first.inner_text() == "R-TCH-2"
     assert not re.search(r"\d{4}-\d\d-\d\dT", audit)  # no ISO stamps: the browser's local time
     assert fits(page, 1920)
     shoot(page, "hall-director", full_page=True)
@@ -218,9 +220,15 @@ def test_the_console_by_clicks_at_three_sizes(browser, hall, tables) -> None:  #
         assert "adjusted a clock — done" in page.inner_text("#action-answer")
         assert fits(page, size[0])
         if size[0] < 640:  # a phone stacks the rows: each cell says which column it is
-            black = page.locator("#pairings tr[data-table='t1'] td").nth(2)
-            assert black.inner_text() == "Ann Lee"
-            shown = black.evaluate("e => getComputedStyle(e, '::before').content")
-            assert shown == '"Black in game 1: "'
+            # (awaited in the page: the console redraws its lists after each action)
+            page.wait_for_function(
+                """() => {
+                    const row = document.querySelector("#pairings tr[data-table='t1']");
+                    const td = row?.cells[2];
+                    return td?.textContent === "Ann Lee"
+                        && getComputedStyle(td, "::before").content === '"Black in game 1: "';
+                }""",
+                timeout=TIMEOUT,
+            )
         shoot(page, f"hall-director-{size[0]}", full_page=True)
         context.close()

@@ -379,7 +379,9 @@ async function directorPage() {
     $("alerts").replaceChildren(...alerts.map((alert) => {
       const when = new Date(alert.time * 1000).toLocaleTimeString(dateLocale());
       const li = el("li", { class: `alert ${alert.kind}`, "data-kind": alert.kind, "data-id": String(alert.id) });
-      li.append(el("span", { class: "when" }, when), el("span", {}, `${t("table {table}", { table: alert.table })}: ${alertWords(alert, results)} `));
+      const what = el("span");
+      showText(what, `${t("table {table}", { table: alert.table })}: ${alertWords(alert, results)} `);
+      li.append(el("span", { class: "when" }, when), what);
       const button = el("button", { type: "button", class: "seen" }, t("seen"));
       button.addEventListener("click", () => post(`/api/director/alerts/${alert.id}/dismiss`).then(() => refresh()));
       li.append(button);
@@ -388,7 +390,9 @@ async function directorPage() {
     $("no-alerts").hidden = alerts.length > 0;
     $("results").replaceChildren(...results.map((r) => {
       const tr = el("tr", { "data-table": r.table, "data-game": String(r.number) });
-      tr.append(el("td", {}, String(r.round)), el("td", {}, r.table), el("td", {}, String(r.number)), el("td", { class: "words" }, resultWords(r)));
+      const words = el("td", { class: "words" });
+      showText(words, resultWords(r));
+      tr.append(el("td", {}, String(r.round)), el("td", {}, r.table), el("td", {}, String(r.number)), words);
       const td = el("td");
       if (r.confirmed_by) td.textContent = t("confirmed by {name}", { name: r.confirmed_by });
       else {
@@ -406,7 +410,10 @@ async function directorPage() {
     $("audit").replaceChildren(...audit.slice(-100).reverse().map((a) => {
       const [what, outcome, done] = auditWords(a);
       const tr = el("tr", { class: done ? "" : "refused" });
-      tr.append(el("td", {}, new Date(a.time).toLocaleString(dateLocale())), el("td", {}, a.actor), el("td", {}, what), el("td", {}, outcome));
+      const [said, answer] = [el("td"), el("td")];
+      showText(said, what);
+      showText(answer, outcome);
+      tr.append(el("td", {}, new Date(a.time).toLocaleString(dateLocale())), el("td", {}, a.actor), said, answer);
       return tr;
     }));
     if (!everything) return;
