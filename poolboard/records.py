@@ -98,12 +98,15 @@ def referee_win(winner: Color, reason: str) -> Ending:
 
 
 def ended_said(winner: Color | None, reason: str, white: str, black: str) -> Phrase:
-    """``"Black (Ann) wins — White cannot move: every piece is blocked"`` or ``"Draw — ..."``:
-    the result in words, with the winner's name when it is known, as words each language can
-    say (the reason by :func:`reason_said`).
+    """``"Ann (Black) wins — White cannot move: every piece is blocked"`` or ``"Draw — ..."``:
+    the result in words, with the winner's name when it is known (never a bare ``1-0``, which
+    means the opposite to a chess player), as words each language can say (the reason by
+    :func:`reason_said`). The pages, the referee's, the hall's and its console all say it so.
 
     >>> str(ended_said(Color.WHITE, "Black resigned", "Ann", "?"))
-    'White (Ann) wins — Black resigned'
+    'Ann (White) wins — Black resigned'
+    >>> str(ended_said(Color.WHITE, "", "?", "Bo"))
+    'White wins'
     """
     if winner is None:
         head = Phrase("Draw")
@@ -111,12 +114,14 @@ def ended_said(winner: Color | None, reason: str, white: str, black: str) -> Phr
         name = black if winner is Color.BLACK else white
         if name and name not in ("?", "-"):
             head = (
-                Phrase("Black ({name}) wins", name=name)
+                Phrase("{name} (Black) wins", name=name)
                 if winner is Color.BLACK
-                else Phrase("White ({name}) wins", name=name)
+                else Phrase("{name} (White) wins", name=name)
             )
         else:
             head = Phrase("Black wins") if winner is Color.BLACK else Phrase("White wins")
+    if not reason:
+        return head
     return Phrase("{head} — {reason}", head=head, reason=reason_said(reason))
 
 

@@ -80,7 +80,12 @@ class StorageError(RuntimeError):
 
 
 class DataFolderBusy(StorageError):
-    """Another process is the writer of this data folder."""
+    """Another process is the writer of this data folder: ``holder`` is its PID (as the lock
+    file says it)."""
+
+    def __init__(self, message: str, holder: str) -> None:
+        super().__init__(message)
+        self.holder = holder
 
 
 #: The file whose lock makes a process the one writer of a data folder.
@@ -116,7 +121,8 @@ class DataFolderLock:
             raise DataFolderBusy(
                 f"{folder} is in use by another poolboard process (PID {holder}); one service "
                 "records into a data folder: stop that one first, or give this one another "
-                "[storage] path"
+                "[storage] path",
+                holder,
             ) from None
         except OSError as error:
             handle.close()

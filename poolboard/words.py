@@ -141,9 +141,9 @@ def result(winner: Color | None, reason: str, white: str, black: str, language: 
     in ``language``.
 
     >>> result(Color.BLACK, "White has no pieces left (R-END-1)", "?", "Ann")
-    'Black (Ann) wins — White has no pieces left'
+    'Ann (Black) wins — White has no pieces left'
     >>> result(Color.BLACK, "White has no pieces left (R-END-1)", "?", "Ann", "es")
-    'Ganan las negras (Ann) — Blancas no tienen piezas'
+    'Gana Ann (Negras) — Blancas no tienen piezas'
     """
     ended = records.ended_said(winner, reason, white, black)
     return without_rule_codes(said(ended, language), language)

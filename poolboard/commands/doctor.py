@@ -17,7 +17,14 @@ from poolboard.commands.demo import demo_data_dir
 from poolboard.config import Config, ConfigError, StorageConfig, load_config
 from poolboard.sensor_spec import SensorSpecError
 from poolboard.service import open_configured_displays, open_configured_sensor
-from poolboard.storage import DamagedGame, GameStore, StorageError, StoredGame
+from poolboard.storage import (
+    DamagedGame,
+    DataFolderBusy,
+    DataFolderLock,
+    GameStore,
+    StorageError,
+    StoredGame,
+)
 from poolboard.voice import VoiceUnavailable, check_program
 from poolboard.voice.phrases import Phrasebook
 from poolboard.voice.speaker import Speaker
@@ -147,9 +154,22 @@ def _read_sensor(sensor: Sensor, seconds: float) -> bool:
 
 def check_hall(config: Config) -> bool:
     """With a ``[hall]`` broker: it answers, takes the table's credentials and its ACL lets the
-    table read its actions (docs/hall.md)."""
+    table read its actions (docs/hall.md). Not while this table records here: the broker names
+    a connection after its user, so logging in as the table would close the table's own."""
     if not config.hall.enabled:
         return _report(True, "hall", "not in a hall ([hall] broker is empty)")
+    try:
+        DataFolderLock.acquire(config.storage.directory).release()
+    except DataFolderBusy as busy:
+        return _report(
+            True,
+            "hall",
+            f"not logging in as table {config.hall.table!r}: it is running here (PID "
+            f"{busy.holder}) and would lose the broker for a moment; the hall's page shows "
+            "whether it is online",
+        )
+    except StorageError:
+        pass  # the storage check names what is wrong with the folder
     from poolboard.hall.probe import probe_hall
 
     ok, detail = probe_hall(config.hall)

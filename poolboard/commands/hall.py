@@ -69,6 +69,7 @@ def _demo(tables: int) -> int:
     from poolboard.hall.service import serve_hall
 
     logging.getLogger("poolboard").setLevel(logging.WARNING)  # N tables' chatter
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # the demo's own calls to the console
     try:
         with demo_folder() as folder:
             config = demo_config(folder, tables)

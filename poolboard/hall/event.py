@@ -28,7 +28,8 @@ from typing_extensions import TypedDict
 from engine.color import Color
 from engine.phrase import Phrase
 from engine.refusal import Refusal
-from poolboard import match
+from poolboard import match, records, words
+from poolboard.locale import LANGUAGES
 from poolboard.match import RESULTS
 from poolboard.storage import SqlValue
 
@@ -117,20 +118,35 @@ class GameResult:
         return f"result:{self.round}:{self.table}:{self.number}"
 
 
-def result_words(result: str | None, reason: str, black: str, white: str) -> str:
-    """A result in words with the players' names: ``"Ann Lee (Black) wins — White resigned"``,
-    ``"Draw — agreed"``; never a bare ``1-0`` (Black's first in checkers, the opposite of
-    chess); ``""`` while the game goes on."""
+def result_words(
+    result: str | None,
+    reason: str,
+    black: str,
+    white: str,
+    language: str = "en",
+    *,
+    codes: bool = True,
+) -> str:
+    """A result in words with the players' names, as the board's own pages say it
+    (:func:`poolboard.records.ended_said`): ``"Ann Lee (Black) wins — White resigned"``,
+    ``"Draw — agreed"``, in ``language``; the rule IDs the reason cites left out unless
+    ``codes`` (the director's console keeps them, the audience's pages do not); ``""`` while
+    the game goes on."""
     if result not in RESULTS:
         return ""
-    won = match.winner(result)
-    if won is None:
-        head = "Draw"
-    else:
-        name = black if won is Color.BLACK else white
-        side = "Black" if won is Color.BLACK else "White"
-        head = f"{name} ({side}) wins" if name and name != "?" else f"{side} wins"
-    return f"{head} — {reason}" if reason else head
+    ended = records.ended_said(match.winner(result), reason, white, black)
+    said = words.said(ended, language)
+    return said if codes else words.without_rule_codes(said, language)
+
+
+def result_words_by_language(
+    result: str | None, reason: str, black: str, white: str, *, codes: bool = True
+) -> dict[str, str]:
+    """:func:`result_words` in each language the pages speak: ``{"en": ..., "es": ...}``."""
+    return {
+        language: result_words(result, reason, black, white, language, codes=codes)
+        for language in LANGUAGES
+    }
 
 
 class DescribedResult(TypedDict):
@@ -147,6 +163,7 @@ class DescribedResult(TypedDict):
     black: str
     white: str
     words: str
+    result_words: dict[str, str]
 
 
 class AuditRow(TypedDict):
@@ -556,6 +573,7 @@ class EventStore:
             number=result.number, result=result.result, reason=result.reason,
             confirmed_by=result.confirmed_by, black=black, white=white,
             words=result_words(result.result, result.reason, black, white),
+            result_words=result_words_by_language(result.result, result.reason, black, white),
         )  # fmt: skip
 
     def confirm(self, actor: str, round_number: int, table: str, number: int) -> GameResult:
@@ -572,12 +590,12 @@ class EventStore:
             "UPDATE games SET confirmed_by=?, confirmed_at=? WHERE round=? AND tbl=? AND number=?",
             (actor, _now(), round_number, table, number),
         )
-        words = self.described(found[0])["words"]
+        described = self.described(found[0])
         self.audit(
             actor,
             "confirm",
             {"round": round_number, "table": table, "game": number, "result": found[0].result}
-            | {"words": words},
+            | {"words": described["words"], "result_words": dict(described["result_words"])},
         )
         return self.results(round_number, table)[number - 1]
 
@@ -617,11 +635,12 @@ class EventStore:
                 "INSERT OR IGNORE INTO rejected (tbl, table_game_id) VALUES (?, ?)",
                 (table, found[0].table_game_id),
             )
+        described = self.described(found[0])
         self.audit(
             actor,
             "reject",
             {"round": round_number, "table": table, "game": number, "result": found[0].result}
-            | {"words": self.described(found[0])["words"]},
+            | {"words": described["words"], "result_words": dict(described["result_words"])},
         )
 
     def results(

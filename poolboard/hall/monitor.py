@@ -29,7 +29,7 @@ from typing_extensions import TypedDict
 from engine.refusal import Refusal, Value
 from poolboard.broker_client import new_client
 from poolboard.hall import messages, topics
-from poolboard.hall.event import EventStore, result_words
+from poolboard.hall.event import EventStore, result_words, result_words_by_language
 from poolboard.hall.settings import HallConfig
 from poolboard.listeners import Listeners
 from poolboard.session.state import BoardState
@@ -98,6 +98,7 @@ class Tile(TypedDict):
     white: NotRequired[str]
     game: NotRequired[int]
     words: NotRequired[str]
+    result_words: NotRequired[dict[str, str]]
 
 
 @dataclass
@@ -545,7 +546,12 @@ class HallMonitor:
             headers = tile["headers"]
             number, black, white = 1, headers.get("Black", "?"), headers.get("White", "?")
         tile["black"], tile["white"], tile["game"] = black, white, number
-        tile["words"] = result_words(tile["result"], tile["reason"] or "", black, white)
+        # The audience's words: no rule IDs (the director's console has them).
+        reason = tile["reason"] or ""
+        tile["words"] = result_words(tile["result"], reason, black, white, codes=False)
+        tile["result_words"] = result_words_by_language(
+            tile["result"], reason, black, white, codes=False
+        )
         return tile
 
     def _player(self, table: str, game_id: int, side: str | None) -> str:

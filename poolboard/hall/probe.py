@@ -18,7 +18,8 @@ def probe_hall(link: HallLinkConfig, timeout: float = 5.0) -> tuple[bool, str]:
     """Connect to ``link``'s broker as its table and publish a reply to no action (the hall
     ignores it); ``(ok, what happened)`` in words. MQTT 5, so the broker says whether its ACL
     took the message (3.1.1 drops a refused one silently). The broker ties a connection to the
-    table's name: a running table with this name is knocked off for a moment (it reconnects)."""
+    table's name: a running table with this name is knocked off for a moment (it reconnects),
+    so ``poolboard doctor`` does not call this while the table runs."""
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=link.table, protocol=mqtt.MQTTv5)
     client.username_pw_set(link.table, link.password or None)
     if link.tls:

@@ -75,8 +75,8 @@ def ask(core: Session, actor: str) -> RefereeError | None:
         return RefereeError("the game is over ({result})", result=str(core.game.result))
     if not allowed(core):
         return RefereeError(
-            "hints are for casual play and games against the computer, not for a "
-            "{profile} game between two players",
+            "hints are for casual play and games against the computer, not for a game "
+            "between two players under the {profile} rules",
             profile=core.config.rules.profile,
         )
     if not core.tracker.started:

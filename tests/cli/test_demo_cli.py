@@ -246,3 +246,17 @@ def test_the_computer_demo_after_an_earlier_demo_is_a_game_of_its_own(tmp_path: 
     assert (state["match"]["game"], state["match"]["games"]) == (1, 2)
     assert state["moves"] == [] and state["clock"]["state"] == "ready"
     assert state["clock"]["black"] == state["clock"]["white"] == 2700  # apca-match: 45 minutes
+
+
+def test_python_dash_m_poolboard_is_the_command() -> None:
+    """From a checkout not installed, ``python -m poolboard`` is ``poolboard``."""
+    done = subprocess.run(
+        [sys.executable, "-m", "poolboard", "moves", "--json"],
+        input="B:W21:B17\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)[0]["notation"] == "17-22"

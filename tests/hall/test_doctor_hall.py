@@ -1,10 +1,11 @@
 """``poolboard doctor`` on a table in a hall: the real broker reached, the table's credentials
 and ACL accepted or refused by name; the web port free or taken."""
 
+import json
 import socket
 from pathlib import Path
 
-from tests.hall.conftest import TABLES, free_port, needs_mosquitto
+from tests.hall.conftest import HALL_PASSWORD, TABLES, Listener, free_port, needs_mosquitto
 from tests.service.test_doctor import doctor
 
 pytestmark = needs_mosquitto
@@ -27,6 +28,26 @@ def test_doctor_logs_in_to_the_hall_as_the_table(tmp_path: Path, broker) -> None
     assert f"ok    hall     127.0.0.1:{broker.port}: table 't1' logged in" in result.stdout
     assert "the ACL lets it write its topics" in result.stdout
     assert "ok    web      127.0.0.1: any free port" in result.stdout
+
+
+def test_doctor_never_knocks_a_running_table_off_the_broker(tmp_path: Path, broker, tables) -> None:
+    """The broker names a connection after its user, so logging in as a running table would
+    close the table's own connection: doctor leaves a table that records here alone."""
+    hall = Listener(broker.port, "hall", HALL_PASSWORD, "poolboard/table/t1/#")
+    t1 = tables("t1", broker.port)
+    assert hall.next("t1/status")[1]["reason"] == "connected"
+    result = doctor(t1.config, "--seconds", "0")
+    assert "Traceback" not in result.stderr
+    pid = t1.process.pid
+    assert f"ok    hall     not logging in as table 't1': it is running here (PID {pid})" in (
+        result.stdout
+    )
+    t1.play("11-15")  # a state published after doctor ran: every status before it is at hand
+    while len(hall.next("t1/state")[1]["state"]["moves"]) != 1:
+        pass
+    statuses = [json.loads(m.payload) for m in hall.held if m.topic.endswith("/status")]
+    assert [s["reason"] for s in statuses if s["reason"] != "alive"] == []
+    hall.close()
 
 
 def test_doctor_names_a_wrong_password_and_a_broker_not_there(tmp_path: Path, broker) -> None:

@@ -5,6 +5,8 @@ from itertools import combinations
 
 import pytest
 
+from engine.color import Color
+from poolboard import records, words
 from poolboard.hall.event import EventError, EventStore, result_words, round_robin
 
 TABLES = ["t1", "t2", "t3"]
@@ -198,3 +200,13 @@ def test_results_in_words_name_the_winner_and_their_colour(event) -> None:
     assert result_words("1/2-1/2", "agreed", "A", "B") == "Draw — agreed"
     assert result_words("0-1", "", "A", "?") == "White wins"
     assert result_words(None, "", "A", "B") == ""
+    # The board's own pages word it so too (records.ended_said), in each language; the
+    # audience's words leave the rule IDs out.
+    ended = records.ended_said(Color.BLACK, "White has no pieces left (R-END-1)", "Ann", "Bob")
+    assert result_words("1-0", "White has no pieces left (R-END-1)", "Bob", "Ann") == str(ended)
+    assert event.described(second)["result_words"]["es"] == (
+        "Gana Bob Ray (Negras) — Blancas no tienen piezas (R-END-1)"
+    )
+    audience = result_words("1-0", "White has no pieces left (R-END-1)", "Bob", "Ann", codes=False)
+    assert audience == words.result(Color.BLACK, "White has no pieces left (R-END-1)", "Ann", "Bob")
+    assert audience == "Bob (Black) wins — White has no pieces left"

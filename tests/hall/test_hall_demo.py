@@ -50,6 +50,9 @@ def test_the_demo_hall_plays_on_its_own_and_stops_cleanly() -> None:
     finally:
         demo.send_signal(signal.SIGINT)
         assert demo.wait(timeout=30) == 0, demo.stderr.read()[-2000:]
+    # What the director reads in the terminal: the hall's own lines, not each HTTP request
+    # the demo made to set the round up.
+    assert "HTTP Request" not in demo.stderr.read()
 
 
 def wait_until(check, what: str, timeout: float = 5.0) -> None:

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.hall.conftest import DIRECTOR, START, needs_mosquitto
+from tests.hall.conftest import DIRECTOR, REFEREE_PASSWORD, START, needs_mosquitto
 from tests.web.conftest import CHROMIUM, browser  # noqa: F401 (fixture)
 from tests.web.test_pages import TIMEOUT, shoot
 
@@ -158,6 +158,26 @@ def test_the_console_by_clicks_at_three_sizes(browser, hall, tables) -> None:  #
     correct.locator("button").click()
     page.wait_for_selector("#action-answer.refused:has-text('not done')", timeout=TIMEOUT)
     t1.play("11-15")
+    # The clocks paused and resumed, a caution given and the move voided, each by a click.
+    for button, said, running in (("pause", "paused", "paused"), ("resume", "resumed", "running")):
+        page.click(f"button.act[data-action='{button}']")
+        page.wait_for_selector(
+            f"#action-answer.done:has-text('{said} the clocks — done')", timeout=TIMEOUT
+        )
+        assert t1.http.get("/api/state").json()["clock"]["state"] == running
+    penalty = page.locator("form[data-action='penalty']")
+    penalty.locator("select[name='side']").select_option(label="Bob Ray (White)")
+    penalty.locator("select[name='rule']").select_option("R-TCH-2")
+    penalty.locator("input[name='note']").fill("touched 22")
+    penalty.locator("button").click()
+    page.wait_for_selector("#action-answer.done:has-text('gave a penalty')", timeout=TIMEOUT)
+    table_audit = t1.http.get("/api/referee/audit", auth=("referee", REFEREE_PASSWORD)).json()
+    (caution,) = [a["data"] for a in table_audit if a["action"] == "penalty"]
+    assert [caution[key] for key in ("rule", "side", "severity")] == ["R-TCH-2", "white", "caution"]
+    page.locator("form[data-action='void'] button").click()  # strike the last 1 move
+    page.wait_for_selector("#action-answer.done:has-text('voided moves')", timeout=TIMEOUT)
+    assert t1.http.get("/api/state").json()["moves"] == []
+    t1.show(START)  # the board put back as it stands in the record
     ending = page.locator("form[data-action='end']")
     ending.locator("select[name='outcome']").select_option(
         label="Bob Ray (White) wins — Black resigned"
@@ -179,6 +199,8 @@ def test_the_console_by_clicks_at_three_sizes(browser, hall, tables) -> None:  #
     assert "started round 1" in audit and "renamed Cyd Mos to Cyd Moss" in audit
     assert "table t1: adjusted a clock (side white, seconds 60)" in audit
     assert "refused:" in audit and "withdrew Dee Hart" in audit
+    # A rule ID is kept on one line (never "R-" then "TCH-2"), as on the board's pages.
+    assert page.locator("#audit td span.rule").first.inner_text() == "R-TCH-2"
     assert not re.search(r"\d{4}-\d\d-\d\dT", audit)  # no ISO stamps: the browser's local time
     assert fits(page, 1920)
     shoot(page, "hall-director", full_page=True)
@@ -197,5 +219,16 @@ def test_the_console_by_clicks_at_three_sizes(browser, hall, tables) -> None:  #
         page.wait_for_selector("#action-answer:not(:empty)", timeout=TIMEOUT)
         assert "adjusted a clock — done" in page.inner_text("#action-answer")
         assert fits(page, size[0])
+        if size[0] < 640:  # a phone stacks the rows: each cell says which column it is
+            # (awaited in the page: the console redraws its lists after each action)
+            page.wait_for_function(
+                """() => {
+                    const row = document.querySelector("#pairings tr[data-table='t1']");
+                    const td = row?.cells[2];
+                    return td?.textContent === "Ann Lee"
+                        && getComputedStyle(td, "::before").content === '"Black in game 1: "';
+                }""",
+                timeout=TIMEOUT,
+            )
         shoot(page, f"hall-director-{size[0]}", full_page=True)
         context.close()

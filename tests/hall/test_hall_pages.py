@@ -72,5 +72,15 @@ def test_hall_director_and_standings_pages(browser, hall, tables) -> None:  # no
     standings.wait_for_selector("#standings tr", timeout=TIMEOUT)
     first = standings.locator("#standings tr").first.locator("td").all_inner_texts()
     assert first[:2] == ["1", "Ann"] and first[3] == "4"  # Black won game 1: 4 points (R-TRN-3)
+    # On a phone the whole row is on the screen, to the opponents' points.
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    small = phone.new_page()
+    small.goto(hall.url + "/standings")
+    small.wait_for_selector("#standings tr", timeout=TIMEOUT)
+    assert small.evaluate("document.documentElement.scrollWidth") <= 390
+    last = small.locator("#standings tr").first.locator("td").last.bounding_box()
+    assert last is not None and last["x"] + last["width"] <= 390
+    shoot(small, "hall-standings-390")
+    phone.close()
     context.close()
     director.close()

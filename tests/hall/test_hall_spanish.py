@@ -66,8 +66,9 @@ def test_the_hall_speaks_spanish_and_switches_to_english(browser, spanish_hall, 
 
     # A result the hall composes: who won, by name and side, in Spanish, on every page.
     t1.referee("result", {"result": "1-0", "reason": "White resigned"})
-    wait_text(page, ".tile[data-table='t1'] .tile-state", "Gana Ann (Negras)")
-    wait_text(table, "#result", "Gana Ann (Negras)")
+    said = "Gana Ann (Negras) — decisión del árbitro: Blancas abandonan"
+    wait_text(page, ".tile[data-table='t1'] .tile-state", said)
+    wait_text(table, "#result", said)
     director = browser.new_context(
         viewport={"width": 1200, "height": 900},
         http_credentials={"username": DIRECTOR[0], "password": DIRECTOR[1]},
@@ -76,7 +77,7 @@ def test_the_hall_speaks_spanish_and_switches_to_english(browser, spanish_hall, 
     console.goto(hall.url + "/director")
     alert = console.locator("#alerts li[data-kind='result']")
     alert.wait_for(timeout=TIMEOUT)
-    assert "mesa t1: partida 1: Gana Ann (Negras); confírmela" in alert.inner_text()
+    assert f"mesa t1: partida 1: {said}; confírmela" in alert.inner_text()
     assert text_of(console, "#alerts .seen") == "vista"
     assert text_of(console, "form[data-action='end'] button") == "registrar el resultado"
     assert console.locator("select.outcome option").first.inner_text() == (
@@ -84,8 +85,9 @@ def test_the_hall_speaks_spanish_and_switches_to_english(browser, spanish_hall, 
     )
     console.locator("#results button.confirm").click()
     wait_text(console, "#results", "confirmado por director")
-    assert text_of(console, "#results td.words") == "Gana Ann (Negras)"
-    wait_text(console, "#audit", "confirmó ronda 1, mesa t1, partida 1: Ganan las negras")
+    # One wording on every page, the board's own too: who won, by name and side, and why.
+    assert text_of(console, "#results td.words") == said
+    wait_text(console, "#audit", f"confirmó ronda 1, mesa t1, partida 1: {said}")
     # A table's refusal comes over MQTT with its message and values: said in Spanish, and the
     # audit marks it refused.
     console.fill("form[data-action='correct-move'] [name=ply]", "9")

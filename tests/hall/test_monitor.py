@@ -190,3 +190,20 @@ def test_the_feed_writes_clocks_to_the_tenth_as_export_does(monitor) -> None:
     text = feed.text("round-1-t1.pdn", delayed=False)
     assert "1. 11-15 {[%clk 0:29:50.2]} 1... 23-19 {[%clk 0:00:00]} *" in text
     feed.stop()
+
+
+def test_a_tile_words_a_result_for_the_audience(monitor) -> None:
+    """The hall's tiles (its pages, /big) say a result as the board's own pages do, in each
+    language and without rule IDs; the director's alert keeps the rule."""
+    monitor.event.import_players("Ann Lee\nBob Ray\n")
+    monitor.event.set_pairing(1, "t1", "Ann Lee", "Bob Ray")
+    monitor.event.set_round(1)
+    ended = state(["11-15"], result="1-0")
+    ended["result_reason"] = "White has no pieces left (R-END-1)"
+    send(monitor, "state", state=ended)
+    tile = monitor.summary("t1")
+    assert tile["words"] == "Ann Lee (Black) wins — White has no pieces left"
+    assert tile["result_words"]["es"] == "Gana Ann Lee (Negras) — Blancas no tienen piezas"
+    assert [a.message for a in monitor.active_alerts() if a.kind == "result"] == [
+        "game 1: Ann Lee (Black) wins — White has no pieces left (R-END-1); confirm it"
+    ]

@@ -348,7 +348,8 @@ def test_a_hint_on_request_and_on_a_double_press_of_the_lever(tmp_path: Path) ->
 def test_no_hint_in_a_tournament_game_between_two_players(make_table) -> None:
     table = make_table()
     table.set_up()
-    with pytest.raises(RefereeError, match="not for a apca game between two players"):
+    refused = "not for a game between two players under the apca rules"
+    with pytest.raises(RefereeError, match=refused):
         table.session.request_hint("web")
     assert table.session.state()["hints"] is False
 

@@ -62,7 +62,7 @@ def test_a_resignation_names_who_resigned(make_table) -> None:
     text, record = exported(session)
     assert record.result == "1-0" and '[Termination "normal"]' in text
     assert record.moves[-1].comment.endswith("White resigned")
-    assert session.state()["result_text"] == "Black (Ann Long-Surname) wins — White resigned"
+    assert session.state()["result_text"] == "Ann Long-Surname (Black) wins — White resigned"
 
 
 def test_an_agreed_draw(make_table) -> None:
@@ -137,7 +137,7 @@ def test_a_match_numbers_its_games_scores_them_and_ends_after_two(make_table) ->
     assert (match["game"], match["games"], match["over"]) == (2, 2, True)
     assert {s["name"]: s["points"] for s in match["score"]} == {"Ann": 6, "Bo": 2}  # R-TRN-3
     assert [r["text"] for r in match["results"]] == [
-        "Black (Ann) wins — White resigned",
+        "Ann (Black) wins — White resigned",
         "Draw — draw by agreement (R-END-2)",
     ]
     with pytest.raises(RefereeError, match="the match is over after its 2 games"):

@@ -49,14 +49,14 @@ def test_counts_and_the_result() -> None:
         "Draw — draw by agreement"
     )
     assert words.result(Color.WHITE, "Black ran out of time (R-TIM-4)", "Bo", "?") == (
-        "White (Bo) wins — Black ran out of time"
+        "Bo (White) wins — Black ran out of time"
     )
 
 
 @pytest.mark.parametrize(
     ("winner", "reason", "said"),
     [
-        (Color.WHITE, "Black resigned", "Ganan las blancas (Bo) — Negras abandonan"),
+        (Color.WHITE, "Black resigned", "Gana Bo (Blancas) — Negras abandonan"),
         (
             Color.BLACK,
             "White did not complete the move in time (R-TIM-1)",

@@ -41,7 +41,7 @@ def test_details_then_a_resignation_then_the_match_and_the_event_pdn(live: Live)
     assert referee(live, "end", {"how": "resign", "side": "white"}).status_code == 200
     state = httpx.get(f"{live.url}/api/state").json()
     assert state["result"] == "1-0"
-    assert state["result_text"] == "Black (Ann Ashworth-Bellingham) wins — White resigned"
+    assert state["result_text"] == "Ann Ashworth-Bellingham (Black) wins — White resigned"
     assert referee(live, "next-game").status_code == 200
     live.session.sensor.set_occupied(START)
     assert referee(live, "end", {"how": "agree-draw"}).status_code == 200

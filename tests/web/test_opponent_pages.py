@@ -108,8 +108,8 @@ def test_the_hint_button_is_hidden_in_a_tournament_game(browser, live: Live) -> 
     answer = context.request.post(live.url + "/api/hint", headers={"X-Poolboard": "1"})
     assert answer.status == 409
     refusal = answer.json()
-    assert "not for a apca game between two players" in refusal["detail"]
+    assert "not for a game between two players under the apca rules" in refusal["detail"]
     # As a referee's refusal: its message (a key of the catalogue) and values apart.
-    assert refusal["message"].endswith("not for a {profile} game between two players")
+    assert refusal["message"].endswith("between two players under the {profile} rules")
     assert refusal["values"] == {"profile": "apca"}
     context.close()

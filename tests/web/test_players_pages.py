@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.color import Color
 from poolboard.config import GameConfig, RulesConfig
 from tests.web.conftest import PASSWORD, START, Live
 from tests.web.test_pages import CHROMIUM, TIMEOUT, centre, shoot
@@ -82,6 +83,50 @@ def test_a_capture_under_way_is_drawn_as_the_sensor_sees_it(browser, capture: Li
     context.close()
 
 
+def test_a_jump_thought_over_is_never_charged_one_abandoned_is_told_and_mended(
+    browser, tmp_path: Path
+) -> None:
+    """R-CAP-3 as APCA 10 and 21 have it: a player who stops on a landing square to find the
+    way on is reminded, never charged; a jump left open when the lever is pressed is a
+    violation, told at once on every page, and marked mended when the jump is finished."""
+    start = {1, 14, 18, 27, 30}  # Black's man on 14 must jump 18 and 27: 14x23x32
+    for abandoned in (False, True):
+        live = Live(tmp_path / str(abandoned), rules=RulesConfig(fen="B:W18,27,K30:B14,K1"))
+        try:
+            context, (spectator, console) = opened(browser, live, "/", "/referee")
+            placed(live, start)
+            wait_text(spectator, "#state-line", "Black to move")
+            placed(live, start - {14})
+            placed(live, start - {14} | {23})
+            placed(live, start - {14, 18} | {23})  # the man on 18 lifted; Black thinks on 23
+            wait_text(spectator, "#state-line", "jump on from 23 to 32")
+            assert console.inner_text("#alerts") == ""
+            if abandoned:
+                live.session.sensor.press_lever(Color.BLACK)
+                wait_text(spectator, "#state-line", "incomplete jump")
+                wait_text(console, "#alerts", "Black (violation): ")
+                assert "R-CAP-3" in console.inner_text("#alerts")
+            else:  # thinking past the reminder (10 s): the way on is cued, nothing charged
+                reminder = "#board .cue[data-square='32'][data-cue='jump-reminder']"
+                spectator.locator(reminder).wait_for(timeout=20_000)
+                assert live.session.state()["violations"] == []
+                assert console.inner_text("#alerts") == ""
+            placed(live, start - {14, 18, 27} | {32})  # the jump finished: 14x32
+            spectator.wait_for_selector("#board .piece.black[data-square='32']", timeout=TIMEOUT)
+            state = live.session.state()
+            assert state["moves"] == ["14x32"]
+            assert len(state["violations"]) == (1 if abandoned else 0)
+            pdn = console.request.get(f"{live.url}/api/games/{live.session.game_id}.pdn").text()
+            if abandoned:  # corrected at once: marked so on the console and in the record
+                wait_text(console, "#alerts", "Black (violation, mended): ")
+                assert "R-CAP-3 mended at once" in pdn
+            else:
+                assert console.inner_text("#alerts") == "" and "R-CAP-3" not in pdn
+            context.close()
+        finally:
+            live.close()
+
+
 def test_the_result_banners_speak_in_words_without_rule_codes(browser, tmp_path: Path) -> None:
     live = Live(tmp_path, rules=RulesConfig(fen="B:W18:B14,K1"), game=GameConfig(black="Ann Lee"))
     try:
@@ -93,7 +138,7 @@ def test_the_result_banners_speak_in_words_without_rule_codes(browser, tmp_path:
         placed(live, {1, 18})
         placed(live, {1, 18, 23})
         placed(live, {1, 23})  # 14x23: White has no piece left (R-END-1)
-        words = "Black (Ann Lee) wins — White has no pieces left"
+        words = "Ann Lee (Black) wins — White has no pieces left"
         for page in (spectator, big):
             page.wait_for_selector("#game-over:not([hidden])", timeout=TIMEOUT)
             assert page.inner_text("#game-over") == words

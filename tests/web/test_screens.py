@@ -192,7 +192,7 @@ def test_the_screens_tell_the_truth(browser, live: Live, size: tuple[int, int]) 
     referee.select_option("#end-form select[name='how']", "resign")
     referee.select_option("#end-form select[name='side']", "white")
     referee.click("#end-form button[type='submit']")
-    words = f"Black ({BLACK}) wins — White resigned"
+    words = f"{BLACK} (Black) wins — White resigned"
     for page in (spectator, big):
         page.wait_for_selector("#game-over:not([hidden])", timeout=TIMEOUT)
         assert text_of(page, "#game-over") == words

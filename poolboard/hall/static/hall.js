@@ -28,17 +28,11 @@ async function loadHall() {
   return hall;
 }
 
-/** A result in words with the players' names ("Ann (Black) wins — White resigned") from a tile
- * or a reported result. The hall's words are English: another language says who won, by name
- * and side, and the rules its reason cites by their IDs. */
-function resultWords({ result, reason, black, white, words }) {
-  if (language === "en" || !words) return words ?? "";
-  const won = { "1-0": "black", "0-1": "white" }[result];
-  const name = won === "black" ? black : white;
-  let head = t("Draw");
-  if (won && name && name !== "?") head = t("{player} wins", { player: `${name} (${sideName(won)})` });
-  else if (won) head = won === "black" ? t("Black wins") : t("White wins");
-  return withRules(head, reason);
+/** A result in words with the players' names ("Ann Lee (Black) wins — White resigned") from a
+ * tile, a reported result or an audit line, in the page's language as the hall worded it
+ * (poolboard/hall/event.py result_words: the board's own pages word it the same). */
+function resultWords({ words, result_words: said }) {
+  return said?.[language] ?? words ?? "";
 }
 
 /** What a tile says under the players: offline, the result in words, or what the board waits for. */
@@ -320,8 +314,7 @@ function auditWords(entry) {
     return [what, outcome, d.status === 200];
   }
   const seat = { round: d.round, table: d.table, game: d.game };
-  // The result's words were kept as the hall wrote them (English): others say it in theirs.
-  const result = language === "en" ? d.words ?? "" : resultWords({ ...d, words: d.words ?? "" });
+  const result = resultWords(d);
   const words = {
     "import-players": () => t("imported {n} players", { n: d.players }),
     player: () => t("registered {name}", { name: d.club ? `${d.name} (${d.club})` : d.name }),
@@ -386,7 +379,9 @@ async function directorPage() {
     $("alerts").replaceChildren(...alerts.map((alert) => {
       const when = new Date(alert.time * 1000).toLocaleTimeString(dateLocale());
       const li = el("li", { class: `alert ${alert.kind}`, "data-kind": alert.kind, "data-id": String(alert.id) });
-      li.append(el("span", { class: "when" }, when), el("span", {}, `${t("table {table}", { table: alert.table })}: ${alertWords(alert, results)} `));
+      const what = el("span");
+      showText(what, `${t("table {table}", { table: alert.table })}: ${alertWords(alert, results)} `);
+      li.append(el("span", { class: "when" }, when), what);
       const button = el("button", { type: "button", class: "seen" }, t("seen"));
       button.addEventListener("click", () => post(`/api/director/alerts/${alert.id}/dismiss`).then(() => refresh()));
       li.append(button);
@@ -395,7 +390,9 @@ async function directorPage() {
     $("no-alerts").hidden = alerts.length > 0;
     $("results").replaceChildren(...results.map((r) => {
       const tr = el("tr", { "data-table": r.table, "data-game": String(r.number) });
-      tr.append(el("td", {}, String(r.round)), el("td", {}, r.table), el("td", {}, String(r.number)), el("td", { class: "words" }, resultWords(r)));
+      const words = el("td", { class: "words" });
+      showText(words, resultWords(r));
+      tr.append(el("td", {}, String(r.round)), el("td", {}, r.table), el("td", {}, String(r.number)), words);
       const td = el("td");
       if (r.confirmed_by) td.textContent = t("confirmed by {name}", { name: r.confirmed_by });
       else {
@@ -413,7 +410,10 @@ async function directorPage() {
     $("audit").replaceChildren(...audit.slice(-100).reverse().map((a) => {
       const [what, outcome, done] = auditWords(a);
       const tr = el("tr", { class: done ? "" : "refused" });
-      tr.append(el("td", {}, new Date(a.time).toLocaleString(dateLocale())), el("td", {}, a.actor), el("td", {}, what), el("td", {}, outcome));
+      const [said, answer] = [el("td"), el("td")];
+      showText(said, what);
+      showText(answer, outcome);
+      tr.append(el("td", {}, new Date(a.time).toLocaleString(dateLocale())), el("td", {}, a.actor), said, answer);
       return tr;
     }));
     if (!everything) return;
@@ -612,6 +612,18 @@ async function directorPage() {
     pending = true;
     setTimeout(() => { pending = false; refresh(false); }, 500);
   }, (live) => showConnection($("conn"), live));
+}
+
+/** A phone stacks a list's rows and hides its heading row: each cell carries its column's
+ * heading (data-label, in the page's language) for the stylesheet to show before it. */
+function labelCells(table) {
+  const heads = [...table.tHead.rows[0].cells].map((th) => th.textContent.trim());
+  for (const row of table.tBodies[0].rows) {
+    [...row.cells].forEach((td, i) => { if (heads[i]) td.dataset.label = heads[i]; });
+  }
+}
+for (const table of document.querySelectorAll("table.grid")) {
+  new MutationObserver(() => labelCells(table)).observe(table.tBodies[0], { childList: true });
 }
 
 ({ hall: hallPage, standings: standingsPage, table: tablePage, director: directorPage })[page]();
