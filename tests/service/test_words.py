@@ -81,7 +81,7 @@ def test_counts_and_the_result() -> None:
         (  # a remote game's result taken from the other board, which sent no reason
             Color.WHITE,
             "decided on the other board",
-            "Ganan las blancas (Bo) — decidido en el otro tablero",
+            "Gana Bo (Blancas) — decidido en el otro tablero",
         ),
     ],
 )
