@@ -153,6 +153,8 @@ class CorrectMove(_Command):
     def apply(self, core: Session) -> None:
         ply = self.ply
         moves = core.game.board.move_stack
+        if not moves:
+            raise RefereeError("ply {ply}: the game has no move to correct yet", ply=ply)
         if not 1 <= ply <= len(moves):
             raise RefereeError(
                 "ply {ply}: the game has moves 1 to {last}", ply=ply, last=len(moves)

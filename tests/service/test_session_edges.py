@@ -8,9 +8,10 @@ import pytest
 from engine.color import Color
 from engine.phrase import Phrase
 from engine.sensing import LinkHealth, SensorEvent
+from poolboard import words
 from poolboard.config import ClockConfig, Config, RefereeConfig, RulesConfig, StorageConfig
 from poolboard.service import serve
-from poolboard.session import Session
+from poolboard.session import RefereeError, Session
 
 
 def test_moves_after_a_declared_result_are_not_recorded_and_nothing_breaks(make_table) -> None:
@@ -54,6 +55,21 @@ def test_after_a_correction_the_next_move_is_read_normally(make_table) -> None:
     assert table.session.state()["moves"] == ["11-15", "22-18", "15x22"]
     stored = table.session.store.game(table.session.game_id).moves
     assert stored[0].clock_black is not None  # clock times survive the correction
+
+
+def test_a_correction_before_any_move_says_there_is_none_to_correct(make_table) -> None:
+    """Not "the game has moves 1 to 0": a referee who corrects too early is told why."""
+    table = make_table(referee=RefereeConfig(password="x"))
+    table.set_up()
+    with pytest.raises(RefereeError) as refused:
+        table.session.correct_move("ref", 5, "11-15")
+    assert str(refused.value) == "ply 5: the game has no move to correct yet"
+    assert words.said(refused.value.phrase, "es") == (
+        "media jugada 5: la partida aún no tiene jugadas que corregir"
+    )
+    table.move(11, 15)
+    with pytest.raises(RefereeError, match=r"ply 5: the game has moves 1 to 1"):
+        table.session.correct_move("ref", 5, "11-15")
 
 
 def test_an_invoked_count_survives_a_restart(make_table) -> None:
