@@ -220,3 +220,13 @@ def round_name(round_value: str) -> str:
     """The round without the game number (``"3.2"`` -> ``"3"``)."""
     head, dot, number = round_value.rpartition(".")
     return head if dot and number.isdigit() else round_value
+
+
+def one_line(text: str) -> str:
+    """``text`` with every run of spaces, tabs and line breaks (a form feed, U+2028 ...) one
+    space: a player's or an event's name as a game records it, on one line of a PDN tag.
+
+    >>> one_line("  Ann  Lee ")
+    'Ann Lee'
+    """
+    return " ".join(text.split())

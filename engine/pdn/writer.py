@@ -42,7 +42,7 @@ class PdnExporter(BaseVisitor[str]):
     def visit_header(self, name: str, value: str) -> None:
         if not _TAG_NAME.fullmatch(name):
             raise ValueError(f"tag name {name!r} must be letters, digits or '_'")
-        if "\n" in value or "\r" in value:
+        if value.splitlines() not in ([], [value]):  # \n, \r, a form feed, U+2028 ...
             raise ValueError(f"tag {name} holds a line break, which PDN cannot write")
         if name == RESULT_ORDER_TAG and value != BLACK_FIRST:
             raise ValueError(

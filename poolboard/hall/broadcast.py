@@ -18,6 +18,7 @@ from pathlib import Path
 from engine.board import Board
 from engine.pdn import GameRecord, write_game
 from engine.pdn.clock import to_tenths
+from poolboard import records
 from poolboard.hall import topics
 from poolboard.hall.monitor import HallMonitor
 
@@ -78,7 +79,7 @@ class Broadcast:
         tile = monitor.summary(table)
         record = GameRecord()
         for key, value in state.headers.items():
-            record.headers[key] = value
+            record.headers[key] = records.one_line(value)
         record.headers.update(
             Event=monitor.config.hall.event,
             Round=f"{tile['round']}.{tile['game']}",
@@ -87,7 +88,7 @@ class Broadcast:
             Board=table,
         )
         game_id = state.game_id
-        try:  # the schema checked the types; only replaying them checks the moves
+        try:  # the schema checked the types; only replaying and writing check the rest
             start = state.start_fen
             if start != Board().fen():
                 record.setup(start)
@@ -98,14 +99,15 @@ class Broadcast:
                 mover = None if times is None else to_tenths(times[board.turn.value != "black"])
                 record.add_move(move, clock=mover)
                 board.push(move)
+            if state.result:
+                record.result = state.result
+            text = write_game(record)  # a tag's name may still be one PDN cannot hold
         except ValueError as error:
             where = topics.topic(table, topics.STATE)
-            monitor.condition(table, "protocol", f"{where}: the game does not replay: {error}")
+            monitor.condition(table, "protocol", f"{where}: the game cannot be written: {error}")
             return None
         monitor.condition(table, "protocol", None)
-        if state.result:
-            record.result = state.result
-        return game_id, write_game(record)
+        return game_id, text
 
     def update(self, table: str) -> None:
         """Table ``table`` changed: rebuild its file and the round's."""

@@ -279,7 +279,7 @@ class EventStore:
 
     def add_player(self, name: str, club: str = "") -> None:
         """Register a player; EventError if the name is empty, too long or taken."""
-        name, club = name.strip(), club.strip()
+        name, club = records.one_line(name), records.one_line(club)
         if not 1 <= len(name) <= 80:
             raise EventError("player name {name}: expected 1-80 characters", name=repr(name))
         try:
@@ -309,7 +309,7 @@ class EventStore:
         """Correct a player's name everywhere (pairings and standings follow: they keep the
         player, not the name). EventError if unknown, empty, too long or taken."""
         player = self._player_id(name)
-        new_name = new_name.strip()
+        new_name = records.one_line(new_name)
         if not 1 <= len(new_name) <= 80:
             raise EventError("player name {name}: expected 1-80 characters", name=repr(new_name))
         try:
@@ -330,7 +330,9 @@ class EventStore:
         return int(freed)
 
     def _player_id(self, name: str) -> int:
-        rows = self._read("SELECT id FROM players WHERE name = ?", (name.strip(),))
+        rows = self._read(
+            "SELECT id FROM players WHERE name IN (?, ?)", (name.strip(), records.one_line(name))
+        )  # a name registered before names were put on one line keeps its spaces
         if not rows:
             known = [n for n, _ in self.players()]
             close = difflib.get_close_matches(name, known, n=1)

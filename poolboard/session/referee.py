@@ -366,7 +366,7 @@ class SetDetails(_Command):
                     key=repr(key),
                     fields=", ".join(DETAIL_FIELDS),
                 )
-            text = " ".join(str(value).split())
+            text = records.one_line(str(value))
             if not text or len(text) > 100:
                 raise RefereeError(
                     "{key}: expected 1 to 100 characters, got {text}", key=key, text=repr(text)

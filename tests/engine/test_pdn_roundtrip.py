@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import string
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -49,7 +50,9 @@ clocks = (
 tag_names = st.from_regex(r"[A-Z][A-Za-z0-9_]{0,12}", fullmatch=True).filter(
     lambda name: name not in _RESERVED
 )
-tag_values = st.text(st.characters(blacklist_characters="\r\n", blacklist_categories=["Cs"]))
+#: Every character Python ends a line at (``str.splitlines``) is refused in a tag, as ``\n``.
+LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+tag_values = st.text(st.characters(blacklist_characters=LINE_BREAKS, blacklist_categories=["Cs"]))
 
 
 @st.composite
@@ -100,6 +103,16 @@ def test_fen_round_trips_through_board_and_pdn(board: Board) -> None:
     again = read_game(io.StringIO(write_game(record)))
     assert again.starting_fen == fen
     assert again.board() == board
+
+
+def test_a_tag_holding_any_line_break_is_refused_not_written_across_lines() -> None:
+    """A form feed or U+2028 ends a line for many readers (Python's ``splitlines`` too): a tag
+    holding one would put the rest of its value on a line of its own, maybe a ``%`` escape."""
+    for brk in LINE_BREAKS:
+        record = GameRecord()
+        record.headers["White"] = f"Ann{brk}% Lee"
+        with pytest.raises(ValueError, match="White holds a line break"):
+            write_game(record)
 
 
 def test_a_written_game_from_the_start_has_no_setup_tags() -> None:

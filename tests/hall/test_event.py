@@ -210,3 +210,12 @@ def test_results_in_words_name_the_winner_and_their_colour(event) -> None:
     audience = result_words("1-0", "White has no pieces left (R-END-1)", "Bob", "Ann", codes=False)
     assert audience == words.result(Color.BLACK, "White has no pieces left (R-END-1)", "Ann", "Bob")
     assert audience == "Bob (Black) wins — White has no pieces left"
+
+
+def test_a_name_is_kept_on_one_line_as_a_table_keeps_it(event) -> None:
+    """A name pasted with a line break (a form feed, U+2028) or doubled spaces is registered
+    on one line, as the table records it in a PDN tag; it is found again however typed."""
+    event.add_player("Ann\u2028 Lee", "Leeds\x0cClub")
+    assert event.players() == [("Ann Lee", "Leeds Club")]
+    event.rename_player("Ann  Lee", "Ann\nLee-Smith")
+    assert event.players() == [("Ann Lee-Smith", "Leeds Club")]

@@ -207,3 +207,26 @@ def test_a_tile_words_a_result_for_the_audience(monitor) -> None:
     assert [a.message for a in monitor.active_alerts() if a.kind == "result"] == [
         "game 1: Ann Lee (Black) wins — White has no pieces left (R-END-1); confirm it"
     ]
+
+
+def test_the_feed_writes_a_table_s_tags_on_one_line_and_refuses_what_pdn_cannot_hold(
+    monitor,
+) -> None:
+    """A table's tag holding a form feed, which many readers end a line at, is written on one
+    line; a tag name PDN cannot hold is an alert naming the table, not a dead feed."""
+    feed = Broadcast(monitor)
+    feed.start()
+    odd = state(["11-15"])
+    odd["headers"] = {"Site": "Club\x0c% hall", "White": "W", "Black": "B"}
+    send(monitor, "state", 1, state=odd)
+    text = feed.text("round-1-t1.pdn", delayed=False)
+    assert '[Site "Club % hall"]' in text and "1. 11-15 *" in text
+    assert kinds(monitor) == []
+    odd["headers"] = {"Bad name": "x", "White": "W", "Black": "B"}
+    send(monitor, "state", 2, state=odd)
+    assert "protocol" in kinds(monitor)
+    assert any(
+        "the game cannot be written: tag name 'Bad name'" in alert.message
+        for alert in monitor.active_alerts()
+    )
+    feed.stop()
