@@ -97,6 +97,7 @@ class FaultData(_Model):
     """A sensor fault."""
 
     message: Text = "sensor fault"
+    said: SaidView | None = None  # the message as words a page says in its language
 
 
 class ClockData(_Model):

@@ -304,7 +304,9 @@ function show() {
   }));
   const violations = state.violations.slice(-4).map((v) =>
     `${v.side ? sideName(v.side) : ""} (${severity(v.severity)}${v.mended ? t(", mended") : ""}): ${violationText(v)}`);
-  document.getElementById("alerts").replaceChildren(...[...standingFaults(state), ...violations].map((text) => {
+  // The sensor's last word on its squares (flickering, stuck, unreadable, quiet again).
+  const sensor = state.faults.filter((f) => f.event === "fault").slice(-1).map((f) => inLanguage(f.said, f.message));
+  document.getElementById("alerts").replaceChildren(...[...standingFaults(state), ...sensor, ...violations].map((text) => {
     const li = document.createElement("li");
     showText(li, text);
     return li;
