@@ -58,6 +58,8 @@ def without_rule_codes(text: str, language: str = "en") -> str:
     'White has no pieces left'
     >>> without_rule_codes("R-ILL-1: 12-17 is not a legal move")
     '12-17 is not a legal move'
+    >>> without_rule_codes("a capture is compulsory (R-CAP-1); capture with 15")
+    'a capture is compulsory; capture with 15'
     >>> without_rule_codes("Black forfeits for repeated breaches of R-TCH-2 (R-END-3)")
     'Black forfeits for repeated breaches of the touch rule'
     """
@@ -66,7 +68,7 @@ def without_rule_codes(text: str, language: str = "en") -> str:
         return said(RULE_NAMES.get(found[0], OTHER_RULES), language)
 
     text = _NAMED.sub(named, _CITED.sub(" ", text))
-    return " ".join(text.split()).replace(" :", ":")
+    return " ".join(text.split()).replace(" :", ":").replace(" ;", ";")
 
 
 def count(number: int, noun: str, plural: str = "") -> str:

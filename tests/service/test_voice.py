@@ -151,7 +151,13 @@ def test_a_violation_and_the_clock_are_said_with_what_to_do(make_table) -> None:
     table.set_up()
     table.move(1, 5)  # a capture was there to make (R-CAP-1)
     assert voice.wait_said(lambda said: len(said) >= 1, timeout=30)
-    assert voice.said[0] == "Black: a capture is compulsory: capture with 14 or 15."
+    # The tracker's own words, as the pages show them, without the rule IDs, the move in words.
+    shown = table.session.violations[-1]["message"]
+    assert shown.startswith("1-5 is not allowed: a capture is compulsory (R-CAP-1); capture with")
+    assert voice.said[0] == (
+        "Black: 1 to 5 is not allowed: a capture is compulsory; capture with 14, 15: "
+        "restore the position: put a piece on 1; clear 5."
+    )
     table.move(5, 1)  # the position restored
     table.move(14, 23, 18)
     left = table.session.clock.remaining(table.session.clock.running)
