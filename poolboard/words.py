@@ -138,14 +138,21 @@ def time_control(control: TimeControl, language: str = "en") -> str:
     return text
 
 
-def result(winner: Color | None, reason: str, white: str, black: str, language: str = "en") -> str:
-    """How the game ended, for the audience: :func:`records.ended_said` without rule IDs,
-    in ``language``.
+def result(
+    winner: Color | None,
+    reason: str,
+    white: str,
+    black: str,
+    language: str = "en",
+    reason_words: Phrase | None = None,
+) -> str:
+    """How the game ended, for the audience: :func:`records.ended_said` (``reason_words``:
+    the reason's own words) without rule IDs, in ``language``.
 
     >>> result(Color.BLACK, "White has no pieces left (R-END-1)", "?", "Ann")
     'Black (Ann) wins — White has no pieces left'
     >>> result(Color.BLACK, "White has no pieces left (R-END-1)", "?", "Ann", "es")
     'Ganan las negras (Ann) — Blancas no tienen piezas'
     """
-    ended = records.ended_said(winner, reason, white, black)
+    ended = records.ended_said(winner, reason, white, black, reason_words)
     return without_rule_codes(said(ended, language), language)
