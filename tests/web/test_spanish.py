@@ -296,6 +296,23 @@ def test_a_move_not_recorded_is_said_in_spanish(browser, tiny_disk) -> None:
         server.close()
 
 
+def test_the_closed_referee_console_says_how_to_open_it_in_spanish(browser, tmp_path) -> None:
+    """Without a referee password /referee says how to set one in the board's language; the
+    config lines and commands stay as they are typed."""
+    server = Live(tmp_path, password="", display=DisplayConfig(language="es"))
+    try:
+        page = browser.new_page()
+        assert page.goto(server.url + "/referee").status == 503
+        wait_text(page, "h1", "La consola del árbitro está cerrada")
+        assert page.evaluate("document.documentElement.lang") == "es"
+        assert page.title() == "poolboard — consola del árbitro cerrada"
+        assert 'password = "choose-a-long-one"' in page.inner_text("pre")
+        assert serious(page) == []
+        page.close()
+    finally:
+        server.close()
+
+
 def test_the_big_screen_switches_language_too(browser, spanish: Live) -> None:
     """/big has the language list the other pages have; the choice keeps the big screen."""
     context = browser.new_context(viewport={"width": 1920, "height": 1080})
