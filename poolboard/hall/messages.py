@@ -91,6 +91,7 @@ class ViolationData(_Model):
 
     rule: Short = ""
     message: Text = ""
+    said: SaidView | None = None  # the message as words a page says in its language
 
 
 class FaultData(_Model):

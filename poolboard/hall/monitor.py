@@ -411,7 +411,9 @@ class HallMonitor:
                 view.clocks[(game_id, move.ply)] = (move.black, move.white)
         elif kind == "violation":
             violation = messages.ViolationData.model_validate(payload)
-            self.alert(view.name, "violation", f"{violation.rule} {violation.message}".strip())
+            said = None if violation.said is None else violation.said.model_dump(mode="json")
+            text = f"{violation.rule} {violation.message}".strip()
+            self.alert(view.name, "violation", text, said=said)
         elif kind == "fault":
             fault = messages.FaultData.model_validate(payload)
             said = None if fault.said is None else fault.said.model_dump(mode="json")
