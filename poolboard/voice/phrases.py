@@ -59,8 +59,8 @@ class Phrasebook:
     def violation(self, data: Json) -> str | None:
         """A violation (``ViolationShown.data``) in the tracker's own words (its ``said``, what
         the pages show, with what to do and the squares), rule IDs left out and each move said
-        as a move ("1 to 5"); ``None`` for one that was put right at once (the mending is the
-        move itself)."""
+        as a move ("1 to 5"); ``None`` for the news that it was put right at once (the mending is
+        the move itself)."""
         if data.get("mended"):
             return None
         said = data.get("said")
