@@ -177,6 +177,8 @@ class Count:
     made: int
     limit: int
     text: str
+    #: ``text`` as words a page says in its language.
+    said: Phrase | None = None
 
     @property
     def reached(self) -> bool:
@@ -202,6 +204,15 @@ LONG_LINE = Phrase("long line: {side} has made {made} of {limit} moves to catch 
 STRONGER_SIDE = Phrase("{limit} count: {side} (weaker side) has made {made} of {limit} moves")
 QUIET_PLAY = Phrase("quiet play: {made} of {limit} moves each with no man move and no capture")
 COUNT_TEXTS = (REPEATED, THIRTEEN, LONG_LINE, STRONGER_SIDE, QUIET_PLAY)
+#: A side as counts and results name it, in words each language says (``side_name``).
+SIDES = {Color.BLACK: Phrase("Black"), Color.WHITE: Phrase("White")}
+
+
+def _count(
+    kind: CountKind, rule: str, side: Color | None, made: int, limit: int, said: Phrase
+) -> Count:
+    """A count with its text in English and as words (``said``)."""
+    return Count(kind, rule, side, made, limit, str(said), said)
 
 
 def counts(
@@ -212,27 +223,26 @@ def counts(
     shown = []
     repetition = _repetitions(state, rules, keys)
     if repetition > 1:
-        text = str(REPEATED.fill(made=repetition, limit=REPETITIONS))
-        shown.append(Count(CountKind.REPETITION, "R-DRW-1", None, repetition, REPETITIONS, text))
+        said = REPEATED.fill(made=repetition, limit=REPETITIONS)
+        shown.append(_count(CountKind.REPETITION, "R-DRW-1", None, repetition, REPETITIONS, said))
     if state.lone is not None and rules.thirteen_count is not None:
         limit = rules.thirteen_count
-        text = str(THIRTEEN.fill(made=state.thirteen, limit=limit))
-        shown.append(Count(CountKind.THIRTEEN, "R-DRW-2", state.lone, state.thirteen, limit, text))
+        said = THIRTEEN.fill(made=state.thirteen, limit=limit)
+        shown.append(_count(CountKind.THIRTEEN, "R-DRW-2", state.lone, state.thirteen, limit, said))
     if state.lone is not None and state.long_line is not None and rules.long_line is not None:
         strong, limit = state.lone.opponent, rules.long_line
-        text = str(LONG_LINE.fill(side=side_name(strong), made=state.long_line, limit=limit))
-        shown.append(Count(CountKind.LONG_LINE, "R-DRW-3", strong, state.long_line, limit, text))
+        said = LONG_LINE.fill(side=SIDES[strong], made=state.long_line, limit=limit)
+        shown.append(_count(CountKind.LONG_LINE, "R-DRW-3", strong, state.long_line, limit, said))
     if state.stronger is not None:
         count = state.stronger
-        invoker = side_name(count.invoker)
-        text = str(STRONGER_SIDE.fill(side=invoker, made=count.made, limit=count.limit))
+        said = STRONGER_SIDE.fill(side=SIDES[count.invoker], made=count.made, limit=count.limit)
         shown.append(
-            Count(CountKind.STRONGER_SIDE, "R-DRW-4", count.invoker, count.made, count.limit, text)
+            _count(CountKind.STRONGER_SIDE, "R-DRW-4", count.invoker, count.made, count.limit, said)
         )
     if rules.quiet_play is not None and state.quiet >= 2:
         made, limit = state.quiet // 2, rules.quiet_play
-        text = str(QUIET_PLAY.fill(made=made, limit=limit))
-        shown.append(Count(CountKind.QUIET_PLAY, "R-DRW-5", None, made, limit, text))
+        said = QUIET_PLAY.fill(made=made, limit=limit)
+        shown.append(_count(CountKind.QUIET_PLAY, "R-DRW-5", None, made, limit, said))
     return shown
 
 

@@ -211,6 +211,8 @@ class FaultReported:
     t: float
     squares: frozenset[int]
     message: str
+    #: ``message`` as words a page says in its language (None: a sensor's own English only).
+    said: Phrase | None = None
     kind: str = "fault"
 
     def to_json(self) -> dict[str, Any]:
@@ -220,6 +222,7 @@ class FaultReported:
             "t": self.t,
             "squares": sorted(self.squares),
             "message": self.message,
+            "said": None if self.said is None else self.said.to_json(),
         }
 
 

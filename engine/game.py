@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from engine import profiles
 from engine.board import Board, Move
 from engine.color import Color
-from engine.counts import Count, CountState, advance, counts, initial_state, invoke, side_name
+from engine.counts import SIDES, Count, CountState, advance, counts, initial_state, invoke
 from engine.phrase import Phrase
 from engine.profiles import DEFAULT_PROFILE, RulesProfile
 
@@ -50,6 +50,8 @@ class Outcome:
     winner: Color | None
     rule: str
     reason: str
+    #: ``reason`` as words a page says in its language (None: a reason given only as text).
+    said: Phrase | None = None
 
 
 class Game:
@@ -131,22 +133,24 @@ class Game:
 
     def agree_draw(self) -> Outcome:
         """Both players agree a draw (R-END-2)."""
-        return self._finish(Outcome(DRAW, None, "R-END-2", str(AGREED)))
+        return self._finish(_ended(DRAW, None, "R-END-2", AGREED))
 
-    def declare_draw(self, reason: str) -> Outcome:
-        """The referee declares a draw: neither side can force a win (R-END-2)."""
-        text = str(DECLARED.fill(reason=reason))
-        return self._finish(Outcome(DRAW, None, "R-END-2", text))
+    def declare_draw(self, reason: str | Phrase) -> Outcome:
+        """The referee declares a draw: neither side can force a win (R-END-2); ``reason`` as
+        typed, or words."""
+        return self._finish(_ended(DRAW, None, "R-END-2", DECLARED.fill(reason=reason)))
 
-    def forfeit(self, loser: Color, reason: str) -> Outcome:
+    def forfeit(self, loser: Color, reason: str | Phrase) -> Outcome:
         """``loser`` forfeits the game (R-END-3): time, repeated illegal moves, touch move."""
-        text = str(FORFEITS.fill(side=side_name(loser), reason=reason))
-        return self._finish(Outcome(_win_for(loser.opponent), loser.opponent, "R-END-3", text))
+        said = FORFEITS.fill(side=SIDES[loser], reason=reason)
+        return self._finish(_ended(_win_for(loser.opponent), loser.opponent, "R-END-3", said))
 
-    def award(self, winner: Color, rule: str, reason: str) -> Outcome:
+    def award(self, winner: Color, rule: str, reason: str | Phrase) -> Outcome:
         """End the game as won by ``winner`` for ``reason``, said in full (a resignation, a flag,
-        a referee's decision); ``rule`` is the rule ID that applies, or ``""`` if none does."""
-        return self._finish(Outcome(_win_for(winner), winner, rule, reason))
+        a referee's decision): words, or a text said as it is; ``rule`` is the rule ID that
+        applies, or ``""`` if none does."""
+        said = reason if isinstance(reason, Phrase) else None
+        return self._finish(Outcome(_win_for(winner), winner, rule, str(reason), said))
 
     def _finish(self, outcome: Outcome) -> Outcome:
         self._refuse_if_over("its result stands")
@@ -163,16 +167,20 @@ class Game:
         board = self._board
         if not board.count_legal_moves():
             loser = board.turn
-            if board.pieces(loser):
-                why = str(NO_MOVE.fill(side=side_name(loser)))
-            else:
-                why = str(NO_PIECES.fill(side=side_name(loser)))
-            return Outcome(_win_for(loser.opponent), loser.opponent, "R-END-1", why)
+            why = NO_MOVE if board.pieces(loser) else NO_PIECES
+            return _ended(
+                _win_for(loser.opponent), loser.opponent, "R-END-1", why.fill(side=SIDES[loser])
+            )
         for count in counts(state, self.profile, self._keys):
             if count.reached:
-                ran_out = COUNT_RAN_OUT.fill(count=count.text, rule=count.rule)
-                return Outcome(DRAW, None, count.rule, str(ran_out))
+                ran_out = COUNT_RAN_OUT.fill(count=count.said or count.text, rule=count.rule)
+                return _ended(DRAW, None, count.rule, ran_out)
         return None
+
+
+def _ended(result: str, winner: Color | None, rule: str, said: Phrase) -> Outcome:
+    """An outcome whose reason is ``said``, in English and as words."""
+    return Outcome(result, winner, rule, str(said), said)
 
 
 def _win_for(winner: Color) -> str:

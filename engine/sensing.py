@@ -96,6 +96,9 @@ class SensorFault:
     t: float
     message: str
     squares: frozenset[int] = field(default_factory=frozenset)
+    #: ``message`` as words a page says in its language (None: a sensor that words only
+    #: ``message``).
+    said: Phrase | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from engine.board import Board, Move
@@ -185,14 +186,13 @@ class Tracker:
                     self._has_reading = True
                 faulty = self._debouncer.observe(t, mask)
                 for square in faulty:
-                    self._emit(
-                        FaultReported(
-                            t,
-                            frozenset({square}),
-                            f"square {square} flickers without end: sensor fault; it is ignored "
-                            f"until it has been quiet for {self._debouncer.flicker_window:g} s",
-                        )
+                    flickers = Phrase(
+                        "square {square} flickers without end: sensor fault; it is ignored "
+                        "until it has been quiet for {seconds} s",
+                        square=square,
+                        seconds=f"{self._debouncer.flicker_window:g}",
                     )
+                    self._emit(_fault(t, {square}, flickers))
                 if (faulty or read_again) and self._has_reading:
                     self._evaluate(t)
                 self._advance_to(t)
@@ -200,8 +200,8 @@ class Tracker:
                 self._evaluate(t, lever=True)
             case AdjustNotice(_t, side):
                 self._adjust_notice.add(side)
-            case SensorFault(t, message, squares):
-                self._emit(FaultReported(t, squares, message))
+            case SensorFault(t, message, squares, said):
+                self._emit(FaultReported(t, squares, message, said))
                 if squares:  # a camera sends no reading until they read again
                     self._unreadable = frozenset(squares)
                     if self._has_reading:
@@ -315,11 +315,12 @@ class Tracker:
                 for when, _occupied, recovered in steps:
                     if recovered:
                         squares = ", ".join(map(str, recovered))
-                        self._emit(
-                            FaultReported(
-                                when, frozenset(recovered), f"square {squares} is quiet again"
-                            )
+                        quiet = (
+                            Phrase("squares {squares} are quiet again", squares=squares)
+                            if len(recovered) > 1
+                            else Phrase("square {square} is quiet again", square=squares)
                         )
+                        self._emit(_fault(when, recovered, quiet))
                     self._evaluate(when)
             else:
                 self._timer = None
@@ -1071,15 +1072,20 @@ class Tracker:
             if wrong and wrong & (wrong - 1) == 0 and (occupied, "stuck") not in self._raised:
                 self._raised.add((occupied, "stuck"))
                 square = wrong.bit_length()
-                reads = "occupied" if occupied & wrong else "empty"
-                self._emit(
-                    FaultReported(
-                        t,
-                        frozenset({square}),
-                        f"square {square} still reads {reads}: if its piece is where it should "
+                stuck = (
+                    Phrase(
+                        "square {square} still reads occupied: if its piece is where it should "
                         "be, the sensor on that square may be stuck",
+                        square=square,
+                    )
+                    if occupied & wrong
+                    else Phrase(
+                        "square {square} still reads empty: if its piece is where it should "
+                        "be, the sensor on that square may be stuck",
+                        square=square,
                     )
                 )
+                self._emit(_fault(t, {square}, stuck))
                 return
 
     # -- output --------------------------------------------------------------------------------
@@ -1193,6 +1199,11 @@ def _restore(target: int, occupied: int, replace: list[Value]) -> Phrase:
 def _listed(squares: int) -> str:
     """The squares of a mask as a list: "12, 17" (numbers read the same in every language)."""
     return ", ".join(map(str, squares_of(squares)))
+
+
+def _fault(t: float, squares: Iterable[int], said: Phrase) -> FaultReported:
+    """A sensor fault on ``squares`` the tracker itself finds, worded for any language."""
+    return FaultReported(t, frozenset(squares), str(said), said)
 
 
 def _for_the_referee(message: Phrase, flagged: bool) -> Phrase:

@@ -460,10 +460,9 @@ class HostLink:
 def _diode_fault(t: float, fault: int) -> SensorFault:
     """The board's report of a missing or shorted diode, naming the squares it touches."""
     squares = square_set(fault)
-    names = ", ".join(map(str, sorted(squares)))
-    return SensorFault(
-        t,
-        f"diode missing or shorted in the board's matrix (current flows back through a switch):"
-        f" squares {names} may show ghosts and keep their last reading until it is fixed",
-        squares,
+    said = Phrase(
+        "diode missing or shorted in the board's matrix (current flows back through a switch):"
+        " squares {squares} may show ghosts and keep their last reading until it is fixed",
+        squares=", ".join(map(str, sorted(squares))),
     )
+    return SensorFault(t, str(said), squares, said)

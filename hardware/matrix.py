@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from engine.color import Color
 from engine.geometry import square_set
+from engine.phrase import Phrase
 from engine.sensing import LeverPress, SensorEvent, SensorFault, SensorSpecError, Snapshot
 from hardware.config import (
     MatrixPins,
@@ -245,14 +246,11 @@ class MatrixMonitor:
         if self._raw is not None:
             flickering = self.flicker.update((reading.occupied ^ self._raw) & ~doubtful, t)
             if flickering:
-                events.append(
-                    SensorFault(
-                        t,
-                        f"{_names(flickering)} keep flickering: a piece off-centre, a weak magnet"
-                        " or a loose wire",
-                        square_set(flickering),
-                    )
+                said = Phrase(
+                    "{squares} keep flickering: a piece off-centre, a weak magnet or a loose wire",
+                    squares=_names(flickering),
                 )
+                events.append(SensorFault(t, str(said), square_set(flickering), said))
         self._raw = reading.occupied
         before = self.squares.stable
         if self.squares.update(reading.occupied, t, trusted=~doubtful & self.squares.full):
@@ -268,15 +266,20 @@ class MatrixMonitor:
         if self._reported is not None:
             stuck = self.stuck.update(stable ^ before)
             for square in square_set(stuck):
-                state = "occupied" if stable >> (square - 1) & 1 else "empty"
-                events.append(
-                    SensorFault(
-                        t,
-                        f"square {square} always reads {state} while every other square has"
-                        " changed: its reed switch is stuck or its wiring broken",
-                        frozenset({square}),
+                said = (
+                    Phrase(
+                        "square {square} always reads occupied while every other square has "
+                        "changed: its reed switch is stuck or its wiring broken",
+                        square=square,
+                    )
+                    if stable >> (square - 1) & 1
+                    else Phrase(
+                        "square {square} always reads empty while every other square has "
+                        "changed: its reed switch is stuck or its wiring broken",
+                        square=square,
                     )
                 )
+                events.append(SensorFault(t, str(said), frozenset({square}), said))
         self._reported = stable
         return events
 
@@ -290,17 +293,30 @@ class MatrixMonitor:
         return [LeverPress(t, side) for i, side in enumerate(self.lever_sides) if pressed >> i & 1]
 
 
-def _names(mask: int) -> str:
-    squares = sorted(square_set(mask))
-    return ("square " if len(squares) == 1 else "squares ") + ", ".join(map(str, squares))
+def _names(mask: int) -> Phrase:
+    """The squares of ``mask`` named: "square 5", "squares 5, 9"."""
+    squares = ", ".join(map(str, sorted(square_set(mask))))
+    if mask & (mask - 1) == 0:
+        return Phrase("square {square}", square=squares)
+    return Phrase("squares {squares}", squares=squares)
 
 
 def _diode_fault(t: float, suspects: int, doubtful: int) -> SensorFault:
-    where = _names(suspects) if suspects & (suspects - 1) == 0 else f"one of {_names(suspects)}"
-    message = f"diode missing or shorted at {where} (current flows back through it)"
+    where = (
+        _names(suspects)
+        if suspects & (suspects - 1) == 0
+        else Phrase("one of {squares}", squares=_names(suspects))
+    )
+    said = Phrase(
+        "diode missing or shorted at {where} (current flows back through it)", where=where
+    )
     if doubtful:
-        message += f"; {_names(doubtful)} may show ghosts and are not trusted until it is fixed"
-    return SensorFault(t, message, square_set(suspects | doubtful))
+        said = Phrase(
+            "{fault}; {squares} may show ghosts and are not trusted until it is fixed",
+            fault=said,
+            squares=_names(doubtful),
+        )
+    return SensorFault(t, str(said), square_set(suspects | doubtful), said)
 
 
 class MatrixSensor:

@@ -15,7 +15,7 @@ from functools import cache
 from engine import counts, game
 from engine.clock import Bonus, Scope, TimeControl
 from engine.color import Color
-from engine.counts import side_name
+from engine.counts import SIDES, side_name
 from engine.phrase import Phrase
 
 #: PDN/PGN ``[Termination]`` values, by how a game ended.
@@ -33,12 +33,14 @@ TERMINATION = {
 @dataclass(frozen=True)
 class Ending:
     """How a game ended, for the store: ``how`` (a :data:`TERMINATION` key), the winner (``None``
-    for a draw), the rule that applies (``""`` if none) and the reason in words."""
+    for a draw), the rule that applies (``""`` if none) and the reason in words (``said``: as
+    words a page says in its language; None for a reason given only as text)."""
 
     how: str
     winner: Color | None
     rule: str
     reason: str
+    said: Phrase | None = None
 
 
 #: The reasons the session ends a game with (``Ending.reason``), each a message of the catalogues.
@@ -50,6 +52,9 @@ FORFEITED_NOTE = Phrase("{side} forfeits for repeated breaches of {rule} (R-END-
 REFEREE_DECISION = Phrase("the referee's decision: {reason}")
 #: A remote game's result taken from the other board when it sent no reason (docs/remote.md).
 DECIDED_THERE = Phrase("decided on the other board")
+#: The reasons a referee's decision has when the referee gives none.
+NO_FORCED_WIN = Phrase("neither side can force a win")
+DECLARED_BY_REFEREE = Phrase("declared by the referee")
 #: Every reason a result is stored with, as :func:`reason_said` finds its words back: a
 #: referee's own words among them ("{reason}", "{note}") stay as typed.
 REASONS = (
@@ -62,46 +67,57 @@ REASONS = (
     FORFEITED,
     REFEREE_DECISION,
     DECIDED_THERE,
-    Phrase("neither side can force a win"),
-    Phrase("declared by the referee"),
+    NO_FORCED_WIN,
+    DECLARED_BY_REFEREE,
 )
-#: The side a reason names, as the pages say it.
-SIDES = {"Black": Phrase("Black"), "White": Phrase("White")}
+#: The side a stored reason names, as the pages say it.
+SIDE_NAMES = {side_name(color): SIDES[color] for color in Color}
+
+
+def _ending(how: str, winner: Color, rule: str, said: Phrase) -> Ending:
+    """An ending whose reason is ``said``, in English and as words."""
+    return Ending(how, winner, rule, str(said), said)
 
 
 def resignation(loser: Color) -> Ending:
     """``loser`` resigns (no rule: a player may always resign)."""
-    return Ending("resignation", loser.opponent, "", str(RESIGNED.fill(side=side_name(loser))))
+    return _ending("resignation", loser.opponent, "", RESIGNED.fill(side=SIDES[loser]))
 
 
 def on_time(loser: Color, rule: str, per_move: bool) -> Ending:
     """``loser``'s flag fell (``rule``: R-END-3, R-TIM-3 or R-TIM-4) or a per-move limit ran
     out (R-TIM-1/2)."""
     what = MOVE_NOT_IN_TIME if per_move else OUT_OF_TIME
-    return Ending("time", loser.opponent, rule, str(what.fill(side=side_name(loser), rule=rule)))
+    return _ending("time", loser.opponent, rule, what.fill(side=SIDES[loser], rule=rule))
 
 
 def forfeit(loser: Color, rule: str, note: str = "") -> Ending:
     """The referee forfeits ``loser`` for repeating the breach of ``rule`` (R-END-3)."""
-    side = side_name(loser)
+    side = SIDES[loser]
     why = (
         FORFEITED_NOTE.fill(side=side, rule=rule, note=note)
         if note
         else FORFEITED.fill(side=side, rule=rule)
     )
-    return Ending("forfeit", loser.opponent, "R-END-3", str(why))
+    return _ending("forfeit", loser.opponent, "R-END-3", why)
 
 
 def referee_win(winner: Color, reason: str) -> Ending:
-    """The referee awards the game to ``winner``."""
-    return Ending("referee", winner, "", str(REFEREE_DECISION.fill(reason=reason)))
+    """The referee awards the game to ``winner`` for ``reason``, as typed (or
+    :data:`DECLARED_BY_REFEREE`, in words)."""
+    why = DECLARED_BY_REFEREE if reason == str(DECLARED_BY_REFEREE) else reason
+    return _ending("referee", winner, "", REFEREE_DECISION.fill(reason=why))
 
 
-def ended_said(winner: Color | None, reason: str, white: str, black: str) -> Phrase:
+def ended_said(
+    winner: Color | None, reason: str, white: str, black: str, said: Phrase | None = None
+) -> Phrase:
     """``"Ann (Black) wins — White cannot move: every piece is blocked"`` or ``"Draw — ..."``:
     the result in words, with the winner's name when it is known (never a bare ``1-0``, which
-    means the opposite to a chess player), as words each language can say (the reason by
-    :func:`reason_said`). The pages, the referee's, the hall's and its console all say it so.
+    means the opposite to a chess player), as words each language can say: the reason's own
+    words ``said`` when they say ``reason``, else found back by :func:`reason_said` (a result
+    stored before its words were kept). The pages, the referee's, the hall's and its console
+    all say it so.
 
     >>> str(ended_said(Color.WHITE, "Black resigned", "Ann", "?"))
     'Ann (White) wins — Black resigned'
@@ -122,13 +138,15 @@ def ended_said(winner: Color | None, reason: str, white: str, black: str) -> Phr
             head = Phrase("Black wins") if winner is Color.BLACK else Phrase("White wins")
     if not reason:
         return head
-    return Phrase("{head} — {reason}", head=head, reason=reason_said(reason))
+    words = said if said is not None and str(said) == reason else reason_said(reason)
+    return Phrase("{head} — {reason}", head=head, reason=words)
 
 
 def reason_said(reason: str) -> Phrase:
-    """A result's reason, as stored, as the words it was made of (:data:`REASONS`), so a page
-    says it in its language: "White resigned" is ``{side} resigned`` with the side "White". A
-    reason no template fits (a referee's own words) is said as it is.
+    """A result's reason stored as text alone (by a poolboard that did not keep its words, or
+    a far board's), as the words it was made of (:data:`REASONS`), so a page says it in its
+    language: "White resigned" is ``{side} resigned`` with the side "White". A reason no
+    template fits (a referee's own words) is said as it is.
 
     >>> reason_said("draw: 13 count: lone king has made 13 of 13 moves (R-DRW-2)").to_json()
     ... # doctest: +NORMALIZE_WHITESPACE
@@ -139,7 +157,7 @@ def reason_said(reason: str) -> Phrase:
     for template, pattern in _reason_patterns():
         if found := pattern.fullmatch(reason):
             values = {
-                name: SIDES[text]
+                name: SIDE_NAMES[text]
                 if name == "side"
                 else reason_said(text)
                 if name in _WORDS

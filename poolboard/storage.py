@@ -29,6 +29,7 @@ from engine.board import Board, IllegalMoveError, Move
 from engine.clock import TimeControl
 from engine.pdn import GameRecord
 from engine.pdn.clock import to_tenths
+from engine.phrase import Phrase
 from poolboard.records import game_number, pdn_time_control
 
 #: A value SQLite stores: a query's parameter.
@@ -43,7 +44,8 @@ CREATE TABLE IF NOT EXISTS games (
     headers TEXT NOT NULL,
     result TEXT,
     result_reason TEXT,
-    clock TEXT
+    clock TEXT,
+    result_said TEXT
 );
 CREATE TABLE IF NOT EXISTS moves (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -181,6 +183,8 @@ class StoredGame:
     result: str | None = None
     result_reason: str | None = None
     clock: dict[str, Any] | None = None
+    #: ``result_reason`` as words a page says in its language (None: stored as text alone).
+    result_said: Phrase | None = None
 
     def board(self) -> Board:
         """The final position, every move re-validated (``StorageError`` if one is illegal)."""
@@ -238,7 +242,10 @@ class DamagedGame:
     reason: str
 
 
-_GAME_COLUMNS = "id, created, start_fen, rules, headers, result, result_reason, clock"
+#: A game of a match as :meth:`GameStore.match_games` gives it: headers, result, reason and
+#: the reason's words.
+MatchGame = tuple[dict[str, str], str | None, str | None, Phrase | None]
+_GAME_COLUMNS = "id, created, start_fen, rules, headers, result, result_reason, clock, result_said"
 
 #: ``PRAGMA user_version`` of the files this code writes. Version 1 stores results in checkers'
 #: order (``1-0``: Black, the first mover, won; PDN 2.0 §6.1.1.1.1.5); a file at 0 holds them in
@@ -275,10 +282,23 @@ def _string_map(text: str) -> dict[str, str]:
     return value
 
 
+def _phrase(text: str | None) -> Phrase | None:
+    """A result's words as stored (``Phrase.to_json``); ``None`` for none, or for words that
+    cannot be read: the reason's text is still there to say."""
+    try:
+        found = json.loads(text) if text else None
+    except ValueError:
+        return None
+    if not isinstance(found, dict) or not isinstance(found.get("message"), str):
+        return None
+    values = found.get("values")
+    return Phrase.from_json(found["message"], values if isinstance(values, dict) else {})
+
+
 def _decode_game(row: tuple[Any, ...], move_rows: list[tuple[Any, ...]]) -> StoredGame:
     """A stored game from its rows, every move checked legal in turn; ValueError says what is
     wrong (bad JSON, a square off the board, an illegal move, a gap in the plies)."""
-    game_id, created, start_fen, rules, headers, result, reason, clock = row
+    game_id, created, start_fen, rules, headers, result, reason, clock, said = row
     try:
         board = Board(start_fen)
     except (ValueError, TypeError) as error:
@@ -292,6 +312,7 @@ def _decode_game(row: tuple[Any, ...], move_rows: list[tuple[Any, ...]]) -> Stor
         result=result,
         result_reason=reason,
         clock=_json(clock, "saved clock") if clock else None,
+        result_said=_phrase(said),
     )
     if game.clock is not None and not isinstance(game.clock, dict):
         raise ValueError("the saved clock is not a JSON object")
@@ -330,6 +351,8 @@ class GameStore:
             self._db = self._open_read_only()
             if self._version() < 1:
                 self._game_columns = _GAME_COLUMNS.replace("result,", f"{_SWAPPED_RESULT},", 1)
+            if not self._has_said():  # a file from before results kept their words
+                self._game_columns = self._game_columns.replace("result_said", "NULL")
             return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -340,6 +363,9 @@ class GameStore:
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(SCHEMA)
             self._upgrade()
+            if not self._has_said():
+                # A file from before results kept their words: the reasons stay as they are.
+                self._db.execute("ALTER TABLE games ADD COLUMN result_said TEXT")
         except (OSError, sqlite3.Error) as error:
             raise StorageError(
                 f"{self.path}: not a usable poolboard database: {_one_line(error)}"
@@ -365,6 +391,11 @@ class GameStore:
             return self._connect(f"{uri}?immutable=1")
         except sqlite3.Error as error:
             raise StorageError(f"{self.path}: cannot be read: {_one_line(error)}") from None
+
+    def _has_said(self) -> bool:
+        """Whether the games table has the column for a result's words."""
+        columns = self._db.execute("PRAGMA table_info(games)").fetchall()
+        return any(column[1] == "result_said" for column in columns)
 
     def _version(self) -> int:
         """The file's schema version; ``StorageError`` for one written by a newer poolboard."""
@@ -511,11 +542,15 @@ class GameStore:
         """Keep the clock's state, so a restart resumes it."""
         self._write("UPDATE games SET clock = ? WHERE id = ?", (json.dumps(dict(state)), game_id))
 
-    def set_result(self, game_id: int, result: str, reason: str) -> None:
-        """Close a game with its PDN result and the reason (with the rule ID)."""
+    def set_result(
+        self, game_id: int, result: str, reason: str, said: Phrase | None = None
+    ) -> None:
+        """Close a game with its PDN result and the reason (with the rule ID), and the
+        reason's words (``said``) when it has them."""
+        words = None if said is None else json.dumps(said.to_json())
         self._write(
-            "UPDATE games SET result = ?, result_reason = ? WHERE id = ?",
-            (result, reason, game_id),
+            "UPDATE games SET result = ?, result_reason = ?, result_said = ? WHERE id = ?",
+            (result, reason, words, game_id),
         )
 
     def set_headers(self, game_id: int, headers: dict[str, str]) -> None:
@@ -524,7 +559,10 @@ class GameStore:
 
     def reopen(self, game_id: int) -> None:
         """Take a game's result away (its last moves were voided): it goes on."""
-        self._write("UPDATE games SET result = NULL, result_reason = NULL WHERE id = ?", (game_id,))
+        self._write(
+            "UPDATE games SET result = NULL, result_reason = NULL, result_said = NULL WHERE id = ?",
+            (game_id,),
+        )
 
     def add_event(self, game_id: int | None, kind: str, data: Mapping[str, object]) -> None:
         """Keep a game event (violation, correction, fault) for the record."""
@@ -603,22 +641,22 @@ class GameStore:
                 f"game {game_id} is damaged: an event is not JSON ({error})"
             ) from None
 
-    def match_games(
-        self, game_id: int, numbers: range
-    ) -> list[tuple[dict[str, str], str | None, str | None]]:
+    def match_games(self, game_id: int, numbers: range) -> list[MatchGame]:
         """The games of a match, newest first: game ``game_id`` numbered ``numbers[0]`` in its
         ``[Round]``, then each earlier game numbered one less (games set aside unfinished,
-        result ``*``, skipped); (headers, result, reason) each, damaged ones leaving a gap."""
-        found: list[tuple[dict[str, str], str | None, str | None]] = []
+        result ``*``, skipped); (headers, result, reason, the reason's words) each, damaged
+        ones leaving a gap."""
+        found: list[MatchGame] = []
         expected = iter(numbers)
         want = next(expected, None)
+        said = "result_said" if "result_said" in self._game_columns else "NULL"
         with self._reading() as db:
             rows = db.execute(
-                "SELECT headers, result, result_reason FROM games WHERE id <= ? "
+                f"SELECT headers, result, result_reason, {said} FROM games WHERE id <= ? "
                 "ORDER BY id DESC LIMIT 400",
                 (game_id,),
             ).fetchall()
-        for headers_text, result, reason in rows:
+        for headers_text, result, reason, words in rows:
             if want is None:
                 break
             if result == "*":
@@ -629,7 +667,7 @@ class GameStore:
                 break
             if game_number(headers.get("Round", "")) != want:
                 break
-            found.append((headers, result, reason))
+            found.append((headers, result, reason, _phrase(words)))
             want = next(expected, None)
         return found
 

@@ -58,6 +58,8 @@ def without_rule_codes(text: str, language: str = "en") -> str:
     'White has no pieces left'
     >>> without_rule_codes("R-ILL-1: 12-17 is not a legal move")
     '12-17 is not a legal move'
+    >>> without_rule_codes("a capture is compulsory (R-CAP-1); capture with 15")
+    'a capture is compulsory; capture with 15'
     >>> without_rule_codes("Black forfeits for repeated breaches of R-TCH-2 (R-END-3)")
     'Black forfeits for repeated breaches of the touch rule'
     """
@@ -66,7 +68,7 @@ def without_rule_codes(text: str, language: str = "en") -> str:
         return said(RULE_NAMES.get(found[0], OTHER_RULES), language)
 
     text = _NAMED.sub(named, _CITED.sub(" ", text))
-    return " ".join(text.split()).replace(" :", ":")
+    return " ".join(text.split()).replace(" :", ":").replace(" ;", ";")
 
 
 def count(number: int, noun: str, plural: str = "") -> str:
@@ -136,14 +138,21 @@ def time_control(control: TimeControl, language: str = "en") -> str:
     return text
 
 
-def result(winner: Color | None, reason: str, white: str, black: str, language: str = "en") -> str:
-    """How the game ended, for the audience: :func:`records.ended_said` without rule IDs,
-    in ``language``.
+def result(
+    winner: Color | None,
+    reason: str,
+    white: str,
+    black: str,
+    language: str = "en",
+    reason_words: Phrase | None = None,
+) -> str:
+    """How the game ended, for the audience: :func:`records.ended_said` (``reason_words``:
+    the reason's own words) without rule IDs, in ``language``.
 
     >>> result(Color.BLACK, "White has no pieces left (R-END-1)", "?", "Ann")
     'Ann (Black) wins — White has no pieces left'
     >>> result(Color.BLACK, "White has no pieces left (R-END-1)", "?", "Ann", "es")
     'Gana Ann (Negras) — Blancas no tienen piezas'
     """
-    ended = records.ended_said(winner, reason, white, black)
+    ended = records.ended_said(winner, reason, white, black, reason_words)
     return without_rule_codes(said(ended, language), language)

@@ -88,11 +88,12 @@ def used() -> dict[str, str]:
                 found.setdefault(text, str(path.relative_to(ROOT)))
     for path in sorted(
         path
-        for folder in ("engine", "firmware_bridge", "vision")
+        for folder in ("engine", "firmware_bridge", "hardware", "vision")
         for path in (ROOT / folder).rglob("*.py")
     ):
         # The engine's refusals and phrases, which the pages and the voice say as worded, and
-        # the serial link's and the camera's words for their state (LinkHealth's said).
+        # the serial link's and the camera's words for their state (LinkHealth's said), the
+        # GPIO matrix's for its faults (SensorFault's said).
         keywords = {name: None for name in ENGINE_WORDS} | {"joined": (2,)}
         for _, message, _, _ in extract_from_file("python", path, keywords=keywords):
             found.setdefault(str(message), str(path.relative_to(ROOT)))
@@ -163,7 +164,7 @@ def test_a_refusal_names_its_message_and_its_values_apart() -> None:
     the pages find in the catalogue) or an error passed on as it is; never an f-string, whose
     filled-in text no catalogue can hold."""
     built = []
-    worded = ("poolboard", "engine", "firmware_bridge", "vision")
+    worded = ("poolboard", "engine", "firmware_bridge", "hardware", "vision")
     for path in sorted(path for folder in worded for path in (ROOT / folder).rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
             # A ClockError with a filled-in message is about a damaged snapshot: for a program.

@@ -91,12 +91,14 @@ class ViolationData(_Model):
 
     rule: Short = ""
     message: Text = ""
+    said: SaidView | None = None  # the message as words a page says in its language
 
 
 class FaultData(_Model):
     """A sensor fault."""
 
     message: Text = "sensor fault"
+    said: SaidView | None = None  # the message as words a page says in its language
 
 
 class ClockData(_Model):

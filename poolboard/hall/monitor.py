@@ -32,7 +32,7 @@ from poolboard.hall import messages, topics
 from poolboard.hall.event import EventStore, result_words, result_words_by_language
 from poolboard.hall.settings import HallConfig
 from poolboard.listeners import Listeners
-from poolboard.session.state import BoardState
+from poolboard.session.state import BoardState, Json
 
 log = logging.getLogger("poolboard.hall")
 
@@ -61,6 +61,7 @@ class Alert:
     message: str
     active: bool = True
     ref: str = ""  # what handling it means (a result to confirm): resolve(ref) clears it
+    said: Json | None = None  # message as words a page says in its language
 
 
 class TileClock(TypedDict):
@@ -255,10 +256,16 @@ class HallMonitor:
 
     # -- alerts --------------------------------------------------------------------------------
 
-    def alert(self, table: str, kind: str, message: str, ref: str = "") -> Alert:
-        """Record a one-off alert; ``ref``: the thing whose handling clears it (resolve)."""
+    def alert(
+        self, table: str, kind: str, message: str, ref: str = "", said: Json | None = None
+    ) -> Alert:
+        """Record a one-off alert; ``ref``: the thing whose handling clears it (resolve);
+        ``said``: ``message`` as words a page says in its language (``Phrase.to_json``), when
+        the table sent them."""
         with self.lock:
-            raised = Alert(next(self._alert_ids), time.time(), table, kind, message, ref=ref)
+            raised = Alert(
+                next(self._alert_ids), time.time(), table, kind, message, ref=ref, said=said
+            )
             self.alerts.append(raised)
         log.warning("hall alert: %s %s: %s", table, kind, message)
         return raised
@@ -405,9 +412,13 @@ class HallMonitor:
                 view.clocks[(game_id, move.ply)] = (move.black, move.white)
         elif kind == "violation":
             violation = messages.ViolationData.model_validate(payload)
-            self.alert(view.name, "violation", f"{violation.rule} {violation.message}".strip())
+            said = None if violation.said is None else violation.said.model_dump(mode="json")
+            text = f"{violation.rule} {violation.message}".strip()
+            self.alert(view.name, "violation", text, said=said)
         elif kind == "fault":
-            self.alert(view.name, "fault", messages.FaultData.model_validate(payload).message)
+            fault = messages.FaultData.model_validate(payload)
+            said = None if fault.said is None else fault.said.model_dump(mode="json")
+            self.alert(view.name, "fault", fault.message, said=said)
         elif kind == "clock":
             clock = messages.ClockData.model_validate(payload)
             if clock.event in ("FlagFell", "MoveTimeForfeit"):

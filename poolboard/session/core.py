@@ -348,7 +348,7 @@ class Session(RefereeDesk):
     def end(self, ending: records.Ending) -> None:
         """End the game as ``ending`` says (a win; draws go through the game's own methods)."""
         assert ending.winner is not None
-        self.game.award(ending.winner, ending.rule, ending.reason)
+        self.game.award(ending.winner, ending.rule, ending.said or ending.reason)
         self.finish_if_over(ending.how)
 
     def finish_if_over(self, how: str = "board") -> None:
@@ -362,7 +362,7 @@ class Session(RefereeDesk):
         self.save_clock()
         self.headers = {**self.headers, "Termination": records.TERMINATION[how]}
         self.store.set_headers(self.game_id, self.headers)
-        self.store.set_result(self.game_id, outcome.result, outcome.reason)
+        self.store.set_result(self.game_id, outcome.result, outcome.reason, outcome.said)
         games.score_match(self)
         log.info("game %d: %s (%s)", self.game_id, outcome.result, outcome.reason)
 

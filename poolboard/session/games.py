@@ -250,7 +250,7 @@ def score_match(core: Session) -> None:
     names: dict[match.Player, str] = {}
     points = dict.fromkeys(match.PLAYERS, 0)
     results: list[Json] = []
-    for number, (tags, result, reason) in zip(numbers, found, strict=False):
+    for number, (tags, result, reason, said) in zip(numbers, found, strict=False):
         for side in Color:
             player = match.player_of(side, number, swaps=swaps)
             name = known(tags.get(side.value.capitalize()))
@@ -262,7 +262,11 @@ def score_match(core: Session) -> None:
         for side in Color:
             points[match.player_of(side, number, swaps=swaps)] += scored[side]
         ended = records.ended_said(
-            match.winner(result), reason or "", tags.get("White", "?"), tags.get("Black", "?")
+            match.winner(result),
+            reason or "",
+            tags.get("White", "?"),
+            tags.get("Black", "?"),
+            said,
         )
         results.append(
             {"game": number, "result": result, "text": str(ended), "said": ended.to_json()}

@@ -295,7 +295,7 @@ class EndGame(_Command):
             core.game.agree_draw()
             core.finish_if_over("agreement")
         else:
-            core.game.declare_draw(reason or "neither side can force a win")
+            core.game.declare_draw(reason or records.NO_FORCED_WIN)
             core.finish_if_over("referee")
         data: Json = {"how": how, "side": None if side is None else side.value, "reason": reason}
         core.audited(self.actor, "result", data)
@@ -503,7 +503,7 @@ class RefereeDesk(ABC):
             self.end_game(actor, "referee-draw", reason=reason)
         elif result in (BLACK_WINS, WHITE_WINS):
             winner = Color.BLACK if result == BLACK_WINS else Color.WHITE
-            self.end_game(actor, "referee-win", winner, reason or "declared by the referee")
+            self.end_game(actor, "referee-win", winner, reason or str(records.DECLARED_BY_REFEREE))
         else:
             raise RefereeError(
                 "result must be 1-0, 0-1 or 1/2-1/2, got {result}", result=repr(result)

@@ -260,7 +260,9 @@ def board_state(core: Session) -> BoardState:
     clock = core.clock
     players = (core.headers.get("White", "?"), core.headers.get("Black", "?"))
     ended = (
-        None if outcome is None else records.ended_said(outcome.winner, outcome.reason, *players)
+        None
+        if outcome is None
+        else records.ended_said(outcome.winner, outcome.reason, *players, outcome.said)
     )
     return BoardState.model_validate(
         {
@@ -328,11 +330,15 @@ def board_state(core: Session) -> BoardState:
             "words": {
                 "result": None
                 if outcome is None
-                else words.result(outcome.winner, outcome.reason, *players),
+                else words.result(
+                    outcome.winner, outcome.reason, *players, reason_words=outcome.said
+                ),
                 "result_words": {}
                 if outcome is None
                 else {
-                    language: words.result(outcome.winner, outcome.reason, *players, language)
+                    language: words.result(
+                        outcome.winner, outcome.reason, *players, language, outcome.said
+                    )
                     for language in LANGUAGES
                 },
                 "time_control": words.time_control(clock.control),

@@ -111,14 +111,16 @@ def apply(core: Session, event: TrackerEvent) -> None:
             core.violations.append(shown)
             core.violation = shown
             core.store.add_event(core.game_id, "violation", shown)
-            core.emit(ViolationShown(core.game_id, shown))
+            # A copy: the shown violation is marked when mended, while a subscriber on its own
+            # thread (the voice) may not have read it yet.
+            core.emit(ViolationShown(core.game_id, dict(shown)))
             log.warning(
                 "game %d: %s %s: %s", core.game_id, event.rule, event.side.value, event.message
             )
         case ViolationMended():
             mended = _mended(core, event)
             if mended is not None:
-                core.emit(ViolationShown(core.game_id, mended))
+                core.emit(ViolationShown(core.game_id, dict(mended)))
         case FaultReported():
             core.store.add_event(core.game_id, "fault", event.to_json())
             core.show_fault(event.to_json())

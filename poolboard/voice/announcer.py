@@ -159,7 +159,7 @@ class Announcer:
                 if on.turns:
                     said.append(words.to_move(Board(event.fen).turn.value, event.kind))
             case ViolationShown():
-                text = words.violation(event.data, self._fen)
+                text = words.violation(event.data)
                 if on.violations and text is not None:
                     said.append(text)
             case ClockNoted():

@@ -1,5 +1,6 @@
 """What the board says, in the players' own words: a move as "11 to 15", a capture as "15 takes
-24, takes 31", a violation with what to do about it, the clock's warnings, a pause, the result.
+24, takes 31", a violation in the tracker's words with what to do about it, the clock's
+warnings, a pause, the result.
 
 Squares are given as numbers: espeak-ng reads them in the voice's language ("eleven",
 "once"). Every sentence goes through the language's catalogue (:mod:`poolboard.locale`).
@@ -7,12 +8,14 @@ Squares are given as numbers: espeak-ng reads them in the voice's language ("ele
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
 
 from engine.board import Board, Move
 from engine.game import BLACK_WINS, DRAW, WHITE_WINS
+from engine.phrase import Phrase, Value
 from poolboard.locale import translation
 from poolboard.session.state import Json
+from poolboard.words import without_rule_codes
 
 
 class Phrasebook:
@@ -27,9 +30,6 @@ class Phrasebook:
     def side(self, side: object) -> str:
         """``black``/``white`` (a Color's value) as the players call the side."""
         return self._("Black") if side == "black" else self._("White")
-
-    def _either(self, squares: Iterable[int]) -> str:
-        return self._(" or ").join(map(str, sorted(squares)))
 
     def move(self, notation: str, before: str | None) -> str:
         """``11-15`` as "11 to 15"; a capture by every square it lands on ("15 takes 24, takes
@@ -56,40 +56,40 @@ class Phrasebook:
             return self._("The computer plays {move}.").format(move=move)
         return self._("{side} plays {move}.").format(side=self.side(side), move=move)
 
-    def violation(self, data: Json, before: str | None) -> str | None:
-        """A violation (``ViolationShown.data``) in words, with what to do; ``None`` for one
-        that was put right at once (the mending is the move itself)."""
+    def violation(self, data: Json) -> str | None:
+        """A violation (``ViolationShown.data``) in the tracker's own words (its ``said``, what
+        the pages show, with what to do and the squares), rule IDs left out and each move said
+        as a move ("1 to 5"); ``None`` for the news that it was put right at once (the mending is
+        the move itself)."""
         if data.get("mended"):
             return None
-        side, rule = self.side(data.get("side")), str(data.get("rule", ""))
-        board = _board(before)
-        if rule == "R-CAP-1":
-            capturers = {m.path[0] for m in board.generate_captures()} if board else set()
-            what = self._("a capture is compulsory")
-            if capturers:
-                what += ": " + self._("capture with {squares}").format(
-                    squares=self._either(capturers)
-                )
-        elif rule == "R-CAP-3":
-            what = self._("the jump is not finished: finish the capture")
-        elif rule == "R-ILL-1" and board is not None and data.get("side") != board.turn.value:
-            what = self._("out of turn: put the pieces back; it is {side}'s move").format(
-                side=self.side(board.turn.value)
-            )
-        elif rule == "R-ILL-1":
-            what = self._("that move is not legal: put the pieces back")
-        elif rule == "R-TCH-1":
-            what = self._("touch move: the piece touched first must be moved")
-        elif rule == "R-TCH-2":
-            what = self._("touch move: a piece that cannot be played was touched, a caution")
-        else:
-            what = self._("a breach of rule {rule}").format(rule=rule)
-        sentence = f"{side}: {what}."
-        if data.get("severity") == "forfeit":
+        said = data.get("said")
+        phrase = (
+            Phrase.from_json(str(said["message"]), said.get("values") or {})
+            if isinstance(said, dict) and "message" in said
+            else Phrase(str(data.get("message", "")))  # a violation worded in English only
+        )
+        sentence = without_rule_codes(self.spoken(phrase), self.language) + "."
+        side = "Black" if data.get("side") == "black" else "White"
+        if not _holds(phrase, side):  # a touch move names the side itself
+            sentence = f"{self._(side)}: {sentence}"
+        if data.get("severity") == "forfeit" and not _holds(phrase, _FORFEIT):
             sentence += " " + self._("Repeated: grounds to forfeit.")
         if data.get("referee"):
             sentence += " " + self._("Call the referee.")
         return sentence
+
+    def spoken(self, value: Value) -> str:
+        """Words (a :class:`Phrase`) in this language as they are said: each move in them
+        as :meth:`move` says it, squares and other numbers as they are (espeak-ng reads a
+        number in the voice's language)."""
+        if isinstance(value, Phrase):
+            values = {name: self.spoken(part) for name, part in value.values.items()}
+            text = self._(value.message)
+            return text.format(**values) if values else text
+        if isinstance(value, str) and _MOVE.fullmatch(value):
+            return self.move(value, None)
+        return str(value)
 
     def clock(self, data: Json) -> str | None:
         """A clock event (``ClockNoted.data``): time left, a flag, "time" called, a forfeit."""
@@ -128,8 +128,17 @@ class Phrasebook:
         }.get(result, self._("The game is over."))
 
 
-def _board(fen: str | None) -> Board | None:
-    return None if fen is None else Board(fen)
+#: A move as a violation's words quote it (PDN: ``11-15``, ``15x24x31``).
+_MOVE = re.compile(r"\d+(?:-\d+|(?:x\d+)+)")
+#: What a touch violation says when it is repeated (engine/tracker.py).
+_FORFEIT = "repeated, grounds to forfeit"
+
+
+def _holds(phrase: Phrase, message: str) -> bool:
+    """Whether ``phrase`` says ``message``, itself or within one of its values."""
+    return phrase.message == message or any(
+        isinstance(value, Phrase) and _holds(value, message) for value in phrase.values.values()
+    )
 
 
 def played(notation: str, before: str | None) -> Move | None:

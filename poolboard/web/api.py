@@ -8,7 +8,7 @@ referee's login unless the server listens on loopback only (the demo on one's ow
 from collections.abc import Callable
 
 from fastapi import APIRouter, Depends, HTTPException, Response
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from starlette.convertors import Convertor, register_url_convertor
 
 from engine.cues import CUE_STYLES, CueKind
@@ -16,7 +16,7 @@ from engine.pdn.writer import write_game
 from poolboard.locale import LANGUAGES
 from poolboard.locale import messages as catalogue_messages
 from poolboard.session import RefereeError, Session
-from poolboard.session.state import BoardState
+from poolboard.session.state import BoardState, SaidView
 from poolboard.simulated_board import SimulatedBoard
 from poolboard.storage import DamagedGame, StorageError, StoredGame
 from poolboard.web.models import BoardSnapshot, SideBody
@@ -71,6 +71,9 @@ class GameSummary(BaseModel):
     headers: dict[str, str]
     result: str | None
     result_reason: str | None
+    result_said: SaidView | None = Field(
+        default=None, description="result_reason, to say in any language (if it was kept)"
+    )
     plies: int
     damaged: str | None
 
@@ -135,6 +138,9 @@ def _summary(game: StoredGame | DamagedGame) -> GameSummary:
         headers=game.headers,
         result=game.result,
         result_reason=game.result_reason,
+        result_said=None
+        if game.result_said is None
+        else SaidView.model_validate(game.result_said.to_json()),
         plies=len(game.moves),
         damaged=None,
     )

@@ -26,7 +26,7 @@ from fastapi.staticfiles import StaticFiles
 from poolboard.session import Session
 from poolboard.simulated_board import SimulatedBoard
 from poolboard.web.api import api_router
-from poolboard.web.director import ConsoleClosed, director_router, no_password_page
+from poolboard.web.director import ConsoleClosed, director_router
 from poolboard.web.guard import RequestGuard, is_loopback
 from poolboard.web.hub import Hub
 from poolboard.web.limits import WebLimits, guarded_protocol, limit_log_rate
@@ -120,7 +120,13 @@ def create_app(session: Session, host: str | None = None, *, body_seconds: float
         if not session.config.referee.password:
             raise ConsoleClosed
 
-    app.add_exception_handler(ConsoleClosed, lambda _request, _error: no_password_page())
+    def console_closed(_request: object, _error: Exception) -> HTMLResponse:
+        """How to open the console, in the reader's language (503: not open yet)."""
+        page = _page("closed.html", session.config.display.language)
+        page.status_code = 503
+        return page
+
+    app.add_exception_handler(ConsoleClosed, console_closed)
 
     # console_open runs before the login: without a password the page says how to set one.
     @app.get("/referee", include_in_schema=False, dependencies=[Depends(console_open)])

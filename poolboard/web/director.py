@@ -9,7 +9,6 @@ from collections.abc import Callable
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
-from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from engine.color import Color
@@ -59,30 +58,9 @@ class Extension(_Body):
     games: StrictInt = Field(default=2, ge=2, le=20, multiple_of=2)
 
 
-NO_PASSWORD_PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>poolboard — referee console closed</title>
-<link rel="stylesheet" href="/static/style.css"></head>
-<body><main class="closed">
-<h1>The referee console is closed</h1>
-<p>No referee password is set, so nobody can log in. To open it, add to the config file the
-service reads (the one given as <code>poolboard run --config FILE</code>):</p>
-<pre>[referee]
-username = "referee"
-password = "choose-a-long-one"</pre>
-<p>then restart the service (<code>sudo systemctl restart poolboard</code> if it was installed
-with <code>poolboard install-service</code>) and open this page again: the browser asks for the
-name and password. <code>poolboard demo</code> has the console open: user <code>referee</code>,
-password <code>demo</code>.</p>
-<p><a href="/">Back to the live game</a></p>
-</main></body></html>
-"""
-
-
 class ConsoleClosed(Exception):
-    """The referee console was asked for but no password is set: answered with
-    :func:`no_password_page`."""
+    """The referee console was asked for but no password is set: answered with a page saying
+    how to set one (``static/closed.html``, 503)."""
 
 
 def lan_address() -> str | None:
@@ -183,8 +161,3 @@ def director_router(session: Session, login: Callable[..., str], served_on: str)
         return PhoneLink(url=url, svg=qr_svg(url), reachable=not loopback)
 
     return router
-
-
-def no_password_page() -> HTMLResponse:
-    """What /referee shows when no password is set: how to set one."""
-    return HTMLResponse(NO_PASSWORD_PAGE, status_code=503)

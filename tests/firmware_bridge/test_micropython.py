@@ -18,6 +18,7 @@ from firmware_bridge.micropython_board import (
     find_micropython,
     measure_allocations,
 )
+from poolboard.words import said
 
 try:
     find_micropython()
@@ -48,6 +49,8 @@ def test_a_missing_diode_is_reported_and_its_ghost_never_shown(make_link, interp
     assert isinstance(fault, SensorFault)
     assert "diode missing or shorted" in fault.message
     assert {1, 6} <= fault.squares
+    assert fault.said is not None and str(fault.said) == fault.message  # for any language
+    assert said(fault.said, "es").startswith("diodo ausente o en cortocircuito en la matriz")
     link.emulator.command("place 32")  # far from the fault: once it shows, so has all before
     link.until(lambda e: isinstance(e, Snapshot) and 32 in e.occupied)
     shown = [e.occupied for e in link.events if isinstance(e, Snapshot)]

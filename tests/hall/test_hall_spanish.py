@@ -55,6 +55,8 @@ def test_the_hall_speaks_spanish_and_switches_to_english(browser, spanish_hall, 
     assert tile.locator(".black .name").get_attribute("title") == "Negras"
     wait_text(page, ".tile[data-table='t2'] .tile-state", "aún sin conectar")
     assert serious(page) == []
+    t1.show(START - {11, 21} | {15, 13})  # White plays 21-13, no move: put back at once
+    t1.show(START - {11} | {15})
 
     table = context.new_page()
     table.goto(hall.url + "/table/t1")
@@ -75,10 +77,16 @@ def test_the_hall_speaks_spanish_and_switches_to_english(browser, spanish_hall, 
     )
     console = director.new_page()
     console.goto(hall.url + "/director")
+    # A violation at the table, in the table's own words (its said), the rule ID as it is.
+    illegal = console.locator("#alerts li[data-kind='violation']")
+    illegal.wait_for(timeout=TIMEOUT)
+    assert "mesa t1: 21-13 no es una jugada legal (R-ILL-1): restaure la posición" in (
+        illegal.inner_text()
+    )
     alert = console.locator("#alerts li[data-kind='result']")
     alert.wait_for(timeout=TIMEOUT)
     assert f"mesa t1: partida 1: {said}; confírmela" in alert.inner_text()
-    assert text_of(console, "#alerts .seen") == "vista"
+    assert text_of(console, "#alerts li[data-kind='result'] .seen") == "vista"
     assert text_of(console, "form[data-action='end'] button") == "registrar el resultado"
     assert console.locator("select.outcome option").first.inner_text() == (
         "Gana Ann (Negras) — las blancas abandonaron"

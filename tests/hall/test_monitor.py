@@ -230,3 +230,22 @@ def test_the_feed_writes_a_table_s_tags_on_one_line_and_refuses_what_pdn_cannot_
         for alert in monitor.active_alerts()
     )
     feed.stop()
+
+
+def test_an_alert_keeps_the_words_the_table_sent(monitor) -> None:
+    """A sensor fault and a violation come with their words (``said``, docs/hall.md): the
+    alert keeps them, so the hall page says it in its own language; a table that sends only
+    English is quoted."""
+    send(monitor, "status", status="online", reason="connected", keepalive=4)
+    send(monitor, "state", state=state())
+    said = {"message": "square {square} is quiet again", "values": {"square": "13"}}
+    message = "square 13 is quiet again"
+    send(monitor, "events", 1, game_id=1, kind="fault", data={"message": message, "said": said})
+    send(monitor, "events", 2, game_id=1, kind="fault", data={"message": "LED frame rejected"})
+    illegal = {"message": "{move} is not a legal move (R-ILL-1)", "values": {"move": "10-17"}}
+    data = {"rule": "R-ILL-1", "message": "10-17 is not a legal move (R-ILL-1)", "said": illegal}
+    send(monitor, "events", 3, game_id=1, kind="violation", data=data)
+    violation, newer, older = monitor.active_alerts()[:3]
+    assert (older.kind, older.message, older.said) == ("fault", message, said)
+    assert (newer.message, newer.said) == ("LED frame rejected", None)
+    assert (violation.kind, violation.said) == ("violation", illegal)

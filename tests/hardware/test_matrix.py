@@ -10,6 +10,7 @@ from engine.geometry import square_set
 from engine.sensing import LeverPress
 from hardware.config import ScanSettings
 from hardware.sim_gpio import SimGPIO, SimReedBoard
+from poolboard.words import said
 
 START = frozenset(range(1, 13)) | frozenset(range(21, 33))
 
@@ -122,6 +123,8 @@ def test_missing_diode_reports_a_ghost_and_never_snapshots_it(rig) -> None:
     assert first.squares == {5}  # found as soon as 1 and 5 close, before any ghost can appear
     assert "diode missing or shorted at square 5 " in first.message
     assert {2, 5} <= ghost.squares and "squares 1, 2 may show ghosts" in ghost.message
+    assert ghost.said is not None and str(ghost.said) == ghost.message  # and in Spanish:
+    assert "casillas 1, 2 pueden mostrar fantasmas" in said(ghost.said, "es")
     shorts = set(rig.gpio.shorts)  # rows driven high met the missing diode before it was found
     rig.run(0.5)  # found: open-drain scans only, never two outputs against each other
     assert rig.gpio.shorts == shorts
@@ -150,6 +153,9 @@ def test_stuck_switch_is_reported_once_everything_else_has_moved(rig) -> None:
     (fault,) = rig.faults(events)
     assert fault.squares == {3}
     assert "always reads occupied" in fault.message
+    assert fault.said is not None and said(fault.said, "es").startswith(
+        "la casilla 3 siempre se lee ocupada mientras todas las demás han cambiado"
+    )
     assert all(3 in snap for snap in rig.snapshots(events))
 
 

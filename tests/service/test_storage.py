@@ -6,9 +6,13 @@ from pathlib import Path
 import pytest
 
 from engine.board import Board, Move
+from engine.color import Color
 from engine.pdn import read_game, write_game
+from engine.phrase import Phrase
+from poolboard import records
 from poolboard.config import RulesConfig
 from poolboard.storage import GameStore, StorageError
+from poolboard.words import said
 
 
 def play(store: GameStore, game_id: int, texts: list[str]) -> Board:
@@ -192,3 +196,119 @@ def test_a_file_from_a_newer_poolboard_is_refused_by_name(tmp_path: Path) -> Non
     for read_only in (False, True):
         with pytest.raises(StorageError, match="newer poolboard"):
             GameStore(path, read_only=read_only)
+
+
+#: The tables of a file written before results kept their words (schema 1, no result_said), as
+#: that poolboard created them.
+SCHEMA_1 = """
+CREATE TABLE games (id INTEGER PRIMARY KEY, created TEXT NOT NULL, start_fen TEXT NOT NULL,
+    rules TEXT NOT NULL, headers TEXT NOT NULL, result TEXT, result_reason TEXT, clock TEXT);
+CREATE TABLE moves (game_id INTEGER NOT NULL REFERENCES games(id), ply INTEGER NOT NULL,
+    path TEXT NOT NULL, captures TEXT NOT NULL, crowns INTEGER NOT NULL, notation TEXT NOT NULL,
+    recorded TEXT NOT NULL, clock_black REAL, clock_white REAL, PRIMARY KEY (game_id, ply));
+CREATE TABLE events (id INTEGER PRIMARY KEY, game_id INTEGER REFERENCES games(id),
+    recorded TEXT NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL);
+CREATE TABLE audit (id INTEGER PRIMARY KEY, game_id INTEGER REFERENCES games(id),
+    recorded TEXT NOT NULL, actor TEXT NOT NULL, action TEXT NOT NULL, data TEXT NOT NULL);
+PRAGMA user_version = 1;
+"""
+
+
+def _schema_1_file(path: Path) -> None:
+    """A file as the poolboard before this one left it: a game won on resignation after
+    11-15, its reason stored as English text alone, and an unfinished game."""
+    db = sqlite3.connect(path)
+    db.executescript(SCHEMA_1)
+    db.execute("PRAGMA journal_mode=WAL")
+    for headers in ('{"Black": "Ann"}', "{}"):
+        db.execute(
+            "INSERT INTO games (created, start_fen, rules, headers) VALUES (?, ?, 'apca', ?)",
+            ("2026-11-01T10:00:00+00:00", Board().fen(), headers),
+        )
+    db.execute(
+        "INSERT INTO moves VALUES (1, 1, '[11, 15]', '[]', 0, '11-15', '2026-11-01', 599, 600)"
+    )
+    db.execute("UPDATE games SET result = '1-0', result_reason = 'White resigned' WHERE id = 1")
+    db.commit()
+    db.close()
+
+
+def test_a_file_from_before_results_kept_their_words_is_read_without_writing(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "games.sqlite3"
+    _schema_1_file(path)
+    before = path.read_bytes()
+    reader = GameStore(path, read_only=True)
+    won = reader.game(1)
+    assert (won.result, won.result_reason, won.result_said) == ("1-0", "White resigned", None)
+    assert [m.notation for m in won.moves] == ["11-15"]
+    assert [found[3] for found in reader.match_games(2, range(1, 0, -1))] == [None]
+    reader.close()
+    assert path.read_bytes() == before
+    # Its reason is still said in Spanish, its words found back from the English.
+    ended = records.ended_said(Color.BLACK, str(won.result_reason), "?", "Ann", won.result_said)
+    assert said(ended, "es") == "Gana Ann (Negras) — Blancas abandonan"
+
+
+def test_such_a_file_gains_the_column_and_keeps_every_record(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    _schema_1_file(path)
+    old = sqlite3.connect(path)
+    rows_before = old.execute("SELECT * FROM games ORDER BY id").fetchall()
+    moves_before = old.execute("SELECT * FROM moves").fetchall()
+    old.close()
+    for _ in range(2):  # added once; a second open finds it there
+        store = GameStore(path)
+        assert store._has_said()
+        assert store._db.execute("PRAGMA user_version").fetchone()[0] == 1
+        store.close()
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT * FROM games ORDER BY id").fetchall() == [
+        (*row, None) for row in rows_before
+    ]
+    assert db.execute("SELECT * FROM moves").fetchall() == moves_before
+    assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    db.close()
+    # The unfinished game goes on and ends with its words kept.
+    store = GameStore(path)
+    ending = records.resignation(Color.BLACK)
+    store.set_result(2, "0-1", ending.reason, ending.said)
+    store.close()
+    reader = GameStore(path, read_only=True)
+    assert reader.game(1).result_said is None and reader.game(1).result_reason == "White resigned"
+    stored = reader.game(2)
+    assert stored.result_reason == "Black resigned" and stored.result_said == ending.said
+    assert stored.result_said == records.RESIGNED.fill(side=Phrase("Black"))
+    reader.close()
+
+
+def test_words_that_no_longer_say_the_reason_are_not_used(tmp_path: Path) -> None:
+    """An older poolboard writing a result into a newer file leaves the last words in place:
+    they are said only while they say the stored reason."""
+    store = GameStore(tmp_path / "games.sqlite3")
+    game_id = store.create_game(Board().fen(), "apca", {})
+    ending = records.resignation(Color.WHITE)
+    store.set_result(game_id, "1-0", ending.reason, ending.said)
+    store._db.execute("UPDATE games SET result = '0-1', result_reason = 'Black resigned'")
+    game = store.game(game_id)
+    store.close()
+    ended = records.ended_said(Color.WHITE, str(game.result_reason), "?", "?", game.result_said)
+    assert str(ended) == "White wins — Black resigned"
+    assert said(ended, "es") == "Ganan las blancas — Negras abandonan"
+
+
+def test_a_session_stores_each_ending_with_its_words(make_table) -> None:
+    """A referee's reason is kept as typed, even one that reads like a reason of our own: the
+    stored words say so, where the English alone would be taken for a resignation."""
+    table = make_table()
+    table.set_up()
+    table.session.end_game("referee", "referee-win", Color.BLACK, "White resigned")
+    store = table.session.store
+    stored = store.game(table.session.game_id)
+    assert stored.result_reason == "the referee's decision: White resigned"
+    assert stored.result_said == records.REFEREE_DECISION.fill(reason="White resigned")
+    (found,) = store.match_games(table.session.game_id, range(1, 0, -1))
+    assert found[3] == stored.result_said
+    result = table.session.state()["match"]["results"][0]
+    assert result["said"]["values"]["reason"]["values"]["reason"] == "White resigned"

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine.board import Board, Move
+from engine.color import Color
 from poolboard.config import OpponentConfig, RulesConfig, VoiceConfig
 from poolboard.service import _start_voice
 from poolboard.simulator import random_game
@@ -151,7 +152,13 @@ def test_a_violation_and_the_clock_are_said_with_what_to_do(make_table) -> None:
     table.set_up()
     table.move(1, 5)  # a capture was there to make (R-CAP-1)
     assert voice.wait_said(lambda said: len(said) >= 1, timeout=30)
-    assert voice.said[0] == "Black: a capture is compulsory: capture with 14 or 15."
+    # The tracker's own words, as the pages show them, without the rule IDs, the move in words.
+    shown = table.session.violations[-1]["message"]
+    assert shown.startswith("1-5 is not allowed: a capture is compulsory (R-CAP-1); capture with")
+    assert voice.said[0] == (
+        "Black: 1 to 5 is not allowed: a capture is compulsory; capture with 14, 15: "
+        "restore the position: put a piece on 1; clear 5."
+    )
     table.move(5, 1)  # the position restored
     table.move(14, 23, 18)
     left = table.session.clock.remaining(table.session.clock.running)
@@ -172,3 +179,45 @@ def test_a_kind_turned_off_is_not_said(make_table) -> None:
     assert voice.quiet(timeout=30)
     voice.stop()
     assert voice.said == ["14 takes 23."]
+
+
+#: What each kind of announcement says in the game of :func:`said_in_a_game`.
+KINDS = {
+    "moves": "14 takes 23.",
+    "violations": "Black: 1 to 5 is not allowed: a capture is compulsory",
+    "clock": "White: 5 minutes left.",
+    "pauses": "The clock is paused.",
+    "turns": "Move corrected. White to move.",
+    "results": "Black wins.",
+}
+
+
+def said_in_a_game(make_table, **off: bool) -> list[str]:
+    """Everything the voice says of one game with every kind of news, ``off`` kinds off."""
+    table = make_table(rules=RulesConfig(fen="B:W18,30:B14,15,1"))
+    voice = Announcer(table.session, VoiceConfig(enabled=True, **off), "en")
+    voice.start()
+    session = table.session
+    table.set_up()
+    table.move(1, 5)  # a capture was there to make (R-CAP-1)
+    table.move(5, 1)
+    table.move(14, 23, 18)
+    table.settle(session.clock.remaining(session.clock.running) - 299)
+    session.pause_clock("referee")
+    session.correct_move("referee", 1, "15x22")
+    session.resume_clock("referee")
+    session.end_game("referee", "resign", Color.WHITE)
+    assert voice.quiet(timeout=30)
+    voice.stop()
+    return voice.said
+
+
+def test_each_kind_turned_off_is_not_said_and_the_rest_is(make_table) -> None:
+    everything = said_in_a_game(make_table)
+    for heard in KINDS.values():
+        assert any(sentence.startswith(heard) for sentence in everything), (heard, everything)
+    for kind, heard in KINDS.items():
+        rest = [s for s in everything if not s.startswith(heard)]
+        if kind == "pauses":
+            rest.remove("The clock runs again.")
+        assert said_in_a_game(make_table, **{kind: False}) == rest, kind

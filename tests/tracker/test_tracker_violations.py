@@ -4,6 +4,7 @@ from engine.color import Color
 from engine.cues import CueKind
 from engine.events import Severity
 from engine.sensing import Snapshot
+from poolboard.words import said
 
 
 def test_r_cap_1_missed_capture_is_not_recorded_and_play_goes_on(hands) -> None:
@@ -247,12 +248,22 @@ def test_flickering_square_is_a_sensor_fault_never_a_move(hands) -> None:
     h.wait(1)
     faults = h.of("fault")
     assert faults and faults[0].squares == {13} and "flickers" in faults[0].message
+    # Worded for any language: the Spanish says the square and the quiet time as they are.
+    assert faults[0].said is not None and str(faults[0].said) == faults[0].message
+    assert said(faults[0].said, "es") == (
+        "la casilla 13 parpadea sin parar: fallo del sensor; no se tiene en cuenta hasta que "
+        "lleve 5 s quieta"
+    )
     assert h.tracker.board.move_stack == [] and h.rules() == []
     assert h.tracker.cues.squares.get(13) is CueKind.ERROR
     h.move(9, 14).wait(1)  # play goes on around the faulty square
     assert h.notations() == ["9-14"]
     h.wait(6)
-    assert "quiet again" in h.of("fault")[-1].message
+    quiet = h.of("fault")[-1]
+    assert quiet.message == "square 13 is quiet again"
+    assert (
+        quiet.said is not None and said(quiet.said, "es") == "la casilla 13 vuelve a estar quieta"
+    )
 
 
 def test_stuck_square_is_suspected_and_nothing_recorded(hands) -> None:
@@ -262,3 +273,7 @@ def test_stuck_square_is_suspected_and_nothing_recorded(hands) -> None:
     (fault,) = h.of("fault")
     assert fault.squares == {11}
     assert "may be stuck" in fault.message
+    assert fault.said is not None and said(fault.said, "es") == (
+        "la casilla 11 se sigue leyendo ocupada: si su pieza está donde debe, el sensor de esa "
+        "casilla puede estar atascado"
+    )

@@ -227,6 +227,10 @@ def test_an_odd_object_on_the_board_keeps_corners_given_by_hand(view: View) -> N
     # The fault names the squares and what to do, not only "recalibrate".
     assert faults[0].squares == watcher.reader.read(odd).unknown
     assert "fit no colour learnt: something that is no piece lies there" in faults[0].message
+    assert faults[0].said is not None and str(faults[0].said) == faults[0].message
+    assert said(faults[0].said, "es").startswith(
+        "las casillas 15, 18 no coinciden con ningún color aprendido: hay algo que no es una pieza"
+    )
 
 
 def test_markers_placed_elsewhere_still_follow_a_moved_camera(view: View) -> None:

@@ -1,12 +1,46 @@
 """One sentence of every kind the board says, in a language: what the speech tests render."""
 
 from engine.board import Board
+from engine.events import Violation
+from engine.tracker import TrackerConfig
+from poolboard.session.state import Json
 from poolboard.voice.phrases import Phrasebook
+from tests.tracker.colour_hands import ColourHands
+from tests.tracker.conftest import Hands
 
 #: A Black man on 15 with a double jump over 19 and 27 (15x24x31): a capture said by its landings.
 DOUBLE_JUMP = "B:W19,27:B15"
-#: Black to move with two captures available (R-CAP-1: capture with 14 or 15).
+#: Black to move with two captures available (R-CAP-1: capture with 14, 15).
 MUST_CAPTURE = "B:W18:B14,15,1"
+
+
+def shown(violation: Violation) -> Json:
+    """A violation as the session shows it (``ViolationShown.data``): with its words."""
+    assert isinstance(violation, Violation)
+    return {**violation.to_json(), "said": violation.said.to_json()}
+
+
+def violations() -> dict[str, Json]:
+    """The tracker's own violation of each kind, as hands on the board make it."""
+
+    def last(hands: Hands) -> Json:
+        return shown(hands.of("violation")[-1])
+
+    config = TrackerConfig(referee_flags=True)
+    return {
+        "must capture": last(Hands(MUST_CAPTURE).move(1, 5).wait(1)),
+        "incomplete jump": last(
+            Hands("B:W18,27,5:B14").lift(14).place(23).lift(18).wait(3).lift(5).wait(1)
+        ),
+        "illegal": last(Hands().lift(10).place(17).wait(1)),
+        "illegal again": last(
+            Hands("B:W30:B14").move(14, 10).wait(1).move(10, 14).wait(1).move(14, 10).wait(1)
+        ),
+        "out of turn": last(ColourHands().move(11, 15).wait(1).move(9, 14).wait(1)),
+        "touch move": last(Hands(config=config).lift(11).place(11).move(9, 13).wait(1)),
+        "touch caution": last(Hands().lift(1).place(1).wait(0.5)),
+        "touch again": last(Hands().lift(1).place(1).wait(0.5).lift(2).place(2).wait(0.5)),
+    }
 
 
 def every_sentence(language: str) -> dict[str, str]:
@@ -27,17 +61,8 @@ def every_sentence(language: str) -> dict[str, str]:
         "pause": words.referee("pause") or "",
         "resume": words.referee("resume") or "",
     }
-    violations = {
-        "must capture": {"rule": "R-CAP-1", "side": "black"},
-        "incomplete jump": {"rule": "R-CAP-3", "side": "black"},
-        "out of turn": {"rule": "R-ILL-1", "side": "white"},
-        "illegal": {"rule": "R-ILL-1", "side": "black", "severity": "forfeit", "referee": True},
-        "touch move": {"rule": "R-TCH-1", "side": "black", "referee": True},
-        "touch caution": {"rule": "R-TCH-2", "side": "black", "severity": "caution"},
-        "other rule": {"rule": "R-END-3", "side": "white"},
-    }
-    for name, data in violations.items():
-        said[name] = words.violation(data, MUST_CAPTURE) or ""
+    for name, violation in violations().items():
+        said[name] = words.violation(violation) or ""
     clock = {
         "five minutes": {"event": "TimeWarning", "side": "black", "threshold": 300.0},
         "one minute": {"event": "TimeWarning", "side": "white", "threshold": 60.0},

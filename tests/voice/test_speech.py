@@ -60,3 +60,16 @@ def test_a_slower_rate_says_the_same_sentence_for_longer(tmp_path: Path) -> None
         subprocess.run(command, input=text, text=True, check=True, capture_output=True)
         lengths.append(speech(wav)[0])
     assert lengths[0] > 1.8 * lengths[1]
+
+
+def test_a_lower_volume_says_the_same_sentence_more_quietly(tmp_path: Path) -> None:
+    text = every_sentence("es")["must capture"]
+    peaks = []
+    for volume in (40, 160):
+        wav = tmp_path / f"{volume}.wav"
+        command = espeak_command(VoiceConfig(volume=volume), "es", wav=wav)
+        subprocess.run(command, input=text, text=True, check=True, capture_output=True)
+        with wave.open(str(wav)) as recording:
+            samples = array.array("h", recording.readframes(recording.getnframes()))
+        peaks.append(max(abs(s) for s in samples))
+    assert peaks[1] > 2 * peaks[0]

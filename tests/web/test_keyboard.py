@@ -75,3 +75,34 @@ def test_a_game_is_played_and_followed_from_the_keyboard_alone(browser, live: Li
     context.close()
     assert live.session.board_state().moves == ["11-15", "22-18"]
     assert live.session.sensor.occupied == START - {11, 22} | {15, 18}
+
+
+def test_the_referee_sets_a_position_up_from_the_keyboard(browser, live: Live) -> None:
+    """The referee console's board, like the virtual board, is worked from the keyboard: it
+    says what stands on a square, and Enter puts the next piece there while setting up."""
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900},
+        http_credentials={"username": "referee", "password": PASSWORD},
+    )
+    referee = context.new_page()
+    referee.on("dialog", lambda dialog: dialog.accept())
+    referee.goto(live.url + "/referee")
+    referee.wait_for_selector(".conn.live", timeout=TIMEOUT)
+    tab_to(referee, "board")
+    type_square(referee, 11)  # not setting up: Enter changes nothing, the square is said
+    assert text_of(referee, "#cursor-line") == "square 11: black man"
+    tab_to(referee, "edit-position")
+    referee.keyboard.press("Enter")
+    wait_text(referee, "#edit-position", "stop editing")
+    tab_to(referee, "board")
+    type_square(referee, 1)  # a black man becomes a king
+    wait_text(referee, "#cursor-line", "square 1: black king")
+    type_square(referee, 17)  # an empty square gets a black man
+    wait_text(referee, "#cursor-line", "square 17: black man")
+    fen = referee.input_value("#position-form input[name='fen']")
+    assert fen == "B:W21,22,23,24,25,26,27,28,29,30,31,32:BK1,2,3,4,5,6,7,8,9,10,11,12,17"
+    referee.focus("#position-form button[type='submit']")
+    referee.keyboard.press("Enter")
+    referee.wait_for_selector("#position-form button[type='submit'] + .message.ok", timeout=TIMEOUT)
+    assert live.session.state()["start_fen"] == fen
+    context.close()

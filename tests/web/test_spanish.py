@@ -275,6 +275,36 @@ def test_a_lost_sensor_link_is_said_in_spanish(browser, tmp_path: Path) -> None:
         server.close()
 
 
+def test_a_stuck_square_is_said_in_spanish_on_the_referee_console(browser, tmp_path) -> None:
+    """The tracker's sensor faults come with their words (faults' said): a square that keeps
+    reading occupied after a move is named in Spanish on the console, and in English for a
+    reader who chose English (docs/web.md)."""
+    sensor = SimulatedBoard()
+    server = Live(tmp_path, sensor=sensor, display=DisplayConfig(language="es"))
+    try:
+        context = browser.new_context(
+            viewport={"width": 1024, "height": 768},
+            http_credentials={"username": "referee", "password": PASSWORD},
+        )
+        referee = context.new_page()
+        referee.goto(server.url + "/referee")
+        sensor.set_occupied(START)
+        wait_text(referee, "#state-line", "Juegan las negras")
+        sensor.set_occupied(START | {15})  # 11-15 played, and 11 still reads occupied
+        stuck = "la casilla 11 se sigue leyendo ocupada: si su pieza está donde debe"
+        # The tracker waits 5 s (its stuck time, docs/tracker.md) before it suspects the square.
+        referee.wait_for_function(
+            "(wanted) => document.getElementById('alerts').textContent.includes(wanted)",
+            arg=stuck,
+            timeout=5000 + TIMEOUT,
+        )
+        referee.goto(server.url + "/referee?lang=en")
+        wait_text(referee, "#alerts", "square 11 still reads occupied: if its piece is where")
+        context.close()
+    finally:
+        server.close()
+
+
 def test_a_move_not_recorded_is_said_in_spanish(browser, tiny_disk) -> None:
     """A full disk (a real 512 KiB tmpfs): "NO REGISTRADO" on the spectator page and the
     referee's console, the store's own error quoted as it is (docs/web.md)."""
@@ -298,6 +328,23 @@ def test_a_move_not_recorded_is_said_in_spanish(browser, tiny_disk) -> None:
             wait_text(page, "#alerts", "; el tablero debe volver a la última posición registrada")
         assert "NOT RECORDED" not in text_of(spectator, "#alerts")
         context.close()
+    finally:
+        server.close()
+
+
+def test_the_closed_referee_console_says_how_to_open_it_in_spanish(browser, tmp_path) -> None:
+    """Without a referee password /referee says how to set one in the board's language; the
+    config lines and commands stay as they are typed."""
+    server = Live(tmp_path, password="", display=DisplayConfig(language="es"))
+    try:
+        page = browser.new_page()
+        assert page.goto(server.url + "/referee").status == 503
+        wait_text(page, "h1", "La consola del árbitro está cerrada")
+        assert page.evaluate("document.documentElement.lang") == "es"
+        assert page.title() == "poolboard — consola del árbitro cerrada"
+        assert 'password = "choose-a-long-one"' in page.inner_text("pre")
+        assert serious(page) == []
+        page.close()
     finally:
         server.close()
 

@@ -266,10 +266,12 @@ function outcomes(tile) {
   ];
 }
 
-/** An alert in words. The hall's are English: another language says what kind of alert it is,
- * the result to confirm in words, and the rules it cites by their IDs. */
+/** An alert in words. The hall's are English: another language says the words a table sent
+ * with it (``said``: a violation's, a fault's), or what kind of alert it is, the result to
+ * confirm in words, and the rules it cites by their IDs. */
 function alertWords(alert, results) {
   if (language === "en") return alert.message;
+  if (alert.said) return t(alert.said.message, alert.said.values); // a table's own words
   const [, round, table, game] = alert.ref.split(":");
   const reported = results.find((r) => String(r.round) === round && r.table === table && String(r.number) === game);
   if (alert.kind === "result" && reported) {

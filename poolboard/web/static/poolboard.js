@@ -331,7 +331,11 @@ export class BoardView {
       moved(square);
       if (this.last) this.render(this.last);
     };
-    this.svg.addEventListener("focus", () => go(this.cursor ?? (this.flipped ? 1 : 32)));
+    // Reached by the keyboard, the cursor shows; a click's focus redraws nothing (a board
+    // redrawn between the press and the release would lose the click).
+    this.svg.addEventListener("focus", () => {
+      if (this.svg.matches(":focus-visible")) go(this.cursor ?? (this.flipped ? 1 : 32));
+    });
     this.svg.addEventListener("keydown", (event) => {
       const steps = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
       if (event.key in steps) {

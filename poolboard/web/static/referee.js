@@ -1,7 +1,7 @@
 // The referee console (/referee): every action is a POST to /api/referee/... with the HTTP Basic
 // credentials the browser asked for when the page was opened; the session audits each one.
 import {
-  BoardView, ClockModel, boardPicture, connect, countText, cueStyles, dateLocale, inLanguage, language,
+  BoardView, ClockModel, boardPicture, connect, countText, cueStyles, dateLocale, describeSquare, inLanguage, language,
   loadLanguage, matchLine, parseFen, players, playerWords, refusalText, renderMoves, sideName, t,
   showClockFaces, showConnection, showPlayer, showText, standingFaults, stateLine, violationText,
 } from "/static/poolboard.js";
@@ -202,16 +202,19 @@ document.getElementById("clear-position").addEventListener("click", () => {
 turnSelect.addEventListener("change", () => {
   if (editing) showEditing();
 });
-document.getElementById("board").addEventListener("click", (event) => {
+/** Put the next piece of the cycle on ``square`` of the position being set up. */
+function cycle(square) {
   if (!editing) return;
-  const square = view.squareAt(event.clientX, event.clientY);
-  if (square === null) return;
   const now = editing.get(square) ?? null;
   const at = CYCLE.findIndex((p) => (p === null ? now === null : now !== null && p.color === now.color && p.king === now.king));
   const next = CYCLE[(at + 1) % CYCLE.length];
   if (next) editing.set(square, next);
   else editing.delete(square);
   showEditing();
+}
+document.getElementById("board").addEventListener("click", (event) => {
+  const square = view.squareAt(event.clientX, event.clientY);
+  if (square !== null) cycle(square);
 });
 document.getElementById("next-game").addEventListener("click", () => {
   if (!confirm(t("Start the next game? The players change colours."))) return;
@@ -304,7 +307,9 @@ function show() {
   }));
   const violations = state.violations.slice(-4).map((v) =>
     `${v.side ? sideName(v.side) : ""} (${severity(v.severity)}${v.mended ? t(", mended") : ""}): ${violationText(v)}`);
-  document.getElementById("alerts").replaceChildren(...[...standingFaults(state), ...violations].map((text) => {
+  // The sensor's last word on its squares (flickering, stuck, unreadable, quiet again).
+  const sensor = state.faults.filter((f) => f.event === "fault").slice(-1).map((f) => inLanguage(f.said, f.message));
+  document.getElementById("alerts").replaceChildren(...[...standingFaults(state), ...sensor, ...violations].map((text) => {
     const li = document.createElement("li");
     showText(li, text);
     return li;
@@ -334,6 +339,12 @@ fetch("/api/referee/whoami").then((r) => r.json()).then((who) => {
 });
 await loadLanguage();
 styles = await cueStyles();
+// From the keyboard: the arrows or a square's number go over the board, which says what stands
+// there (the position being set up, else the game's); Enter puts the next piece there.
+view.enableKeyboard(cycle, (square) => {
+  const pieces = editing ?? (state ? parseFen(state.fen).pieces : new Map());
+  document.getElementById("cursor-line").textContent = t("square {square}", { square: describeSquare(pieces, square) });
+});
 let logsDue = false;
 function refreshLogsSoon() {
   // Play on the board changes the state many times a move; the logs need no such haste.
