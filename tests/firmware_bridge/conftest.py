@@ -13,6 +13,7 @@ from engine.sensing import LinkHealth, SensorEvent
 from firmware_bridge.emulator import Emulator
 from firmware_bridge.firmware import config
 from firmware_bridge.host import SerialBoard
+from tests.patience import PATIENCE
 
 
 class Link:
@@ -23,7 +24,9 @@ class Link:
         self.board = board
         self.events: list[SensorEvent] = []
 
-    def until(self, predicate: Callable[[SensorEvent], bool], timeout: float = 3.0) -> SensorEvent:
+    def until(
+        self, predicate: Callable[[SensorEvent], bool], timeout: float = PATIENCE
+    ) -> SensorEvent:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             event = self.board.read(timeout=0.05)
@@ -43,7 +46,7 @@ class Link:
                 events.append(event)
         return events
 
-    def wait_leds(self, expected: str | Callable[[str], bool], timeout: float = 3.0) -> None:
+    def wait_leds(self, expected: str | Callable[[str], bool], timeout: float = PATIENCE) -> None:
         """Until the LEDs show ``expected`` (or ``expected(shown)`` holds)."""
         shows = expected if callable(expected) else expected.__eq__
         deadline = time.monotonic() + timeout
@@ -52,7 +55,7 @@ class Link:
                 raise AssertionError(f"LEDs show {self.emulator.describe_leds()!r}")
             time.sleep(0.01)
 
-    def until_link(self, connected: bool = True, timeout: float = 3.0) -> LinkHealth:
+    def until_link(self, connected: bool = True, timeout: float = PATIENCE) -> LinkHealth:
         event = self.until(
             lambda e: isinstance(e, LinkHealth) and e.connected is connected, timeout
         )

@@ -19,6 +19,7 @@ from firmware_bridge.firmware import protocol
 from firmware_bridge.firmware.protocol import Deframer, encode_frame
 from firmware_bridge.host import SerialBoard, make_raw
 from firmware_bridge.micropython_board import interpreters
+from tests.patience import PATIENCE
 
 
 class RawPort:
@@ -36,7 +37,7 @@ class RawPort:
         os.write(self.fd, encode_frame(kind, seq, payload))
         return seq
 
-    def answer(self, kind: int, timeout: float = 3.0) -> tuple[int, int, bytes]:
+    def answer(self, kind: int, timeout: float = PATIENCE) -> tuple[int, int, bytes]:
         """The next message of this kind (others are passed over)."""
         deadline = time.monotonic() + timeout
         while (left := deadline - time.monotonic()) > 0:

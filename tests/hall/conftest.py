@@ -17,6 +17,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from engine.board import Board
 from poolboard.hall.broker import Broker, mosquitto_program, write_broker_config
+from tests.patience import PATIENCE
 
 HALL_PASSWORD = "hall-pw"
 TABLES = {"t1": "pw-one", "t2": "pw-two", "t3": "pw-three"}
@@ -128,9 +129,9 @@ class Listener:
         self.client.on_message = lambda _c, _u, message: self.messages.put(message)
         self.client.connect("127.0.0.1", port, keepalive=5)
         self.client.loop_start()
-        assert self.connected.wait(5), "could not connect to the test broker"
+        assert self.connected.wait(PATIENCE), "could not connect to the test broker"
 
-    def next(self, topic_end: str, timeout: float = 5.0) -> tuple[str, dict]:
+    def next(self, topic_end: str, timeout: float = PATIENCE) -> tuple[str, dict]:
         """The next message whose topic ends with ``topic_end``; the others stay for their
         own ``next`` calls, in order."""
         deadline = time.monotonic() + timeout
@@ -229,7 +230,7 @@ class TableProcess:
         for square in move.captures:
             occupied.discard(square)
             self.show(occupied)
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + PATIENCE
         while len(self.http.get("/api/state").json()["moves"]) <= before:
             assert time.monotonic() < deadline, f"{self.name}: {text} was not recorded"
             time.sleep(0.05)
@@ -336,7 +337,7 @@ class HallProcess:
         response.raise_for_status()
         return response.json()
 
-    def wait(self, check, what: str, timeout: float = 10.0):
+    def wait(self, check, what: str, timeout: float = PATIENCE):
         """Poll ``check()`` until it returns something true; that value."""
         deadline = time.monotonic() + timeout
         while True:

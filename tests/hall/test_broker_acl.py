@@ -11,6 +11,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from poolboard.hall.broker import BrokerError, write_password_file
 from tests.hall.conftest import HALL_PASSWORD, TABLES, Listener, needs_mosquitto
+from tests.patience import PATIENCE
 
 pytestmark = needs_mosquitto
 
@@ -72,7 +73,7 @@ def test_wrong_or_missing_credentials_are_refused(broker, user, password) -> Non
     client.on_connect = lambda _c, _u, _f, reason, _p: reasons.append(reason)
     client.connect("127.0.0.1", broker.port, keepalive=5)
     client.loop_start()
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + PATIENCE
     while not reasons and time.monotonic() < deadline:
         time.sleep(0.02)
     client.loop_stop()

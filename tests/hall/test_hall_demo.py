@@ -12,6 +12,7 @@ import httpx
 from engine.board import Board
 from poolboard.hall.demo import DemoTable, demo_config
 from tests.hall.conftest import needs_mosquitto
+from tests.patience import PATIENCE
 
 pytestmark = needs_mosquitto
 
@@ -55,7 +56,7 @@ def test_the_demo_hall_plays_on_its_own_and_stops_cleanly() -> None:
     assert "HTTP Request" not in demo.stderr.read()
 
 
-def wait_until(check, what: str, timeout: float = 5.0) -> None:
+def wait_until(check, what: str, timeout: float = PATIENCE) -> None:
     deadline = time.monotonic() + timeout
     while not check():
         assert time.monotonic() < deadline, f"{what} did not happen"

@@ -188,11 +188,11 @@ def test_a_silent_table_is_flagged_and_heard_again(hall, tables) -> None:
     hall.wait(lambda: hall.tile("t1")["online"] and hall.tile("t1")["fen"], "t1 online")
     t1.process.send_signal(signal.SIGSTOP)
     try:
-        hall.wait(lambda: hall.tile("t1")["online"] is False, "t1 flagged", timeout=10)
+        hall.wait(lambda: hall.tile("t1")["online"] is False, "t1 flagged")
         assert hall.tile("t1")["status"].startswith("silent for")
     finally:
         t1.process.send_signal(signal.SIGCONT)
-    hall.wait(lambda: hall.tile("t1")["online"], "t1 heard again", timeout=6)
+    hall.wait(lambda: hall.tile("t1")["online"], "t1 heard again")
 
 
 def test_a_restarted_hall_sees_every_table_at_once(tmp_path, tables) -> None:

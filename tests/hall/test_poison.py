@@ -22,6 +22,7 @@ from tests.hall.conftest import (
     needs_mosquitto,
     table_state,
 )
+from tests.patience import PATIENCE
 
 pytestmark = needs_mosquitto
 
@@ -104,7 +105,7 @@ def moves_of(hall: HallMonitor, table: str) -> list[str] | None:
     return None if state is None else state.moves
 
 
-def wait_for(check, what: str, timeout: float = 10.0):
+def wait_for(check, what: str, timeout: float = PATIENCE):
     deadline = time.monotonic() + timeout
     while not (value := check()):
         assert time.monotonic() < deadline, f"{what} did not happen"

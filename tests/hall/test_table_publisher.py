@@ -15,6 +15,7 @@ from poolboard.session.events import (
     ViolationShown,
 )
 from tests.hall.conftest import HALL_PASSWORD, Listener, needs_mosquitto
+from tests.patience import PATIENCE
 
 pytestmark = needs_mosquitto
 
@@ -48,7 +49,7 @@ def next_status(hall: Listener, table: str, status: str) -> dict:
     return message
 
 
-def state_with(hall: Listener, table: str, moves: list[str], timeout: float = 5.0) -> dict:
+def state_with(hall: Listener, table: str, moves: list[str], timeout: float = PATIENCE) -> dict:
     """The first state of ``table`` (retained or live) whose moves are ``moves``."""
     deadline = time.monotonic() + timeout
     while True:

@@ -19,6 +19,7 @@ from poolboard.session import Session
 from poolboard.session.state import BoardState
 from poolboard.simulated_board import SimulatedBoard
 from poolboard.web.app import WebServer, serve_web
+from tests.patience import PATIENCE
 from tests.web.conftest import START, Live, post
 
 
@@ -26,7 +27,7 @@ def post_board(live: Live, squares: set[int]) -> None:
     post(f"{live.url}/api/board", json={"occupied": sorted(squares)}).raise_for_status()
 
 
-def wait_for(live: Live, check, timeout: float = 5.0) -> dict:
+def wait_for(live: Live, check, timeout: float = PATIENCE) -> dict:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         state = httpx.get(f"{live.url}/api/state").json()

@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.patience import PATIENCE_MS
 from tests.web.conftest import CHROMIUM, PASSWORD, START, Live
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"
 )
 SHOTS = os.environ.get("POOLBOARD_SCREENSHOTS")
-TIMEOUT = 5000  # ms for anything to appear
+TIMEOUT = PATIENCE_MS  # for anything to appear
 
 
 def shoot(page, name: str, *, full_page: bool = False) -> None:
