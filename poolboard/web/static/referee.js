@@ -3,7 +3,7 @@
 import {
   BoardView, ClockModel, boardPicture, connect, countText, cueStyles, dateLocale, inLanguage, language,
   loadLanguage, matchLine, parseFen, players, playerWords, refusalText, renderMoves, sideName, t,
-  showClockFaces, showConnection, showPlayer, showText, standingFaults, stateLine, violationText,
+  showClockFaces, showConnection, showPlayer, showText, standingFaults, stateLine, violationText, wordPlies,
 } from "/static/poolboard.js";
 
 const view = new BoardView(document.getElementById("board"));
@@ -140,16 +140,6 @@ onSubmit("details-form", (form) => {
   const body = Object.fromEntries(Object.entries(form).map(([k, v]) => [k, v.trim()]).filter(([, v]) => v));
   act("details", body, t("details set"));
 });
-/** The void form's words around its number, "strike the last 1 ply" or "... 3 plies" as the
- * referee types it, in the page's language. */
-function wordVoidForm() {
-  const one = Number(document.getElementById("void-form").plies.value) === 1;
-  const words = one ? t("strike the last {n} ply") : t("strike the last {n} plies");
-  const [before, after] = words.split("{n}");
-  document.getElementById("void-before").textContent = before.trim();
-  document.getElementById("void-after").textContent = after.trim();
-}
-document.getElementById("void-form").plies.addEventListener("input", wordVoidForm);
 onSubmit("void-form", ({ plies }) => {
   const one = Number(plies) === 1;
   if (!confirm(one ? t("Strike the last ply from the record?") : t("Strike the last {n} plies from the record?", { n: plies }))) return;
@@ -343,7 +333,7 @@ fetch("/api/referee/whoami").then((r) => r.json()).then((who) => {
   document.getElementById("who").textContent = who.referee ? `— ${who.referee}` : "";
 });
 await loadLanguage();
-wordVoidForm();
+wordPlies(document.getElementById("void-form").plies);
 styles = await cueStyles();
 let logsDue = false;
 function refreshLogsSoon() {
