@@ -59,9 +59,10 @@ class AutoPlayer:
                     game_id = self.session.game_id
                     plies = len(self.session.game.board.move_stack)
                 moves = random_game(self.rng, self.max_plies, start)
-                if not self._play(stop, news, start, moves, game_id, plies):
-                    return
-                if stop.wait(5.0):
+                played = self._play(stop, news, start, moves, game_id, plies)
+                if played == "changed":
+                    continue  # the referee changed the game: play on from where it stands
+                if played == "stopped" or stop.wait(5.0):
                     return
                 self.between_games(stop)
         finally:
@@ -75,16 +76,17 @@ class AutoPlayer:
         moves: list[Move],
         game_id: int,
         plies: int,
-    ) -> bool:
+    ) -> str:
         """Set up ``start`` and play ``moves`` by hand, game ``game_id`` holding ``plies`` moves
         before them. Each move starts only once the session has taken the one before: the
         tracker's debounce and settle windows keep their length at any speed, and a move begun
-        inside them would be read together with the one before. False if stopped."""
+        inside them would be read together with the one before. ``done``, ``changed`` (by the
+        referee: another game, moves voided) or ``stopped``."""
         began = time.monotonic()
         for played, events in enumerate(HumanSimulator(self.rng).each_move(start, moves)):
             for event in events:
                 if stop.wait(max(0.0, began + event.t / self.speed - time.monotonic())):
-                    return False
+                    return "stopped"
                 if isinstance(event, Snapshot):
                     self.board.set_occupied(event.occupied)
                 elif isinstance(event, LeverPress):
@@ -92,22 +94,31 @@ class AutoPlayer:
             while True:
                 news.clear()
                 with self.session.lock:
-                    if self.session.game_id != game_id or self.session.violation is not None:
-                        return True  # the referee or the rules took the game elsewhere
-                    if self.session.game.is_over() or self._taken(plies + played):
-                        break
+                    where = self._where(game_id, plies + played)
+                if where == "taken":
+                    break
+                if where != "pending":
+                    return where
                 news.wait(0.25)  # a look at ``stop`` four times a second
                 if stop.is_set():
-                    return False
+                    return "stopped"
             # The thinking before the next move starts once this one is taken.
             began = max(began, time.monotonic() - events[-1].t / self.speed)
-        return True
+        return "done"
 
-    def _taken(self, plies: int) -> bool:
-        """Whether the session has taken what the hands did (its lock held): the tracker has
-        settled on the board as they left it and the game holds ``plies`` moves."""
+    def _where(self, game_id: int, plies: int) -> str:
+        """How the session stands with what the hands did, game ``game_id`` to hold ``plies``
+        moves (its lock held): ``taken`` (the tracker has settled on the board as they left it
+        and the move is recorded), ``pending``, ``changed`` (another game, moves voided) or
+        ``done`` (the game is over, or a violation stands: the hands play it no further)."""
         session = self.session
-        return (
-            session.tracker.occupied == self.board.occupied
-            and len(session.game.board.move_stack) == plies
-        )
+        recorded = len(session.game.board.move_stack)
+        if session.game_id != game_id or recorded < plies - 1:
+            return "changed"
+        if session.game.is_over():
+            return "done"
+        if session.tracker.occupied != self.board.occupied:
+            return "pending"
+        if session.violation is not None:
+            return "done"
+        return "taken" if recorded == plies else "pending"
