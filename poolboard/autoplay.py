@@ -12,11 +12,14 @@ import threading
 import time
 from collections.abc import Callable
 
-from engine.board import Board
+from engine.board import Board, Move
 from engine.sensing import LeverPress, Snapshot
 from poolboard.session import Session
 from poolboard.simulated_board import SimulatedBoard
 from poolboard.simulator import HumanSimulator, random_game
+
+#: The fastest the hands play (``poolboard demo --speed``): a hundred times a person's pace.
+MAX_SPEED = 100.0
 
 
 class AutoPlayer:
@@ -47,18 +50,75 @@ class AutoPlayer:
 
     def run(self, stop: threading.Event) -> None:
         """Play games one after another until ``stop`` is set."""
-        while not stop.is_set():
-            with self.session.lock:
-                start = self.session.game.board.copy(stack=False)
-            moves = random_game(self.rng, self.max_plies, start)
-            began = time.monotonic()
-            for event in HumanSimulator(self.rng).play(start, moves):
-                if stop.wait(max(0.0, began + event.t / self.speed - time.monotonic())):
+        news = threading.Event()  # set at each change the session announces
+        unsubscribe = self.session.subscribe(lambda _: news.set())
+        try:
+            while not stop.is_set():
+                with self.session.lock:
+                    start = self.session.game.board.copy(stack=False)
+                    game_id = self.session.game_id
+                    plies = len(self.session.game.board.move_stack)
+                moves = random_game(self.rng, self.max_plies, start)
+                played = self._play(stop, news, start, moves, game_id, plies)
+                if played == "changed":
+                    continue  # the referee changed the game: play on from where it stands
+                if played == "stopped" or stop.wait(5.0):
                     return
+                self.between_games(stop)
+        finally:
+            unsubscribe()
+
+    def _play(
+        self,
+        stop: threading.Event,
+        news: threading.Event,
+        start: Board,
+        moves: list[Move],
+        game_id: int,
+        plies: int,
+    ) -> str:
+        """Set up ``start`` and play ``moves`` by hand, game ``game_id`` holding ``plies`` moves
+        before them. Each move starts only once the session has taken the one before: the
+        tracker's debounce and settle windows keep their length at any speed, and a move begun
+        inside them would be read together with the one before. ``done``, ``changed`` (by the
+        referee: another game, moves voided) or ``stopped``."""
+        began = time.monotonic()
+        for played, events in enumerate(HumanSimulator(self.rng).each_move(start, moves)):
+            for event in events:
+                if stop.wait(max(0.0, began + event.t / self.speed - time.monotonic())):
+                    return "stopped"
                 if isinstance(event, Snapshot):
                     self.board.set_occupied(event.occupied)
                 elif isinstance(event, LeverPress):
                     self.board.press_lever(event.side)
-            if stop.wait(5.0):
-                return
-            self.between_games(stop)
+            while True:
+                news.clear()
+                with self.session.lock:
+                    where = self._where(game_id, plies + played)
+                if where == "taken":
+                    break
+                if where != "pending":
+                    return where
+                news.wait(0.25)  # a look at ``stop`` four times a second
+                if stop.is_set():
+                    return "stopped"
+            # The thinking before the next move starts once this one is taken.
+            began = max(began, time.monotonic() - events[-1].t / self.speed)
+        return "done"
+
+    def _where(self, game_id: int, plies: int) -> str:
+        """How the session stands with what the hands did, game ``game_id`` to hold ``plies``
+        moves (its lock held): ``taken`` (the tracker has settled on the board as they left it
+        and the move is recorded), ``pending``, ``changed`` (another game, moves voided) or
+        ``done`` (the game is over, or a violation stands: the hands play it no further)."""
+        session = self.session
+        recorded = len(session.game.board.move_stack)
+        if session.game_id != game_id or recorded < plies - 1:
+            return "changed"
+        if session.game.is_over():
+            return "done"
+        if session.tracker.occupied != self.board.occupied:
+            return "pending"
+        if session.violation is not None:
+            return "done"
+        return "taken" if recorded == plies else "pending"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine.board import Board, Move
@@ -80,10 +81,20 @@ class HumanSimulator:
 
     def play(self, board: Board, moves: list[Move]) -> list[SensorEvent]:
         """Set up ``board`` and play ``moves`` from it; returns all sensor events so far."""
+        for _ in self.each_move(board, moves):
+            pass
+        return self.events
+
+    def each_move(self, board: Board, moves: list[Move]) -> Iterator[list[SensorEvent]]:
+        """Set up ``board`` and play ``moves`` from it, one at a time: yields the set-up's
+        events, then each move's (the thinking before it and the lever after it included)."""
+        done = len(self.events)
         self.set_up(board)
+        yield self.events[done:]
         board = board.copy()
         crowned: int | None = None
         for move in moves:
+            done = len(self.events)
             self._wait(self.style.think)
             if crowned is not None and self.rng.random() < self.style.crown_lift:
                 self._set(crowned, False)
@@ -97,8 +108,8 @@ class HumanSimulator:
                 self.events.append(LeverPress(round(self.t, 4), board.turn))
             crowned = move.path[-1] if move.crowns else None
             board.push(move)
+            yield self.events[done:]
         self.t += 3.0
-        return self.events
 
     def make_move(self, move: Move, king: bool) -> None:
         """One move by hand: a simple move, a slide, or a capture with its removals."""

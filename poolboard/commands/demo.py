@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from engine.profiles import PROFILES
-from poolboard.autoplay import AutoPlayer
+from poolboard.autoplay import MAX_SPEED, AutoPlayer
 from poolboard.config import (
     OPPONENT_KINDS,
     Config,
@@ -61,7 +61,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--autoplay", action="store_true", help="simulated hands play games by themselves"
     )
     parser.add_argument(
-        "--speed", type=_speed, default=1.0, help="autoplay speed, above 0 up to 100 (default 1)"
+        "--speed",
+        type=_speed,
+        default=1.0,
+        help=f"autoplay speed, above 0 up to {MAX_SPEED:g} (default 1)",
     )
     parser.add_argument("--seed", type=int, default=None, help="autoplay random seed")
     parser.add_argument(
@@ -134,8 +137,10 @@ def _speed(text: str) -> float:
         speed = float(text)
     except ValueError:
         speed = math.nan
-    if not 0 < speed <= 100:  # NaN fails this too
-        raise argparse.ArgumentTypeError(f"expected a number above 0, up to 100, got {text!r}")
+    if not 0 < speed <= MAX_SPEED:  # NaN fails this too
+        raise argparse.ArgumentTypeError(
+            f"expected a number above 0, up to {MAX_SPEED:g}, got {text!r}"
+        )
     return speed
 
 

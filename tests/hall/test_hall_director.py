@@ -174,7 +174,13 @@ def test_the_console_by_clicks_at_three_sizes(browser, hall, tables) -> None:  #
     table_audit = t1.http.get("/api/referee/audit", auth=("referee", REFEREE_PASSWORD)).json()
     (caution,) = [a["data"] for a in table_audit if a["action"] == "penalty"]
     assert [caution[key] for key in ("rule", "side", "severity")] == ["R-TCH-2", "white", "caution"]
-    page.locator("form[data-action='void'] button").click()  # strike the last 1 move
+    void = page.locator("form[data-action='void']")
+    label = void.locator("label")
+    assert " ".join(label.inner_text().split()) == "strike the last ply"
+    void.locator("[name=plies]").fill("2")  # a ply is one side's move: the form counts those
+    assert " ".join(label.inner_text().split()) == "strike the last plies"
+    void.locator("[name=plies]").fill("1")
+    void.locator("button").click()  # strike the last ply
     page.wait_for_selector("#action-answer.done:has-text('voided moves')", timeout=TIMEOUT)
     assert t1.http.get("/api/state").json()["moves"] == []
     t1.show(START)  # the board put back as it stands in the record

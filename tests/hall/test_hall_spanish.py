@@ -88,9 +88,12 @@ def test_the_hall_speaks_spanish_and_switches_to_english(browser, spanish_hall, 
     assert f"mesa t1: partida 1: {said}; confírmela" in alert.inner_text()
     assert text_of(console, "#alerts li[data-kind='result'] .seen") == "vista"
     assert text_of(console, "form[data-action='end'] button") == "registrar el resultado"
-    assert console.locator("select.outcome option").first.inner_text() == (
-        "Gana Ann (Negras) — las blancas abandonaron"
-    )
+    void = console.locator("form[data-action='void'] label").inner_text()
+    assert " ".join(void.split()) == "borrar la última media jugada"
+    # The result form words a resignation as a recorded result says it.
+    offered = console.locator("select.outcome option").first.inner_text()
+    assert offered == "Gana Ann (Negras) — Blancas abandonan"
+    assert said.endswith(offered.split(" — ")[1])
     console.locator("#results button.confirm").click()
     wait_text(console, "#results", "confirmado por director")
     # One wording on every page, the board's own too: who won, by name and side, and why.

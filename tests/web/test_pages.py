@@ -169,6 +169,36 @@ def test_the_referee_pauses_the_clock_from_the_console(browser, live: Live) -> N
     watching.close()
 
 
+def test_the_void_form_says_ply_or_plies_as_its_number_is(browser, live: Live) -> None:
+    """The words follow the number as the referee types it ("strike the last 1 ply", "... 3
+    plies"), in English and in Spanish (docs/web.md)."""
+    console = browser.new_context(http_credentials={"username": "referee", "password": PASSWORD})
+    words = {}
+    for language in ("en", "es"):
+        page = console.new_page()
+        page.goto(f"{live.url}/referee?lang={language}")
+        page.wait_for_selector(".conn.live", timeout=TIMEOUT)
+        label = page.locator("#void-form label")
+        said = [" ".join(label.inner_text().split())]
+        for number in ("3", "1", "12"):
+            page.fill("#void-form [name=plies]", number)
+            said.append(" ".join(label.inner_text().split()))
+        words[language] = said
+    assert words["en"] == [
+        "strike the last ply",
+        "strike the last plies",
+        "strike the last ply",
+        "strike the last plies",
+    ]
+    assert words["es"] == [
+        "borrar la última media jugada",
+        "borrar las últimas medias jugadas",
+        "borrar la última media jugada",
+        "borrar las últimas medias jugadas",
+    ]
+    console.close()
+
+
 def test_off_loopback_the_virtual_board_works_once_the_referee_logs_in(
     browser, tmp_path: Path
 ) -> None:

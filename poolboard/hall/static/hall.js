@@ -3,7 +3,7 @@
 import {
   BoardView, ClockModel, connect, dateLocale, formatClock, language, loadLanguage, parseFen,
   refusalText, renderMoves, showConnection, showText, sideName, stateLine, t, trackerLine,
-  withRules,
+  withRules, wordPlies,
 } from "/static/poolboard.js";
 
 const page = document.body.dataset.page;
@@ -342,6 +342,7 @@ function option(value, text, selected = false) {
 
 async function directorPage() {
   let hall = await loadHall();
+  wordPlies(document.querySelector("form[data-action='void'] [name=plies]"));
   const byTable = () => new Map(hall.tables.map((tile) => [tile.table, tile]));
   $("action-table").replaceChildren(...hall.tables.map((tile) => option(tile.table, t("table {table}", { table: tile.table }))));
   $("pairing-table").replaceChildren(...hall.tables.map((tile) => option(tile.table, t("table {table}", { table: tile.table }))));

@@ -56,6 +56,22 @@ export function translatePage(root = document) {
   if (catalogue[title]) document.title = catalogue[title];
 }
 
+/** Word a void form's label ("strike the last [1] ply", "... [3] plies") as its ``input`` holds
+ * one or more plies, now and as the number is typed: the words go in the label's spans
+ * ``.before`` and ``.after`` the input, in the page's language. */
+export function wordPlies(input) {
+  const label = input.closest("label");
+  const word = () => {
+    const one = Number(input.value) === 1;
+    const words = one ? t("strike the last {n} ply") : t("strike the last {n} plies");
+    const [before, after] = words.split("{n}");
+    label.querySelector(".before").textContent = before.trim();
+    label.querySelector(".after").textContent = after.trim();
+  };
+  input.addEventListener("input", word);
+  word();
+}
+
 /** Choose the page's language (?lang=, the reader's choice on this browser, else the board's
  * [display] language, from ``infoUrl``'s "language" and "languages": the hall's is /api/hall),
  * load its words, translate the page and wire the #language switch. */

@@ -3,7 +3,7 @@
 import {
   BoardView, ClockModel, boardPicture, connect, countText, cueStyles, dateLocale, describeSquare, inLanguage, language,
   loadLanguage, matchLine, parseFen, players, playerWords, refusalText, renderMoves, sideName, t,
-  showClockFaces, showConnection, showPlayer, showText, standingFaults, stateLine, violationText,
+  showClockFaces, showConnection, showPlayer, showText, standingFaults, stateLine, violationText, wordPlies,
 } from "/static/poolboard.js";
 
 const view = new BoardView(document.getElementById("board"));
@@ -338,6 +338,7 @@ fetch("/api/referee/whoami").then((r) => r.json()).then((who) => {
   document.getElementById("who").textContent = who.referee ? `— ${who.referee}` : "";
 });
 await loadLanguage();
+wordPlies(document.getElementById("void-form").plies);
 styles = await cueStyles();
 // From the keyboard: the arrows or a square's number go over the board, which says what stands
 // there (the position being set up, else the game's); Enter puts the next piece there.

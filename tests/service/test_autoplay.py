@@ -1,0 +1,105 @@
+"""The demo's simulated hands (``poolboard demo --autoplay``) play clean games at every speed
+the demo allows: each move starts only once the session has taken the one before."""
+
+import itertools
+import random
+import threading
+from pathlib import Path
+
+import pytest
+
+from engine.board import Board
+from poolboard.autoplay import MAX_SPEED, AutoPlayer
+from poolboard.config import Config, StorageConfig
+from poolboard.session import Session
+from poolboard.session.events import MovePlayed, ViolationShown
+from poolboard.simulated_board import SimulatedBoard
+from poolboard.simulator import random_game
+
+PLIES = 40
+
+
+@pytest.mark.system  # the session and the hands in threads of their own, in real time
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_hands_at_the_fastest_speed_record_their_game_with_no_violation(
+    tmp_path: Path, seed: int
+) -> None:
+    # The hands' first game is the first thing their seed draws (it may end before PLIES).
+    position, wanted = Board(), []
+    for move in random_game(random.Random(seed), PLIES):
+        wanted.append(position.notation(move))
+        position.push(move)
+    board = SimulatedBoard()
+    session = Session(Config(storage=StorageConfig(path=str(tmp_path))), board)
+    recorded: list[str] = []
+    violations: list[dict] = []
+    ended = threading.Event()
+
+    def played(event: MovePlayed) -> None:
+        recorded.append(event.notation)
+        if len(recorded) == len(wanted):
+            ended.set()
+
+    def broken(event: ViolationShown) -> None:
+        violations.append(event.data)
+        ended.set()
+
+    session.events.subscribe(MovePlayed, played)
+    session.events.subscribe(ViolationShown, broken)
+    hands = AutoPlayer(session, board, speed=MAX_SPEED, max_plies=PLIES, seed=seed)
+    stop = threading.Event()
+    threads = [threading.Thread(target=run, args=(stop,)) for run in (session.run, hands.run)]
+    for thread in threads:
+        thread.start()
+    try:
+        # A bound for a hang only: forty moves take a few seconds at this speed.
+        assert ended.wait(120), f"{len(recorded)} moves recorded"
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
+        session.close()
+    assert violations == []
+    assert recorded == wanted
+
+
+@pytest.mark.system  # the session and the hands in threads of their own, in real time
+@pytest.mark.parametrize("seed", [4, 5, 6])
+def test_the_hands_play_on_from_where_the_referee_leaves_the_game(
+    tmp_path: Path, seed: int
+) -> None:
+    """Moves voided while the hands play: they put the pieces back as the record stands and
+    go on from there, with no violation."""
+    board = SimulatedBoard()
+    session = Session(Config(storage=StorageConfig(path=str(tmp_path))), board)
+    played: list[int] = []
+    violations: list[dict] = []
+    six, twelve = threading.Event(), threading.Event()
+
+    def moved(event: MovePlayed) -> None:
+        played.append(event.ply)
+        if len(played) == 6:
+            six.set()
+        if len(played) == 12:
+            twelve.set()
+
+    session.events.subscribe(MovePlayed, moved)
+    session.events.subscribe(ViolationShown, lambda event: violations.append(event.data))
+    hands = AutoPlayer(session, board, speed=MAX_SPEED, max_plies=PLIES, seed=seed)
+    stop = threading.Event()
+    threads = [threading.Thread(target=run, args=(stop,)) for run in (session.run, hands.run)]
+    for thread in threads:
+        thread.start()
+    try:
+        assert six.wait(120), f"{len(played)} moves recorded"
+        session.void_moves("referee", 2)
+        assert twelve.wait(120), f"{len(played)} moves recorded"
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
+        session.close()
+    assert violations == []
+    # Ply by ply, but for one step back: the move after the void replaces the first voided.
+    steps = [after - before for before, after in itertools.pairwise(played)]
+    assert sorted(set(steps)) == [-1, 1] and steps.count(-1) == 1
