@@ -50,11 +50,12 @@ from firmware_bridge.firmware.protocol import (
 
 _SIDES = (Color.BLACK, Color.WHITE)
 _ACK_MEANINGS = {
-    ACK_UNKNOWN_TYPE: "unknown message kind",
-    ACK_BAD_LENGTH: "wrong length",
-    ACK_BAD_VALUE: "a value out of range, e.g. an unknown blink code",
-    ACK_BAD_VERSION: "unsupported protocol version",
+    ACK_UNKNOWN_TYPE: Phrase("unknown message kind"),
+    ACK_BAD_LENGTH: Phrase("wrong length"),
+    ACK_BAD_VALUE: Phrase("a value out of range, e.g. an unknown blink code"),
+    ACK_BAD_VERSION: Phrase("unsupported protocol version"),
 }
+_UNKNOWN_STATUS = Phrase("unknown status")
 #: A seq at most this far behind the last one is a duplicate or stale frame, not a gap.
 SEQ_WINDOW = 128
 #: A lever counter that grew by more than this in one report counts this many presses.
@@ -339,10 +340,16 @@ class HostLink:
                 self._state(kind, state, now)
         elif kind == ERROR:
             text = payload.decode("utf-8", "replace")
-            self.emit(SensorFault(now, f"the board's firmware failed ({text}); it resets"))
+            self._board_fault(
+                now, Phrase("the board's firmware failed ({text}); it resets", text=text)
+            )
         elif kind == ACK:
             acked, status = unpack_ack(payload)
             self._ack(acked, status, now)
+
+    def _board_fault(self, now: float, said: Phrase) -> None:
+        """Report what is wrong with the board itself, in English and as words."""
+        self.emit(SensorFault(now, str(said), said=said))
 
     def _restarted(self, boot_id: bytes, now: float) -> None:
         """A state report with a new boot id: the board restarted and its boot HELLO was lost."""
@@ -357,29 +364,32 @@ class HostLink:
 
     def _wrong_version(self, version: int, now: float) -> None:
         """A HELLO of another protocol version: a SensorFault, and the link stays down."""
-        message = (
-            f"the board on {self.path} speaks protocol {version}, this host"
-            f" {PROTOCOL_VERSION}: flash this release's firmware"
-            " (see firmware_bridge/README.md)"
+        message = Phrase(
+            "the board on {path} speaks protocol {version}, this host {host}: flash this"
+            " release's firmware (see firmware_bridge/README.md)",
+            path=self.path,
+            version=version,
+            host=PROTOCOL_VERSION,
         )
         if self.linked:
-            self.emit(SensorFault(now, message))
+            self._board_fault(now, message)
             raise LinkLost(Phrase("the board now speaks protocol {version}", version=version))
         if not self._down_reported:
             self._down_reported = True
-            self.emit(SensorFault(now, message))
+            self._board_fault(now, message)
 
     def _ack(self, acked: int, status: int, now: float) -> None:
         if self._layout_pending is not None and acked == self._layout_pending[0]:
             self._layout_pending = None
             self._layout_taken = True  # or refused: the board keeps its own config.py
             if status != ACK_OK:
-                meaning = _ACK_MEANINGS.get(status, "unknown status")
-                message = (
-                    f"the board refused the layout of the host's board file: status {status},"
-                    f" {meaning}; it keeps the one in its config.py"
+                refused = Phrase(
+                    "the board refused the layout of the host's board file: status {status},"
+                    " {meaning}; it keeps the one in its config.py",
+                    status=status,
+                    meaning=_ACK_MEANINGS.get(status, _UNKNOWN_STATUS),
                 )
-                self.emit(SensorFault(now, message))
+                self._board_fault(now, refused)
             return
         if self._pending is None or acked != self._pending[0]:
             return  # an answer to a frame already replaced by a newer one
@@ -391,9 +401,12 @@ class HostLink:
             slot, *entry = payload[at : at + LED_ENTRY]
             self._board_view[slot] = (entry[0], entry[1], entry[2], entry[3])
         if status != ACK_OK:
-            meaning = _ACK_MEANINGS.get(status, "unknown status")
-            message = f"the board rejected an LED frame: status {status}, {meaning}"
-            self.emit(SensorFault(now, message))
+            rejected = Phrase(
+                "the board rejected an LED frame: status {status}, {meaning}",
+                status=status,
+                meaning=_ACK_MEANINGS.get(status, _UNKNOWN_STATUS),
+            )
+            self._board_fault(now, rejected)
 
     def _hello(
         self,

@@ -15,6 +15,7 @@ from firmware_bridge.firmware import protocol
 from firmware_bridge.firmware.protocol import Deframer, encode_frame
 from firmware_bridge.link import HostLink, LinkLost
 from firmware_bridge.virtual_link import VirtualLink
+from poolboard.words import said
 
 
 class HandBoard:
@@ -111,6 +112,7 @@ def test_a_wrong_version_hello_while_linked_drops_the_link() -> None:
         board.hello(reason=protocol.HELLO_REPLY, version=9)
     (fault,) = board.of(SensorFault)
     assert "speaks protocol 9" in fault.message and "flash" in fault.message
+    assert fault.said is not None and "habla el protocolo 9" in said(fault.said, "es")
     board.host.lost("lost test", board.t)
     board.host.opened("test")
     board.seq = 0
@@ -240,6 +242,10 @@ def test_a_refused_led_frame_is_reported_and_not_sent_again() -> None:
     board.send(protocol.ACK, protocol.pack_ack(seq, protocol.ACK_BAD_VALUE))
     (fault,) = board.of(SensorFault)
     assert "rejected an LED frame: status 3" in fault.message
+    assert fault.said is not None and said(fault.said, "es") == (
+        "el tablero rechazó una trama de LED: estado 3, un valor fuera de rango, p. ej. un "
+        "código de parpadeo desconocido"
+    )
     board.state()  # the board is alive
     assert board.host.poll(1.0) == b""  # not retried: it would be refused again
 
