@@ -90,6 +90,10 @@ def test_the_hall_speaks_spanish_and_switches_to_english(browser, spanish_hall, 
     assert text_of(console, "form[data-action='end'] button") == "registrar el resultado"
     void = console.locator("form[data-action='void'] label").inner_text()
     assert " ".join(void.split()) == "borrar la última media jugada"
+    assert text_of(console, "form[data-action='void'] .note") == (
+        "Una media jugada es la jugada de un bando: 2 medias jugadas borran una jugada de cada "
+        "bando."
+    )
     # The result form words a resignation as a recorded result says it.
     offered = console.locator("select.outcome option").first.inner_text()
     assert offered == "Gana Ann (Negras) — Blancas abandonan"
