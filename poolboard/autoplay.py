@@ -57,9 +57,9 @@ class AutoPlayer:
                 with self.session.lock:
                     start = self.session.game.board.copy(stack=False)
                     game_id = self.session.game_id
-                    plies = len(self.session.game.board.move_stack)
+                    record = list(self.session.game.board.move_stack)
                 moves = random_game(self.rng, self.max_plies, start)
-                played = self._play(stop, news, start, moves, game_id, plies)
+                played = self._play(stop, news, start, moves, game_id, record)
                 if played == "changed":
                     continue  # the referee changed the game: play on from where it stands
                 if played == "stopped" or stop.wait(5.0):
@@ -75,13 +75,13 @@ class AutoPlayer:
         start: Board,
         moves: list[Move],
         game_id: int,
-        plies: int,
+        record: list[Move],
     ) -> str:
-        """Set up ``start`` and play ``moves`` by hand, game ``game_id`` holding ``plies`` moves
+        """Set up ``start`` and play ``moves`` by hand, game ``game_id`` holding ``record``
         before them. Each move starts only once the session has taken the one before: the
         tracker's debounce and settle windows keep their length at any speed, and a move begun
         inside them would be read together with the one before. ``done``, ``changed`` (by the
-        referee: another game, moves voided) or ``stopped``."""
+        referee: another game, moves voided or corrected) or ``stopped``."""
         began = time.monotonic()
         for played, events in enumerate(HumanSimulator(self.rng).each_move(start, moves)):
             for event in events:
@@ -94,7 +94,7 @@ class AutoPlayer:
             while True:
                 news.clear()
                 with self.session.lock:
-                    where = self._where(game_id, plies + played)
+                    where = self._where(game_id, record + moves[:played])
                 if where == "taken":
                     break
                 if where != "pending":
@@ -106,14 +106,16 @@ class AutoPlayer:
             began = max(began, time.monotonic() - events[-1].t / self.speed)
         return "done"
 
-    def _where(self, game_id: int, plies: int) -> str:
-        """How the session stands with what the hands did, game ``game_id`` to hold ``plies``
-        moves (its lock held): ``taken`` (the tracker has settled on the board as they left it
-        and the move is recorded), ``pending``, ``changed`` (another game, moves voided) or
-        ``done`` (the game is over, or a violation stands: the hands play it no further)."""
+    def _where(self, game_id: int, expected: list[Move]) -> str:
+        """How the session stands with what the hands did, game ``game_id`` to hold the moves
+        ``expected`` (its lock held): ``taken`` (the tracker has settled on the board as they
+        left it and the move is recorded), ``pending``, ``changed`` (another game, moves voided
+        or corrected: the record is no longer theirs) or ``done`` (the game is over, or a
+        violation stands: the hands play it no further)."""
         session = self.session
-        recorded = len(session.game.board.move_stack)
-        if session.game_id != game_id or recorded < plies - 1:
+        recorded = session.game.board.move_stack
+        theirs = recorded == expected[: len(recorded)]
+        if session.game_id != game_id or not theirs or len(recorded) < len(expected) - 1:
             return "changed"
         if session.game.is_over():
             return "done"
@@ -121,4 +123,4 @@ class AutoPlayer:
             return "pending"
         if session.violation is not None:
             return "done"
-        return "taken" if recorded == plies else "pending"
+        return "taken" if len(recorded) == len(expected) else "pending"

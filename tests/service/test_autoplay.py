@@ -103,3 +103,51 @@ def test_the_hands_play_on_from_where_the_referee_leaves_the_game(
     # Ply by ply, but for one step back: the move after the void replaces the first voided.
     steps = [after - before for before, after in itertools.pairwise(played)]
     assert sorted(set(steps)) == [-1, 1] and steps.count(-1) == 1
+
+
+@pytest.mark.system  # the session and the hands in threads of their own, in real time
+@pytest.mark.parametrize("seed", [7, 8, 9])
+def test_the_hands_play_on_after_the_referee_corrects_a_move(tmp_path: Path, seed: int) -> None:
+    """A move corrected to another while the hands play (the last that had another): the
+    record is no longer theirs; they set the board up as it stands and go on."""
+    board = SimulatedBoard()
+    session = Session(Config(storage=StorageConfig(path=str(tmp_path))), board)
+    played: list[int] = []
+    violations: list[dict] = []
+    six, twelve = threading.Event(), threading.Event()
+
+    def moved(event: MovePlayed) -> None:
+        played.append(event.ply)
+        if len(played) == 6:
+            six.set()
+        if len(played) == 12:
+            twelve.set()
+
+    session.events.subscribe(MovePlayed, moved)
+    session.events.subscribe(ViolationShown, lambda event: violations.append(event.data))
+    hands = AutoPlayer(session, board, speed=MAX_SPEED, max_plies=PLIES, seed=seed)
+    stop = threading.Event()
+    threads = [threading.Thread(target=run, args=(stop,)) for run in (session.run, hands.run)]
+    for thread in threads:
+        thread.start()
+    try:
+        assert six.wait(120), f"{len(played)} moves recorded"
+        with session.lock:  # the latest ply that had another move (a capture may be forced)
+            stack = session.game.board.move_stack
+            for ply in range(len(stack), 0, -1):
+                before = Board(session.game.start_fen)
+                for move in stack[: ply - 1]:
+                    before.push(move)
+                others = [m for m in before.generate_legal_moves() if m != stack[ply - 1]]
+                if others:
+                    other, text = others[0], before.notation(others[0])
+                    break
+        session.correct_move("referee", ply, text)
+        assert twelve.wait(120), f"{len(played)} moves recorded after the correction"
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
+        session.close()
+    assert violations == []
+    assert session.game.board.move_stack[ply - 1] == other
