@@ -330,9 +330,11 @@ class EventStore:
         return int(freed)
 
     def _player_id(self, name: str) -> int:
+        typed = name.strip()  # a name registered before names were put on one line, as it was
         rows = self._read(
-            "SELECT id FROM players WHERE name IN (?, ?)", (name.strip(), records.one_line(name))
-        )  # a name registered before names were put on one line keeps its spaces
+            "SELECT id FROM players WHERE name IN (?, ?) ORDER BY name = ? DESC",
+            (typed, records.one_line(name), typed),
+        )
         if not rows:
             known = [n for n, _ in self.players()]
             close = difflib.get_close_matches(name, known, n=1)

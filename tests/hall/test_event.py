@@ -219,3 +219,8 @@ def test_a_name_is_kept_on_one_line_as_a_table_keeps_it(event) -> None:
     assert event.players() == [("Ann Lee", "Leeds Club")]
     event.rename_player("Ann  Lee", "Ann\nLee-Smith")
     assert event.players() == [("Ann Lee-Smith", "Leeds Club")]
+    # A name an older hall kept with its spaces is the one found when typed with them.
+    event._write("INSERT INTO players (name, club) VALUES ('Bo  Ray', '')", ())
+    event.add_player("Bo Ray")
+    event.rename_player("Bo  Ray", "Bo Ray-Old")
+    assert [name for name, _ in event.players()] == ["Ann Lee-Smith", "Bo Ray-Old", "Bo Ray"]
