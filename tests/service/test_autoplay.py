@@ -63,6 +63,43 @@ def test_the_hands_at_the_fastest_speed_record_their_game_with_no_violation(
     assert recorded == wanted
 
 
+class Hands:
+    """The session and the hands playing in threads of their own, in real time, and the plies
+    of the moves recorded, in order."""
+
+    def __init__(self, tmp_path: Path, seed: int) -> None:
+        board = SimulatedBoard()
+        self.session = Session(Config(storage=StorageConfig(path=str(tmp_path))), board)
+        self.played: list[int] = []
+        self.violations: list[dict] = []
+        self._more = threading.Condition()
+        self.session.events.subscribe(MovePlayed, self._moved)
+        self.session.events.subscribe(ViolationShown, lambda e: self.violations.append(e.data))
+        hands = AutoPlayer(self.session, board, speed=MAX_SPEED, max_plies=PLIES, seed=seed)
+        self._stop = threading.Event()
+        runs = (self.session.run, hands.run)
+        self._threads = [threading.Thread(target=run, args=(self._stop,)) for run in runs]
+        for thread in self._threads:
+            thread.start()
+
+    def _moved(self, event: MovePlayed) -> None:
+        with self._more:
+            self.played.append(event.ply)
+            self._more.notify_all()
+
+    def wait_for(self, count: int) -> None:
+        """Until ``count`` moves are recorded (the bound is for a hang only)."""
+        with self._more:
+            done = self._more.wait_for(lambda: len(self.played) >= count, 120)
+        assert done, f"{len(self.played)} moves recorded"
+
+    def close(self) -> None:
+        self._stop.set()
+        for thread in self._threads:
+            thread.join()
+        self.session.close()
+
+
 @pytest.mark.system  # the session and the hands in threads of their own, in real time
 @pytest.mark.parametrize("seed", [4, 5, 6])
 def test_the_hands_play_on_from_where_the_referee_leaves_the_game(
@@ -70,38 +107,16 @@ def test_the_hands_play_on_from_where_the_referee_leaves_the_game(
 ) -> None:
     """Moves voided while the hands play: they put the pieces back as the record stands and
     go on from there, with no violation."""
-    board = SimulatedBoard()
-    session = Session(Config(storage=StorageConfig(path=str(tmp_path))), board)
-    played: list[int] = []
-    violations: list[dict] = []
-    six, twelve = threading.Event(), threading.Event()
-
-    def moved(event: MovePlayed) -> None:
-        played.append(event.ply)
-        if len(played) == 6:
-            six.set()
-        if len(played) == 12:
-            twelve.set()
-
-    session.events.subscribe(MovePlayed, moved)
-    session.events.subscribe(ViolationShown, lambda event: violations.append(event.data))
-    hands = AutoPlayer(session, board, speed=MAX_SPEED, max_plies=PLIES, seed=seed)
-    stop = threading.Event()
-    threads = [threading.Thread(target=run, args=(stop,)) for run in (session.run, hands.run)]
-    for thread in threads:
-        thread.start()
+    hands = Hands(tmp_path, seed)
     try:
-        assert six.wait(120), f"{len(played)} moves recorded"
-        session.void_moves("referee", 2)
-        assert twelve.wait(120), f"{len(played)} moves recorded"
+        hands.wait_for(6)
+        hands.session.void_moves("referee", 2)
+        hands.wait_for(12)
     finally:
-        stop.set()
-        for thread in threads:
-            thread.join()
-        session.close()
-    assert violations == []
+        hands.close()
+    assert hands.violations == []
     # Ply by ply, but for one step back: the move after the void replaces the first voided.
-    steps = [after - before for before, after in itertools.pairwise(played)]
+    steps = [after - before for before, after in itertools.pairwise(hands.played)]
     assert sorted(set(steps)) == [-1, 1] and steps.count(-1) == 1
 
 
@@ -110,28 +125,10 @@ def test_the_hands_play_on_from_where_the_referee_leaves_the_game(
 def test_the_hands_play_on_after_the_referee_corrects_a_move(tmp_path: Path, seed: int) -> None:
     """A move corrected to another while the hands play (the last that had another): the
     record is no longer theirs; they set the board up as it stands and go on."""
-    board = SimulatedBoard()
-    session = Session(Config(storage=StorageConfig(path=str(tmp_path))), board)
-    played: list[int] = []
-    violations: list[dict] = []
-    six, twelve = threading.Event(), threading.Event()
-
-    def moved(event: MovePlayed) -> None:
-        played.append(event.ply)
-        if len(played) == 6:
-            six.set()
-        if len(played) == 12:
-            twelve.set()
-
-    session.events.subscribe(MovePlayed, moved)
-    session.events.subscribe(ViolationShown, lambda event: violations.append(event.data))
-    hands = AutoPlayer(session, board, speed=MAX_SPEED, max_plies=PLIES, seed=seed)
-    stop = threading.Event()
-    threads = [threading.Thread(target=run, args=(stop,)) for run in (session.run, hands.run)]
-    for thread in threads:
-        thread.start()
+    hands = Hands(tmp_path, seed)
+    session = hands.session
     try:
-        assert six.wait(120), f"{len(played)} moves recorded"
+        hands.wait_for(6)
         with session.lock:  # the latest ply that had another move (a capture may be forced)
             stack = session.game.board.move_stack
             for ply in range(len(stack), 0, -1):
@@ -143,11 +140,8 @@ def test_the_hands_play_on_after_the_referee_corrects_a_move(tmp_path: Path, see
                     other, text = others[0], before.notation(others[0])
                     break
         session.correct_move("referee", ply, text)
-        assert twelve.wait(120), f"{len(played)} moves recorded after the correction"
+        hands.wait_for(12)
     finally:
-        stop.set()
-        for thread in threads:
-            thread.join()
-        session.close()
-    assert violations == []
+        hands.close()
+    assert hands.violations == []
     assert session.game.board.move_stack[ply - 1] == other
