@@ -100,6 +100,12 @@ class SensorFault:
     #: ``message``).
     said: Phrase | None = None
 
+    @classmethod
+    def worded(cls, t: float, said: Phrase, squares: frozenset[int] = frozenset()) -> SensorFault:
+        """A fault told as ``said``: its English the message, its words kept for a page's
+        language."""
+        return cls(t, str(said), squares, said)
+
 
 @dataclass(frozen=True, slots=True)
 class LinkHealth:

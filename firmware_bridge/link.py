@@ -340,16 +340,11 @@ class HostLink:
                 self._state(kind, state, now)
         elif kind == ERROR:
             text = payload.decode("utf-8", "replace")
-            self._board_fault(
-                now, Phrase("the board's firmware failed ({text}); it resets", text=text)
-            )
+            failed = Phrase("the board's firmware failed ({text}); it resets", text=text)
+            self.emit(SensorFault.worded(now, failed))
         elif kind == ACK:
             acked, status = unpack_ack(payload)
             self._ack(acked, status, now)
-
-    def _board_fault(self, now: float, said: Phrase) -> None:
-        """Report what is wrong with the board itself, in English and as words."""
-        self.emit(SensorFault(now, str(said), said=said))
 
     def _restarted(self, boot_id: bytes, now: float) -> None:
         """A state report with a new boot id: the board restarted and its boot HELLO was lost."""
@@ -372,11 +367,11 @@ class HostLink:
             host=PROTOCOL_VERSION,
         )
         if self.linked:
-            self._board_fault(now, message)
+            self.emit(SensorFault.worded(now, message))
             raise LinkLost(Phrase("the board now speaks protocol {version}", version=version))
         if not self._down_reported:
             self._down_reported = True
-            self._board_fault(now, message)
+            self.emit(SensorFault.worded(now, message))
 
     def _ack(self, acked: int, status: int, now: float) -> None:
         if self._layout_pending is not None and acked == self._layout_pending[0]:
@@ -389,7 +384,7 @@ class HostLink:
                     status=status,
                     meaning=_ACK_MEANINGS.get(status, _UNKNOWN_STATUS),
                 )
-                self._board_fault(now, refused)
+                self.emit(SensorFault.worded(now, refused))
             return
         if self._pending is None or acked != self._pending[0]:
             return  # an answer to a frame already replaced by a newer one
@@ -406,7 +401,7 @@ class HostLink:
                 status=status,
                 meaning=_ACK_MEANINGS.get(status, _UNKNOWN_STATUS),
             )
-            self._board_fault(now, rejected)
+            self.emit(SensorFault.worded(now, rejected))
 
     def _hello(
         self,
@@ -478,4 +473,4 @@ def _diode_fault(t: float, fault: int) -> SensorFault:
         " squares {squares} may show ghosts and keep their last reading until it is fixed",
         squares=", ".join(map(str, sorted(squares))),
     )
-    return SensorFault(t, str(said), squares, said)
+    return SensorFault.worded(t, said, squares)

@@ -250,7 +250,7 @@ class MatrixMonitor:
                     "{squares} keep flickering: a piece off-centre, a weak magnet or a loose wire",
                     squares=_names(flickering),
                 )
-                events.append(SensorFault(t, str(said), square_set(flickering), said))
+                events.append(SensorFault.worded(t, said, square_set(flickering)))
         self._raw = reading.occupied
         before = self.squares.stable
         if self.squares.update(reading.occupied, t, trusted=~doubtful & self.squares.full):
@@ -279,7 +279,7 @@ class MatrixMonitor:
                         square=square,
                     )
                 )
-                events.append(SensorFault(t, str(said), frozenset({square}), said))
+                events.append(SensorFault.worded(t, said, frozenset({square})))
         self._reported = stable
         return events
 
@@ -316,7 +316,7 @@ def _diode_fault(t: float, suspects: int, doubtful: int) -> SensorFault:
             fault=said,
             squares=_names(doubtful),
         )
-    return SensorFault(t, str(said), square_set(suspects | doubtful), said)
+    return SensorFault.worded(t, said, square_set(suspects | doubtful))
 
 
 class MatrixSensor:

@@ -529,7 +529,7 @@ class BoardWatcher:
         self._faulted = True
         said = Phrase("{problem}: recalibrate (poolboard vision calibrate)", problem=problem)
         if squares:
-            return SensorFault(t, str(said), squares, said)
+            return SensorFault.worded(t, said, squares)
         self._view_lost = True
         return _link(t, False, said)
 
