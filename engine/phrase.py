@@ -46,16 +46,24 @@ class Phrase:
         return Phrase(self.message, **values)
 
     @classmethod
-    def from_json(cls, message: str, values: Mapping[str, object]) -> Phrase:
-        """Inverse of :meth:`to_json`: ``message`` and its ``values``, a phrase among them as a
-        ``{"message": ..., "values": ...}`` object (words another program sent, said again);
-        any other value that is not a number is said as its text.
+    def from_json(cls, data: object) -> Phrase:
+        """Inverse of :meth:`to_json`: words stored or sent as ``{"message": ..., "values":
+        {...}}`` (``values`` may be left out), each value a text, a number or words of their
+        own, read back as a phrase that can be said. Anything else is a ValueError naming what
+        is wrong and where (``phrase.values.first``: the value ``first`` of the phrase); keys
+        besides ``message`` and ``values`` are left unread (a newer program may add some).
 
         >>> ply = {"message": "ply {n}", "values": {"n": 3}}
-        >>> Phrase.from_json("{a} or {b}", {"a": ply, "b": 1})
-        Phrase('{a} or {b}', **{'a': Phrase('ply {n}', **{'n': 3}), 'b': 1})
+        >>> Phrase.from_json({"message": "{a} or {b}", "values": {"a": ply, "b": "12-16"}})
+        Phrase('{a} or {b}', **{'a': Phrase('ply {n}', **{'n': 3}), 'b': '12-16'})
+        >>> Phrase.from_json({"message": "{a} or {b}", "values": {"a": ply, "b": True}})
+        Traceback (most recent call last):
+        ValueError: phrase.values.b: True is not a text, a number or words
+        >>> Phrase.from_json({"message": "ply {n}", "values": {"m": 3}})
+        Traceback (most recent call last):
+        ValueError: phrase: 'ply {n}' has no value for {n}
         """
-        return cls(message, **{name: _value(value) for name, value in values.items()})
+        return _read(data, "phrase", MAX_DEPTH)
 
     def to_json(self) -> dict[str, object]:
         """``{"message": ..., "values": {...}}``, a phrase among the values as one too: what a
@@ -71,13 +79,58 @@ class Phrase:
 Value: TypeAlias = str | int | float | Phrase
 
 
-def _value(value: object) -> Value:
-    """A value of :meth:`Phrase.from_json` as a phrase holds it."""
-    if isinstance(value, dict) and isinstance(value.get("message"), str):
-        return Phrase.from_json(value["message"], value.get("values") or {})
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return value
-    return str(value)
+#: Words nested deeper than this are refused by :meth:`Phrase.from_json` (poolboard's deepest,
+#: a list of moves said one "or" at a time, are a few dozen).
+MAX_DEPTH = 100
+
+
+def _shown(value: object, limit: int = 40) -> str:
+    """``repr(value)`` cut to ``limit`` characters, so an error never echoes a huge value."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _place(path: str) -> str:
+    """Where in the words an error is (``phrase.values.first``), cut to 80 characters."""
+    return path if len(path) <= 80 else f"{path[:40]}...{path[-37:]}"
+
+
+def _read(data: object, path: str, depth: int) -> Phrase:
+    """The phrase ``data`` holds (:meth:`Phrase.from_json`), ``path`` naming it in an error."""
+    where = _place(path)
+    if depth == 0:
+        raise ValueError(f"{where}: words nested deeper than {MAX_DEPTH} levels")
+    if not isinstance(data, Mapping):
+        raise ValueError(f"{where}: {_shown(data)} is not an object with a message")
+    message = data.get("message")
+    if not isinstance(message, str):
+        raise ValueError(f"{where}: the message {_shown(message)} is not a text")
+    values = data.get("values")
+    if values is None:
+        values = {}
+    if not isinstance(values, Mapping):
+        raise ValueError(f"{where}: the values {_shown(values)} are not an object")
+    read: dict[str, Value] = {}
+    for name, value in values.items():
+        if not isinstance(name, str):
+            raise ValueError(f"{where}: the value name {_shown(name)} is not a text")
+        at = f"{path}.values.{name if len(name) <= 40 else name[:37] + '...'}"
+        if isinstance(value, Mapping):
+            read[name] = _read(value, at, depth - 1)
+        elif isinstance(value, str | int | float) and not isinstance(value, bool):
+            read[name] = value
+        else:
+            raise ValueError(f"{_place(at)}: {_shown(value)} is not a text, a number or words")
+    phrase = Phrase(message, **read)
+    try:
+        str(phrase)
+    except KeyError as error:
+        raise ValueError(
+            f"{where}: {_shown(message)} has no value for {{{error.args[0]}}}"
+        ) from None
+    except (LookupError, ValueError, AttributeError, TypeError) as error:
+        raise ValueError(f"{where}: {_shown(message)} cannot be said: {error}") from None
+    return phrase
 
 
 def joined(parts: Iterable[Value], template: str) -> Value:

@@ -284,15 +284,12 @@ def _string_map(text: str) -> dict[str, str]:
 
 def _phrase(text: str | None) -> Phrase | None:
     """A result's words as stored (``Phrase.to_json``); ``None`` for none, or for words that
-    cannot be read: the reason's text is still there to say."""
+    cannot be read (not JSON, or not words :meth:`Phrase.from_json` can say): the reason's
+    text is still there to say, and the game is read whole."""
     try:
-        found = json.loads(text) if text else None
-    except ValueError:
+        return Phrase.from_json(json.loads(text)) if text else None
+    except (ValueError, RecursionError):
         return None
-    if not isinstance(found, dict) or not isinstance(found.get("message"), str):
-        return None
-    values = found.get("values")
-    return Phrase.from_json(found["message"], values if isinstance(values, dict) else {})
 
 
 def _decode_game(row: tuple[Any, ...], move_rows: list[tuple[Any, ...]]) -> StoredGame:

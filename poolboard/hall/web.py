@@ -625,7 +625,11 @@ def create_hall_app(monitor: HallMonitor, broadcast: Broadcast) -> FastAPI:
                 # A table older than its refusals' message and values has only the sentence.
                 said = reply.error or ""
                 values = reply.model_dump(include={"values"})["values"]
-                refusal = Refused(422, said, Phrase.from_json(reply.message or said, values))
+                try:
+                    phrase = Phrase.from_json({"message": reply.message or said, "values": values})
+                except ValueError:  # words the table sent that cannot be said: its sentence
+                    phrase = Phrase(said)
+                refusal = Refused(422, said, phrase)
         outcome["status"] = 200 if refusal is None else refusal.status_code
         if refusal is not None:
             outcome |= refusal.phrase.to_json()

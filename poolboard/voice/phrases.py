@@ -63,12 +63,10 @@ class Phrasebook:
         the move itself)."""
         if data.get("mended"):
             return None
-        said = data.get("said")
-        phrase = (
-            Phrase.from_json(str(said["message"]), said.get("values") or {})
-            if isinstance(said, dict) and "message" in said
-            else Phrase(str(data.get("message", "")))  # a violation worded in English only
-        )
+        try:
+            phrase = Phrase.from_json(data.get("said"))
+        except ValueError:  # a violation worded in English only, or words that cannot be said
+            phrase = Phrase(str(data.get("message", "")))
         sentence = without_rule_codes(self.spoken(phrase), self.language) + "."
         side = "Black" if data.get("side") == "black" else "White"
         if not _holds(phrase, side):  # a touch move names the side itself

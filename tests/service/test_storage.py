@@ -312,3 +312,41 @@ def test_a_session_stores_each_ending_with_its_words(make_table) -> None:
     assert found[3] == stored.result_said
     result = table.session.state()["match"]["results"][0]
     assert result["said"]["values"]["reason"]["values"]["reason"] == "White resigned"
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "not json {",
+        '"White resigned"',
+        '{"values": {}}',
+        '{"message": "{side} resigned", "values": []}',
+        '{"message": "{side} resigned", "values": {"who": "White"}}',
+        '{"message": "{side} resigned", "values": {"side": {"text": "White"}}}',
+        '{"message": "{side} resigned", "values": {"side": null}}',
+    ],
+)
+def test_words_that_cannot_be_read_leave_the_game_whole(tmp_path: Path, words: str) -> None:
+    """Damaged words beside a result (a disk error, a hand-edited file) are not read: the game,
+    its moves and its reason are, and the reason is said from its English."""
+    path = tmp_path / "games.sqlite3"
+    store = GameStore(path)
+    game_id = store.create_game(Board().fen(), "apca", {"Round": "1.1"})
+    play(store, game_id, ["11-15", "23-19"])
+    ending = records.resignation(Color.WHITE)
+    store.set_result(game_id, "0-1", ending.reason, ending.said)
+    store.close()
+    db = sqlite3.connect(path)
+    db.execute("UPDATE games SET result_said = ? WHERE id = ?", (words, game_id))
+    db.commit()
+    db.close()
+    reader = GameStore(path, read_only=True)
+    (listed,) = reader.games()
+    game = reader.game(game_id)
+    assert listed == game  # not a damaged game
+    assert (game.result, game.result_reason, game.result_said) == ("0-1", "White resigned", None)
+    assert [move.notation for move in game.moves] == ["11-15", "23-19"]
+    assert [found[3] for found in reader.match_games(game_id, range(1, 0, -1))] == [None]
+    reader.close()
+    ended = records.ended_said(Color.BLACK, str(game.result_reason), "?", "Ann", game.result_said)
+    assert said(ended, "es") == "Gana Ann (Negras) — Blancas abandonan"

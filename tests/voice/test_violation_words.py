@@ -27,7 +27,7 @@ def test_each_violation_says_the_squares_the_pages_show(language: str) -> None:
     for name, violation in violations().items():
         sentence = words.violation(violation)
         assert sentence is not None, name
-        page = said(Phrase.from_json(**violation["said"]), language)  # type: ignore[arg-type]
+        page = said(Phrase.from_json(violation["said"]), language)
         # The same squares and moves, in the same order: the page's words, not a second wording.
         squares = re.findall(r"\d+", without_rule_codes(page, language))
         assert re.findall(r"\d+", sentence) == squares, (name, sentence, page)
@@ -52,6 +52,18 @@ def test_a_forfeit_or_the_referee_is_said_once() -> None:
 def test_a_violation_put_right_at_once_is_not_said() -> None:
     violation = violations()["illegal"] | {"mended": "mended at once: 10-14 played"}
     assert Phrasebook("en").violation(violation) is None
+
+
+@pytest.mark.parametrize(
+    "words",
+    [None, {"text": "x"}, {"message": "{move} is not a legal move", "values": {"piece": 10}}],
+)
+def test_a_violation_without_words_it_can_say_is_said_in_its_english(words: object) -> None:
+    """Words missing (a tracker that wrote only its English) or that cannot be said (another
+    program's): the sentence is the violation's English message, never an error."""
+    violation = violations()["illegal"] | {"said": words}
+    sentence = Phrasebook("es").violation(violation)
+    assert sentence == "Negras: " + without_rule_codes(violation["message"], "es") + "."
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
