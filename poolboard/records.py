@@ -138,8 +138,22 @@ def ended_said(
             head = Phrase("Black wins") if winner is Color.BLACK else Phrase("White wins")
     if not reason:
         return head
-    words = said if said is not None and str(said) == reason else reason_said(reason)
+    kept = said_now(reason, said)
+    words = reason_said(reason) if kept is None else kept
     return Phrase("{head} — {reason}", head=head, reason=words)
+
+
+def said_now(reason: str | None, said: Phrase | None) -> Phrase | None:
+    """A result's stored words ``said`` while they say its ``reason``; ``None`` when there are
+    none, or when they say another: a poolboard that does not keep the words (an older one,
+    after a downgrade) changed the result and left the last words beside it.
+
+    >>> said_now("White resigned", RESIGNED.fill(side=SIDES[Color.WHITE]))
+    Phrase('{side} resigned', **{'side': Phrase('White', **{})})
+    >>> said_now("Black resigned", RESIGNED.fill(side=SIDES[Color.WHITE])) is None
+    True
+    """
+    return said if said is not None and str(said) == reason else None
 
 
 def reason_said(reason: str) -> Phrase:

@@ -13,6 +13,7 @@ from starlette.convertors import Convertor, register_url_convertor
 
 from engine.cues import CUE_STYLES, CueKind
 from engine.pdn.writer import write_game
+from poolboard import records
 from poolboard.locale import LANGUAGES
 from poolboard.locale import messages as catalogue_messages
 from poolboard.session import RefereeError, Session
@@ -131,6 +132,7 @@ def _summary(game: StoredGame | DamagedGame) -> GameSummary:
             plies=0,
             damaged=game.reason,
         )
+    said = records.said_now(game.result_reason, game.result_said)
     return GameSummary(
         id=game.id,
         created=game.created,
@@ -138,9 +140,7 @@ def _summary(game: StoredGame | DamagedGame) -> GameSummary:
         headers=game.headers,
         result=game.result,
         result_reason=game.result_reason,
-        result_said=None
-        if game.result_said is None
-        else SaidView.model_validate(game.result_said.to_json()),
+        result_said=None if said is None else SaidView.model_validate(said.to_json()),
         plies=len(game.moves),
         damaged=None,
     )

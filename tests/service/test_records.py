@@ -325,3 +325,11 @@ def test_voiding_cannot_undo_a_result_that_was_not_the_boards(make_table, how) -
     session.end_game("ref", how, Color.WHITE)
     with pytest.raises(RefereeError, match="its result stands"):
         session.void_moves("ref", 1)
+
+
+def test_the_module_examples_run() -> None:
+    import doctest
+
+    from poolboard import records
+
+    assert doctest.testmod(records).failed == 0

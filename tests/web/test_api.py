@@ -2,6 +2,7 @@
 
 import asyncio
 import json
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -12,8 +13,10 @@ import httpx
 import pytest
 import websockets
 
+from engine.color import Color
 from engine.cues import CUE_STYLES, CueKind
 from firmware_bridge.host import sensor_from_spec
+from poolboard import records
 from poolboard.config import Config, StorageConfig, WebConfig
 from poolboard.session import Session
 from poolboard.session.state import BoardState
@@ -21,6 +24,7 @@ from poolboard.simulated_board import SimulatedBoard
 from poolboard.web.app import WebServer, serve_web
 from tests.patience import PATIENCE
 from tests.web.conftest import START, Live, post
+from tests.web.test_referee import referee, start_game
 
 
 def post_board(live: Live, squares: set[int]) -> None:
@@ -178,6 +182,29 @@ def test_games_are_listed_shown_and_downloaded_as_pdn(live: Live) -> None:
     assert '[GameType "23"]' in download.text and "1. 11-15" in download.text
     assert httpx.get(f"{live.url}/api/games/999").status_code == 404
     assert "no game 999" in httpx.get(f"{live.url}/api/games/999.pdn").text
+
+
+def test_games_serve_a_result_s_words_only_while_they_say_it(live: Live, tmp_path: Path) -> None:
+    """An older poolboard (after a downgrade) changing a result leaves the newer words beside
+    it: they are no longer served, the reason's English is."""
+    start_game(live)
+    assert referee(live, "end", {"how": "resign", "side": "white"}).status_code == 200
+    game_id = live.session.game_id
+    resigned = records.resignation(Color.WHITE).said.to_json()
+    (listed,) = httpx.get(f"{live.url}/api/games").json()
+    assert (listed["result_reason"], listed["result_said"]) == ("White resigned", resigned)
+    older = sqlite3.connect(tmp_path / "games.sqlite3")
+    with older:  # as a poolboard that does not know the words writes a result
+        older.execute(
+            "UPDATE games SET result = '0-1', result_reason = 'Black resigned' WHERE id = ?",
+            (game_id,),
+        )
+    older.close()
+    (listed,) = httpx.get(f"{live.url}/api/games").json()
+    shown = httpx.get(f"{live.url}/api/games/{game_id}").json()
+    for game in (listed, shown):
+        assert (game["result"], game["result_reason"]) == ("0-1", "Black resigned")
+        assert game["result_said"] is None
 
 
 @pytest.mark.parametrize(
