@@ -14,6 +14,7 @@ refusal, the move to make within what the board waits for), said in the same lan
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from string import Formatter
 from typing import TypeAlias
 
 
@@ -49,9 +50,11 @@ class Phrase:
     def from_json(cls, data: object) -> Phrase:
         """Inverse of :meth:`to_json`: words stored or sent as ``{"message": ..., "values":
         {...}}`` (``values`` may be left out), each value a text, a number or words of their
-        own, read back as a phrase that can be said. Anything else is a ValueError naming what
-        is wrong and where (``phrase.values.first``: the value ``first`` of the phrase); keys
-        besides ``message`` and ``values`` are left unread (a newer program may add some).
+        own, read back as a phrase that can be said: each place of the message a ``{name}`` of
+        a value, at most :data:`MAX_DEPTH` levels deep and :data:`MAX_SAID` characters said.
+        Anything else is a ValueError naming what is wrong and where (``phrase.values.first``:
+        the value ``first`` of the phrase); keys besides ``message`` and ``values`` are left
+        unread (a newer program may add some).
 
         >>> ply = {"message": "ply {n}", "values": {"n": 3}}
         >>> Phrase.from_json({"message": "{a} or {b}", "values": {"a": ply, "b": "12-16"}})
@@ -63,7 +66,7 @@ class Phrase:
         Traceback (most recent call last):
         ValueError: phrase: 'ply {n}' has no value for {n}
         """
-        return _read(data, "phrase", MAX_DEPTH)
+        return _read(data, "phrase", MAX_DEPTH)[0]
 
     def to_json(self) -> dict[str, object]:
         """``{"message": ..., "values": {...}}``, a phrase among the values as one too: what a
@@ -82,11 +85,19 @@ Value: TypeAlias = str | int | float | Phrase
 #: Words nested deeper than this are refused by :meth:`Phrase.from_json` (poolboard's deepest,
 #: a list of moves said one "or" at a time, are a few dozen).
 MAX_DEPTH = 100
+#: Words longer than this, said, are refused by :meth:`Phrase.from_json` (poolboard's longest,
+#: a violation with what to do about it, are a few hundred characters): a value used in many
+#: places at each of many levels would otherwise say gigabytes.
+MAX_SAID = 20_000
 
 
 def _shown(value: object, limit: int = 40) -> str:
     """``repr(value)`` cut to ``limit`` characters, so an error never echoes a huge value."""
-    text = repr(value)
+    return _cut(repr(value), limit)
+
+
+def _cut(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters."""
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -95,8 +106,9 @@ def _place(path: str) -> str:
     return path if len(path) <= 80 else f"{path[:40]}...{path[-37:]}"
 
 
-def _read(data: object, path: str, depth: int) -> Phrase:
-    """The phrase ``data`` holds (:meth:`Phrase.from_json`), ``path`` naming it in an error."""
+def _read(data: object, path: str, depth: int) -> tuple[Phrase, int]:
+    """The phrase ``data`` holds (:meth:`Phrase.from_json`) and the length of what it says,
+    found without saying it; ``path`` names it in an error."""
     where = _place(path)
     if depth == 0:
         raise ValueError(f"{where}: words nested deeper than {MAX_DEPTH} levels")
@@ -111,26 +123,42 @@ def _read(data: object, path: str, depth: int) -> Phrase:
     if not isinstance(values, Mapping):
         raise ValueError(f"{where}: the values {_shown(values)} are not an object")
     read: dict[str, Value] = {}
+    lengths: dict[str, int] = {}
     for name, value in values.items():
         if not isinstance(name, str):
             raise ValueError(f"{where}: the value name {_shown(name)} is not a text")
-        at = f"{path}.values.{name if len(name) <= 40 else name[:37] + '...'}"
+        at = f"{path}.values.{_cut(name)}"
         if isinstance(value, Mapping):
-            read[name] = _read(value, at, depth - 1)
+            read[name], lengths[name] = _read(value, at, depth - 1)
         elif isinstance(value, str | int | float) and not isinstance(value, bool):
-            read[name] = value
+            read[name], lengths[name] = value, len(str(value))
         else:
             raise ValueError(f"{_place(at)}: {_shown(value)} is not a text, a number or words")
-    phrase = Phrase(message, **read)
+    length = len(message) if not read else _said_length(message, lengths, where)
+    if length > MAX_SAID:
+        raise ValueError(f"{where}: words longer than {MAX_SAID} characters")
+    return Phrase(message, **read), length
+
+
+def _said_length(message: str, lengths: Mapping[str, int], where: str) -> int:
+    """How long ``message`` is said with values of these ``lengths``; a ValueError unless each
+    place is a ``{name}`` of a value (no format: no phrase poolboard makes has one)."""
     try:
-        str(phrase)
-    except KeyError as error:
-        raise ValueError(
-            f"{where}: {_shown(message)} has no value for {{{error.args[0]}}}"
-        ) from None
-    except (LookupError, ValueError, AttributeError, TypeError) as error:
+        parts = list(Formatter().parse(message))
+    except ValueError as error:
         raise ValueError(f"{where}: {_shown(message)} cannot be said: {error}") from None
-    return phrase
+    length = 0
+    for text, name, spec, conversion in parts:
+        length += len(text)
+        if name is None:
+            continue
+        if spec or conversion or not name.isidentifier():
+            place = f"{{{name}{'!' * bool(conversion)}{conversion or ''}{':' * bool(spec)}{spec}}}"
+            raise ValueError(f"{where}: {_shown(message)}: {_cut(place)} is not a {{name}}")
+        if name not in lengths:
+            raise ValueError(f"{where}: {_shown(message)} has no value for {{{_cut(name)}}}")
+        length += lengths[name]
+    return length
 
 
 def joined(parts: Iterable[Value], template: str) -> Value:

@@ -7,7 +7,7 @@ import json
 import pytest
 
 import engine.phrase
-from engine.phrase import MAX_DEPTH, Phrase, joined
+from engine.phrase import MAX_DEPTH, MAX_SAID, Phrase, joined
 
 
 def test_words_written_are_read_back_as_they_were() -> None:
@@ -40,8 +40,12 @@ def test_words_written_are_read_back_as_they_were() -> None:
         ({"message": "{n}", "values": {"n": None}}, "phrase.values.n: None is not a text, a"),
         ({"message": "{n}", "values": {"n": [1]}}, "phrase.values.n: [1] is not a text, a"),
         ({"message": "{n}", "values": {"m": 1}}, "phrase: '{n}' has no value for {n}"),
-        ({"message": "{} and {n}", "values": {"n": 1}}, "phrase: '{} and {n}' cannot be said"),
-        ({"message": "{n:d}", "values": {"n": "x"}}, "phrase: '{n:d}' cannot be said: Unknown"),
+        ({"message": "{} and {n}", "values": {"n": 1}}, "phrase: '{} and {n}': {} is not a"),
+        ({"message": "{0}", "values": {"n": 1}}, "phrase: '{0}': {0} is not a {name}"),
+        ({"message": "{n.real}", "values": {"n": 1}}, "phrase: '{n.real}': {n.real} is not a"),
+        ({"message": "{n[0]}", "values": {"n": "x"}}, "phrase: '{n[0]}': {n[0]} is not a"),
+        ({"message": "{n!r}", "values": {"n": "x"}}, "phrase: '{n!r}': {n!r} is not a {name}"),
+        ({"message": "{n:>9}", "values": {"n": "x"}}, "phrase: '{n:>9}': {n:>9} is not a"),
         ({"message": "{n", "values": {"n": 1}}, "phrase: '{n' cannot be said: expected"),
         (
             {"message": "{a}", "values": {"a": {"message": "ply {n}", "values": {"m": 3}}}},
@@ -76,6 +80,20 @@ def test_words_nested_without_end_are_refused_in_a_short_error() -> None:
     with pytest.raises(ValueError) as refused:
         Phrase.from_json({"message": "{a}", "values": {huge: None}})
     assert len(str(refused.value)) < 200
+
+
+def test_words_that_would_say_too_much_are_refused_unsaid() -> None:
+    """A value used twice at each of 40 levels would say 2**40 characters: refused from the
+    lengths alone, as is one text over the limit."""
+    laugh: dict[str, object] = {"message": "ha"}
+    for _ in range(40):
+        laugh = {"message": "{a}{a}", "values": {"a": laugh}}
+    with pytest.raises(ValueError, match=f"phrase.values.a.*: words longer than {MAX_SAID}"):
+        Phrase.from_json(laugh)
+    long = {"message": "{a}{a}", "values": {"a": "x" * (MAX_SAID // 2)}}
+    assert len(str(Phrase.from_json(long))) == MAX_SAID
+    with pytest.raises(ValueError, match=f"^phrase: words longer than {MAX_SAID} characters"):
+        Phrase.from_json({**long, "message": "{a}{a}!"})
 
 
 def test_the_module_examples_run() -> None:
