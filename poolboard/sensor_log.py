@@ -7,6 +7,7 @@ back), game markers the service's time when they were written::
     {"t": 0.0, "occupied": [1, 2, 21], "pieces": {"1": "b", "2": "B", "21": "w"}}   # a camera
     {"t": 4.21, "lever": "black"}
     {"t": 9.5, "adjust": "white"}
+    {"t": 12.0, "fault": "square 13 flickers", "squares": [13], "said": {"message": ...}}
     {"t": 0.0, "game": 12, "fen": "B:W21-32:B1-12", "resume": true}   # a game (re)starts here
 
 Any misread on a real board can be replayed (``poolboard replay``) and turned into a test.
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import IO
 
 from engine.color import Color
+from engine.phrase import Phrase
 from engine.sensing import (
     PIECE_SYMBOLS,
     AdjustNotice,
@@ -76,10 +78,12 @@ def event_to_json(event: LogEntry) -> dict[str, object]:
             return {"t": round(t, 4), "lever": side.value}
         case AdjustNotice(t, side):
             return {"t": round(t, 4), "adjust": side.value}
-        case SensorFault(t, message, squares):
-            return {"t": round(t, 4), "fault": message, "squares": sorted(squares)}
-        case LinkHealth(t, connected, detail):
-            return {"t": round(t, 4), "link": "up" if connected else "down", "detail": detail}
+        case SensorFault(t, message, squares, said):
+            line = {"t": round(t, 4), "fault": message, "squares": sorted(squares)}
+            return line if said is None else line | {"said": said.to_json()}
+        case LinkHealth(t, connected, detail, said):
+            line = {"t": round(t, 4), "link": "up" if connected else "down", "detail": detail}
+            return line if said is None else line | {"said": said.to_json()}
     raise TypeError(f"not a sensor event: {event!r}")
 
 
@@ -135,6 +139,20 @@ def _text(data: Mapping[str, object], key: str) -> str:
     return value
 
 
+def _said(data: Mapping[str, object], key: str, text: str) -> Phrase | None:
+    """A fault's or a link's words (``"said"``, left out by older logs), which must say its
+    English ``text`` (the line's ``key``)."""
+    if "said" not in data:
+        return None
+    try:
+        said = Phrase.from_json(data["said"])
+    except ValueError as error:
+        raise ValueError(f'"said": {error}') from None
+    if str(said) != text:
+        raise ValueError(f'"said" says {_shown(str(said))}, not the "{key}" {_shown(text)}')
+    return said
+
+
 def event_from_json(data: object) -> LogEntry:
     """The sensor event (or game marker) a log object describes; ``ValueError`` says what is
     wrong with it."""
@@ -162,13 +180,14 @@ def event_from_json(data: object) -> LogEntry:
         case "adjust":
             return AdjustNotice(t, _side(data["adjust"], "adjust"))
         case "fault":
-            return SensorFault(
-                t, _text(data, "fault"), _squares(data.get("squares", []), "squares")
-            )
+            message = _text(data, "fault")
+            squares = _squares(data.get("squares", []), "squares")
+            return SensorFault(t, message, squares, _said(data, "fault", message))
         case "link":
             if data["link"] not in ("up", "down"):
                 raise ValueError(f'"link" must be "up" or "down", got {_shown(data["link"])}')
-            return LinkHealth(t, data["link"] == "up", _text(data, "detail"))
+            detail = _text(data, "detail")
+            return LinkHealth(t, data["link"] == "up", detail, _said(data, "detail", detail))
     game, fen, resume = data["game"], data.get("fen"), data.get("resume", True)
     if not isinstance(game, int) or isinstance(game, bool) or game < 0:
         raise ValueError(f'a game marker\'s "game" must be a game number, got {_shown(game)}')

@@ -10,16 +10,25 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.board import Board
 from engine.color import Color
+from engine.events import FaultReported
+from engine.phrase import Phrase
 from engine.sensing import AdjustNotice, LeverPress, LinkHealth, SensorFault, Snapshot
+from engine.tracker import TrackerConfig
+from hardware.matrix import _diode_fault
+from poolboard.commands.replay import replay_log
 from poolboard.sensor_log import (
     GameMarker,
     SensorLogError,
     SensorLogWriter,
     read_sensor_log,
 )
+from poolboard.words import said
 
 GOOD = b'{"t": 0, "occupied": [1, 2]}\n'
+#: The start position's occupancy: Black on 1-12, White on 21-32.
+START = frozenset(range(1, 13)) | frozenset(range(21, 33))
 
 BAD_LINES = [
     (b'{"t": 1, "occupied": [[1]]}', '"occupied": [1] is not a dark square 1-32 (R-BRD-2)'),
@@ -55,6 +64,19 @@ BAD_LINES = [
     (b'{"t": 1, "occupied": [1], "pieces": {"1": "x"}}', "square 1: 'x' is not b, w, B, W or ?"),
     (b'{"t": 1, "occupied": [1], "pieces": {"one": "b"}}', "\"pieces\": 'one' is not a dark"),
     (b'{"t": 1, "occupied": [1], "pieces": {"2": "b"}}', "they differ on [1, 2]"),
+    (b'{"t": 1, "fault": "x", "said": "x"}', "\"said\": phrase: 'x' is not an object with a"),
+    (
+        b'{"t": 1, "fault": "x", "said": {"message": "y"}}',
+        "\"said\" says 'y', not the \"fault\" 'x'",
+    ),
+    (
+        b'{"t": 1, "link": "down", "said": {"message": "{a}", "values": {"b": 1}}}',
+        "\"said\": phrase: '{a}' has no value for {a}",
+    ),
+    (
+        b'{"t": 1, "fault": "1", "said": {"message": "{a}", "values": {"a": [1]}}}',
+        '"said": phrase.values.a: [1] is not a text, a number or words',
+    ),
     (b"{not json}", "not JSON: Expecting property name enclosed in double quotes at column 2"),
     (b'{"t": 1, "occupied": [' + b"9" * 5000 + b"]}", "a number of 5000 digits"),
 ]
@@ -112,6 +134,36 @@ def test_replay_cli_gives_one_line_for_a_hostile_log(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr and len(result.stderr.splitlines()) == 1
 
 
+def test_a_fault_s_words_are_logged_and_replayed_in_each_language(tmp_path: Path) -> None:
+    """A fault (and a link going down) keeps its words in the log, so a replay says it in the
+    pages' language; a line from an older log, without them, still replays in English."""
+    fault = _diode_fault(2.5, 1 << 4, 1 << 8 | 1 << 12)  # as the reed-switch board words it
+    waiting = Phrase("waiting for a board with USB id {usb}", usb="2E8A:000A")
+    down = LinkHealth(3.0, False, str(waiting), waiting)
+    log = tmp_path / "sensor.jsonl"
+    with open(log, "w", encoding="utf-8") as handle:
+        SensorLogWriter(handle).write_all([Snapshot(0.0, START), fault, down])
+        handle.write('{"t": 4.0, "fault": "ghost at 12", "squares": [12]}\n')  # an older log
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    # What an older poolboard reads is there as it wrote it; the words are one key more.
+    assert {key: lines[1][key] for key in lines[1] if key != "said"} == {
+        "t": 2.5,
+        "fault": fault.message,
+        "squares": [5, 9, 13],
+    }
+    assert lines[1]["said"] == fault.said.to_json() and "said" not in lines[3]
+    old = SensorFault(4.0, "ghost at 12", frozenset({12}))
+    assert list(read_sensor_log(log)) == [Snapshot(0.0, START), fault, down, old]
+    ((_tracker, events),) = replay_log(str(log), Board(), TrackerConfig.for_profile("apca"))
+    faults = [event for event in events if isinstance(event, FaultReported)]
+    assert [(f.message, f.said) for f in faults] == [
+        (fault.message, fault.said),
+        ("ghost at 12", None),
+    ]
+    assert said(faults[0].said, "es").startswith("diodo ausente o en cortocircuito en casilla 5")
+    assert said(waiting, "es") != str(waiting)
+
+
 # -- fuzz ---------------------------------------------------------------------------------------
 
 json_values = st.recursive(
@@ -125,9 +177,30 @@ json_values = st.recursive(
     ),
     max_leaves=12,
 )
-keys = st.sampled_from(["t", "occupied", "pieces", "lever", "adjust", "fault", "squares", "link"])
+keys = st.sampled_from(
+    ["t", "occupied", "pieces", "lever", "adjust", "fault", "squares", "link", "said"]
+)
 log_objects = st.dictionaries(
     keys | st.sampled_from(["game", "fen", "resume", "detail"]), json_values
+)
+plain = st.text(st.characters(blacklist_characters="{}"), max_size=8)
+names = st.from_regex(r"[a-z]{1,5}", fullmatch=True)
+#: Words as a sensor makes them: a message whose places are the names of its values.
+phrases = st.recursive(
+    st.builds(Phrase, plain),
+    lambda inner: st.builds(
+        lambda text, values: Phrase(text + "".join(f"{{{n}}}" for n in values), **values),
+        plain,
+        st.dictionaries(
+            names,
+            inner
+            | plain
+            | st.integers(-(10**18), 10**18)
+            | st.floats(allow_nan=False, allow_infinity=False),
+            max_size=3,
+        ),
+    ),
+    max_leaves=6,
 )
 squares = st.frozensets(st.integers(min_value=1, max_value=32), max_size=32)
 times = st.floats(min_value=0, max_value=1e6)
@@ -143,6 +216,10 @@ sensor_events = st.one_of(
     st.builds(AdjustNotice, times, sides),
     st.builds(SensorFault, times, st.text(max_size=20), squares),
     st.builds(LinkHealth, times, st.booleans(), st.text(max_size=20)),
+    st.builds(SensorFault.worded, times, phrases, squares),
+    st.builds(
+        lambda t, up, said: LinkHealth(t, up, str(said), said), times, st.booleans(), phrases
+    ),
     st.builds(GameMarker, times, st.integers(0, 10**9), st.text(max_size=20), st.booleans()),
 )
 
