@@ -21,13 +21,11 @@ from dataclasses import dataclass, field
 from typing import NotRequired
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.properties import Properties
-from paho.mqtt.reasoncodes import ReasonCode
 from pydantic import JsonValue
 from typing_extensions import TypedDict
 
 from engine.refusal import Refusal, Value
-from poolboard.broker_client import new_client
+from poolboard.broker_client import BrokerConnection, new_client
 from poolboard.hall import messages, topics
 from poolboard.hall.event import EventStore, result_words, result_words_by_language
 from poolboard.hall.settings import HallConfig
@@ -179,12 +177,12 @@ class HallMonitor:
         self._replies: dict[str, Future[messages.ReplyMessage]] = {}
         self._stop = threading.Event()
         self._checker: threading.Thread | None = None
-        self.connected = threading.Event()
-        self.client = self._client()
+        self.connection = self._connection()
+        self.client = self.connection.client
 
     # -- the connection ------------------------------------------------------------------------
 
-    def _client(self) -> mqtt.Client:
+    def _connection(self) -> BrokerConnection:
         broker = self.config.broker
         client = new_client(
             topics.HALL_USER,
@@ -193,57 +191,43 @@ class HallMonitor:
             ca_file=broker.ca_file,
             clean_session=False,  # the broker keeps the hall's QoS 1 events while it is away
         )
-        client.on_connect = self._on_connect
-        client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message
-        return client
+        return BrokerConnection(
+            client,
+            broker.host,
+            broker.port,
+            broker.keepalive,
+            log=log,
+            who="the hall",
+            meanwhile="the tables' tiles show what was last heard",
+            on_up=self._on_up,
+        )
+
+    @property
+    def connected(self) -> threading.Event:
+        """Set while the hall is connected to the broker."""
+        return self.connection.connected
 
     def start(self) -> None:
         """Connect (retrying in the background) and start the alert checker."""
-        broker = self.config.broker
-        self.client.connect_async(broker.host, broker.port, keepalive=broker.keepalive)
-        self.client.loop_start()
+        self.connection.start()
         self._checker = threading.Thread(target=self._check_loop, name="hall-alerts", daemon=True)
         self._checker.start()
 
     def stop(self) -> None:
         """Disconnect and stop the checker."""
         self._stop.set()
-        self.client.disconnect()
-        self.client.loop_stop()
+        self.connection.stop()
         if self._checker is not None:
             self._checker.join(timeout=5)
 
-    def _on_connect(
-        self,
-        client: mqtt.Client,
-        _: object,
-        __: mqtt.ConnectFlags,
-        reason: ReasonCode,
-        ___: Properties | None,
-    ) -> None:
-        if reason.is_failure:
-            log.error("hall: the broker refused the hall: %s", reason)
-            return
+    def _on_up(self, client: mqtt.Client) -> None:
+        """Connected: hear every table; the silence while the hall was away is not theirs."""
         client.subscribe(f"{topics.ROOT}/+/+", qos=topics.QOS)
         with self.lock:
-            for view in self.tables.values():  # silence while the hall was away is not theirs
+            for view in self.tables.values():
                 if view.heard is not None:
                     view.heard = self.now()
-        self.connected.set()
-        log.info("hall: connected to the broker")
-
-    def _on_disconnect(
-        self,
-        _: mqtt.Client,
-        __: object,
-        ___: mqtt.DisconnectFlags,
-        reason: ReasonCode,
-        ____: Properties | None,
-    ) -> None:
-        self.connected.clear()
-        if not self._stop.is_set():
-            log.warning("hall: lost the broker (%s); reconnecting", reason)
 
     # -- listeners -----------------------------------------------------------------------------
 

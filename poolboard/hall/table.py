@@ -20,12 +20,10 @@ from collections.abc import Callable
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.properties import Properties
-from paho.mqtt.reasoncodes import ReasonCode
 from pydantic import BaseModel, ValidationError
 
 from engine.color import Color
-from poolboard.broker_client import new_client
+from poolboard.broker_client import BrokerConnection, new_client
 from poolboard.hall import topics
 from poolboard.hall.link import HallLinkConfig
 from poolboard.session import RefereeError, Session
@@ -160,15 +158,15 @@ class TablePublisher:
         self._wake = threading.Condition()
         self._resend_state = False
         self._stopping = False
-        self._unreachable_said = False
         self._unsubscribe: list[Callable[[], None]] = []
         self._worker: threading.Thread | None = None
         self._answered: OrderedDict[str, dict[str, object]] = OrderedDict()
-        self.client = self._client()
+        self.connection = self._connection()
+        self.client = self.connection.client
 
     # -- the connection ------------------------------------------------------------------------
 
-    def _client(self) -> mqtt.Client:
+    def _connection(self) -> BrokerConnection:
         client = new_client(
             self.table,
             self.link.password,
@@ -182,11 +180,17 @@ class TablePublisher:
             qos=topics.QOS,
             retain=True,
         )
-        client.on_connect = self._on_connect
-        client.on_disconnect = self._on_disconnect
-        client.on_connect_fail = self._on_connect_fail
         client.on_message = self._on_message
-        return client
+        return BrokerConnection(
+            client,
+            self.link.broker,
+            self.link.port,
+            self.link.keepalive,
+            log=log,
+            who=f"table {self.table}",
+            meanwhile="recording goes on",
+            on_up=self._on_up,
+        )
 
     def _topic(self, suffix: str) -> str:
         return topics.topic(self.table, suffix)
@@ -213,8 +217,7 @@ class TablePublisher:
             self._unsubscribe = [events.subscribe(kind, self._on_event) for kind in HALL_EVENTS]
             self._unsubscribe.append(events.subscribe(BoardChanged, self._on_board))
             self._on_board(BoardChanged(self.session.board_state()))
-        self.client.connect_async(self.link.broker, self.link.port, keepalive=self.link.keepalive)
-        self.client.loop_start()
+        self.connection.start()
         log.info("hall: table %s publishing to %s:%d", self.table, self.link.broker, self.link.port)
 
     def stop(self) -> None:
@@ -231,24 +234,10 @@ class TablePublisher:
                 self._topic(topics.STATUS), self._status("offline", "stopped"), topics.QOS, True
             )
             info.wait_for_publish(timeout=2)
-        self.client.disconnect()
-        self.client.loop_stop()
+        self.connection.stop()
 
-    def _on_connect(
-        self,
-        client: mqtt.Client,
-        _: object,
-        __: mqtt.ConnectFlags,
-        reason: ReasonCode,
-        ___: Properties | None,
-    ) -> None:
-        if reason.is_failure:
-            log.warning(
-                "hall: broker %s refused table %s: %s", self.link.broker, self.table, reason
-            )
-            return
-        log.info("hall: connected to %s:%d", self.link.broker, self.link.port)
-        self._unreachable_said = False
+    def _on_up(self, client: mqtt.Client) -> None:
+        """Connected: take actions, say "online" and have the worker publish the whole state."""
         client.subscribe(self._topic(topics.ACTION), qos=topics.QOS)
         client.publish(
             self._topic(topics.STATUS), self._status("online", "connected"), topics.QOS, True
@@ -256,26 +245,6 @@ class TablePublisher:
         with self._wake:
             self._resend_state = True
             self._wake.notify()
-
-    def _on_connect_fail(self, _: mqtt.Client, __: object) -> None:
-        if not self._unreachable_said:  # once until it works: the log is for people
-            self._unreachable_said = True
-            log.warning(
-                "hall: cannot reach the broker %s:%d; recording goes on, retrying",
-                self.link.broker,
-                self.link.port,
-            )
-
-    def _on_disconnect(
-        self,
-        _: mqtt.Client,
-        __: object,
-        ___: mqtt.DisconnectFlags,
-        reason: ReasonCode,
-        ____: Properties | None,
-    ) -> None:
-        if not self._stopping:
-            log.warning("hall: lost the broker (%s); recording goes on, retrying", reason)
 
     # -- publishing ----------------------------------------------------------------------------
 

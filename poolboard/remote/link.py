@@ -24,15 +24,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.properties import Properties
-from paho.mqtt.reasoncodes import ReasonCode
 from pydantic import JsonValue
 
 from engine.board import Board, Move
 from engine.color import Color
 from engine.game import BLACK_WINS, DRAW, WHITE_WINS
 from engine.phrase import Phrase
-from poolboard.broker_client import new_client
+from poolboard.broker_client import BrokerConnection, new_client
 from poolboard.records import DECIDED_THERE, reason_said
 from poolboard.remote import protocol
 from poolboard.remote.protocol import Invite, ProtocolError
@@ -137,7 +135,6 @@ class RemoteLink:
         self.peer: str | None = None  # the other board's name, once it has said something valid
         self.peer_plies = 0  # how many plies the other board has recorded: its acknowledgement
         self.pending: PeerMove | None = None  # handed to the owner, not yet recorded here
-        self.connected = threading.Event()
         self._lock = threading.RLock()
         self._moves: list[str] = []
         self._fens: list[str] = []
@@ -154,13 +151,12 @@ class RemoteLink:
         self._resend_due = False
         self._problems_said: set[str] = set()
         self._disagreement: Phrase | None = None  # the terms differ: no move of theirs counts
-        self._stopping = False
-        self._unreachable_said = False
-        self.client = self._client()
+        self.connection = self._connection()
+        self.client = self.connection.client
 
     # -- the connection ------------------------------------------------------------------------
 
-    def _client(self) -> mqtt.Client:
+    def _connection(self) -> BrokerConnection:
         client = new_client(
             self.board_name,
             self.link.password,
@@ -168,16 +164,27 @@ class RemoteLink:
             ca_file=self.link.ca_file,
             max_queued=MAX_QUEUED,
         )
-        client.on_connect = self._on_connect
-        client.on_disconnect = self._on_disconnect
-        client.on_connect_fail = self._on_connect_fail
         client.on_message = self._on_message
-        return client
+        return BrokerConnection(
+            client,
+            self.link.broker,
+            self.link.port,
+            self.link.keepalive,
+            log=log,
+            who=f"board {self.board_name}",
+            meanwhile="play goes on, moves wait for the link",
+            on_up=self._on_up,
+            on_change=lambda: self.on_link(),
+        )
+
+    @property
+    def connected(self) -> threading.Event:
+        """Set while the link to the broker is up."""
+        return self.connection.connected
 
     def start(self) -> None:
         """Connect in the background; paho retries while the broker is away."""
-        self.client.connect_async(self.link.broker, self.link.port, keepalive=self.link.keepalive)
-        self.client.loop_start()
+        self.connection.start()
         log.info(
             "remote: board %s (%s, plays %s) in game %s via %s:%d",
             self.board_name,
@@ -190,25 +197,10 @@ class RemoteLink:
 
     def stop(self) -> None:
         """Disconnect (the retained record stays at the broker for the other board)."""
-        self._stopping = True
-        self.client.disconnect()
-        self.client.loop_stop()
+        self.connection.stop()
 
-    def _on_connect(
-        self,
-        client: mqtt.Client,
-        _: object,
-        __: mqtt.ConnectFlags,
-        reason: ReasonCode,
-        ___: Properties | None,
-    ) -> None:
-        if reason.is_failure:
-            log.warning(
-                "remote: broker %s refused board %s: %s", self.link.broker, self.board_name, reason
-            )
-            return
-        log.info("remote: connected to %s:%d", self.link.broker, self.link.port)
-        self._unreachable_said = False
+    def _on_up(self, client: mqtt.Client) -> None:
+        """Connected: subscribe to the game, say hello and send the record (and the clock)."""
         connection = client.socket()
         if isinstance(connection, socket.socket):  # a move is one small packet: no Nagle delay
             connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -219,32 +211,6 @@ class RemoteLink:
             self._publish(protocol.RECORD, self._record())
             if self._clock is not None and self.link.role == "host":
                 self._publish(protocol.CLOCK, self._clock_body(self._clock))
-        self.connected.set()
-        self.on_link()
-
-    def _on_connect_fail(self, _: mqtt.Client, __: object) -> None:
-        if not self._unreachable_said:  # once until it works: the log is for people
-            self._unreachable_said = True
-            log.warning(
-                "remote: cannot reach the broker %s:%d; play goes on, retrying",
-                self.link.broker,
-                self.link.port,
-            )
-
-    def _on_disconnect(
-        self,
-        _: mqtt.Client,
-        __: object,
-        ___: mqtt.DisconnectFlags,
-        reason: ReasonCode,
-        ____: Properties | None,
-    ) -> None:
-        self.connected.clear()
-        self.on_link()
-        if not self._stopping:
-            log.warning(
-                "remote: lost the broker (%s); play goes on, moves wait for the link", reason
-            )
 
     # -- what this board sends -----------------------------------------------------------------
 

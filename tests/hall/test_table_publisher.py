@@ -15,6 +15,7 @@ from poolboard.session.events import (
     ViolationShown,
 )
 from tests.hall.conftest import HALL_PASSWORD, Listener, needs_mosquitto
+from tests.hall.test_broker_connection import refusals
 from tests.patience import PATIENCE
 
 pytestmark = needs_mosquitto
@@ -139,6 +140,25 @@ def test_broker_down_costs_nothing(broker, tables) -> None:
         state_with(hall, "t2", ["11-15", "23-19", "8-11"], timeout=15)
     finally:
         hall.close()
+
+
+def test_a_table_the_broker_refuses_says_so_once_and_records_on(broker, tables) -> None:
+    """A table whose name or password the broker does not know: said once in its log however
+    often paho retries, and its moves are recorded all the same."""
+    table = tables("t9", broker.port)  # no such broker user
+    deadline = time.monotonic() + PATIENCE
+    while refusals(broker) < 3:
+        assert time.monotonic() < deadline, "paho did not try three times"
+        time.sleep(0.05)
+    table.play("11-15")
+    assert table.http.get("/api/state").json()["moves"] == ["11-15"]
+    log = (table.folder / "stderr.log").read_text().splitlines()
+    said = [line for line in log if "refused" in line or "lost the broker" in line]
+    assert len(said) == 1, said
+    assert said[0].endswith(
+        f"hall: the broker 127.0.0.1:{broker.port} refused table t9: Not authorized; "
+        "recording goes on; retrying"
+    )
 
 
 def test_hall_events_name_what_happened() -> None:

@@ -16,6 +16,8 @@ from poolboard.remote.link import ClockReading, GameTerms, PeerMove, RemoteLink
 from poolboard.remote.protocol import Invite
 from poolboard.remote.settings import RemoteLinkConfig
 from tests.hall.conftest import TABLES, needs_mosquitto
+from tests.hall.test_broker_connection import refusals
+from tests.patience import PATIENCE
 
 pytestmark = needs_mosquitto
 
@@ -34,6 +36,7 @@ class Board_:
         self.clocks: list[ClockReading] = []
         self.problems: list[str | None] = []  # in English
         self.results: list[tuple[str, str]] = []
+        self.links: list[bool] = []  # whether the link was up, at each on_link
         config = loopback_link(port, user, role, invite, **settings)
         self.link = RemoteLink(
             config,
@@ -43,6 +46,7 @@ class Board_:
             on_clock=lambda reading: self._note(self.clocks, reading),
             on_problem=lambda said: self._note(self.problems, None if said is None else str(said)),
             on_result=lambda result, reason: self._note(self.results, (result, reason)),
+            on_link=lambda: self._note(self.links, self.link.connected.is_set()),
         )
 
     def _note(self, where: list, item) -> None:
@@ -66,12 +70,13 @@ class Board_:
 
 
 def loopback_link(port: int, user: str, role: str, invite: Invite, **settings) -> RemoteLinkConfig:
-    """Board ``user``'s link to the test broker on loopback (keepalive 2 s: drops seen fast)."""
+    """Board ``user``'s link to the test broker on loopback (keepalive 2 s: drops seen fast),
+    with its password unless ``settings`` give another."""
+    settings.setdefault("password", TABLES[user])
     return RemoteLinkConfig(
         broker="127.0.0.1",
         port=port,
         user=user,
-        password=TABLES[user],
         keepalive=2,
         invite=str(invite),
         role=role,
@@ -251,6 +256,7 @@ def test_moves_made_while_the_broker_is_down_arrive_after_it_restarts(pair, brok
     host.wait(lambda: not host.link.connected.is_set(), "the host noticing the broker gone")
     broker.start()
     host.wait(lambda: host.offered, "ply 2 after the broker came back", timeout=15)
+    assert host.links == [True, False, True]  # the pages hear of each change, once it is so
     assert [(m.ply, m.notation) for m in host.offered] == [(2, "23-19")]
     host.play("23-19")
     guest.wait(lambda: guest.link.peer_plies == 2, "the host acknowledging ply 2")
@@ -330,6 +336,24 @@ def test_a_board_started_while_the_broker_is_down_says_so_once_and_joins_later(
     assert guest.offered[0].notation == "11-15"
     host.link.stop()
     guest.link.stop()
+
+
+def test_a_board_the_broker_refuses_says_so_once_and_its_link_stays_down(broker, caplog) -> None:
+    caplog.set_level(logging.INFO, logger="poolboard.remote")
+    board = Board_(broker.port, "t1", "host", "black", password="not-its-password")
+    board.link.start()
+    board.wait(lambda: refusals(broker) >= 3, "paho trying three times", timeout=PATIENCE)
+    lines = [r for r in caplog.records if "refused" in r.getMessage()]
+    assert [(r.levelno, r.getMessage()) for r in lines] == [
+        (
+            logging.ERROR,
+            f"remote: the broker 127.0.0.1:{broker.port} refused board t1: Not authorized; "
+            "play goes on, moves wait for the link; retrying",
+        )
+    ]
+    assert not board.link.connected.is_set() and board.links == []  # never up: no change
+    assert not [r for r in caplog.records if "lost the broker" in r.getMessage()]
+    board.link.stop()
 
 
 def test_a_board_speaking_another_protocol_version_is_named(pair, broker, caplog) -> None:
