@@ -6,9 +6,10 @@ with the corners it finds itself, as a user who clicks nothing meets it.
 Each board (grouped as ``poolboard vision evaluate`` groups them) is calibrated on each of its
 photos in turn with the position that photo shows and no corners (markers, the grid, the
 lattice: :func:`vision.calibration.locate_board`); each other photo of the board is read
-with the corners found in it the same way: turned nearest the calibration's where the photo
-was taken from the calibration's pose (within a square), as the camera in play turns them;
-from another pose, by the position it shows. A square
+with the corners found in it the same way, snapped onto the grid through the calibration's
+lens (:mod:`vision.grid_snap`) and turned nearest the calibration's where the photo was taken
+from the calibration's pose (within a square), as the camera in play turns them; from another
+pose, by the position it shows. A square
 counts right in occupancy and colour. Where a photo shows a position that is its own mirror,
 the camera may take the other side as Black than the labels do (R-BRD-3: the darker; the
 labels: red), numbering the board from the other end: each read is scored in the labels'
@@ -33,6 +34,7 @@ from bench.labelled import load_photos, photo_arguments  # noqa: E402
 from vision.calibration import Calibration, CalibrationError, calibrate  # noqa: E402
 from vision.corners import CornerError, find_board_corners  # noqa: E402
 from vision.evaluate import Photo, boards  # noqa: E402
+from vision.grid_snap import snap_corners  # noqa: E402
 
 _SWAPPED = {"b": "w", "w": "b", "B": "W", "W": "B"}
 
@@ -73,6 +75,7 @@ def _read(
     side = float(np.linalg.norm(calibration.corners[1] - calibration.corners[0]))
     if np.abs(nearest - calibration.corners).max() < side / 8:  # within a square: same pose
         corners = nearest
+    corners, _ = snap_corners(photo.image, corners, calibration.k1)  # as the camera in play
     placed = calibration.seen_at(corners, photo.image)
     return placed.squares_in(photo.image)
 

@@ -72,6 +72,7 @@ from vision.corners import (
     remap,
     warp,
 )
+from vision.grid_snap import snap_corners
 from vision.layout import CORNER_NAMES, MARGIN_PX, SQUARE_CENTRES, SQUARE_PX
 from vision.looks import CalibratedView, square_looks
 from vision.markers import (
@@ -856,7 +857,43 @@ def calibrate(
             f"lie{'' if len(outside) > 1 else 's'} outside the {width}x{height} picture: give "
             "the playing area's corners in this picture's pixels"
         )
-    k1 = lens_distortion(image, found)
+    if labelled:  # a label's corners are the truth it is scored on: kept as given
+        k1 = lens_distortion(image, found)
+    else:
+        found, k1 = snap_corners(image, found)
+    # The grid found says nothing of its turn; the pieces guessed it (vision.corners.orient).
+    # Where the board then reads otherwise than the position given, its half turn (which
+    # keeps the dark squares dark) is tried too, and whichever reads the position better kept.
+    turns = [found, np.roll(found, 2, axis=0)] if method == "auto" else [found]
+    best: Calibration | None = None
+    refusals: list[CalibrationError] = []
+    for turn in turns:
+        try:
+            calibration = _learnt_at(image, turn, method, markers, k1, known, labelled, reader)
+        except CalibrationError as error:
+            refusals.append(error)
+            continue
+        if best is None or len(calibration.odd) < len(best.odd):
+            best = calibration
+        if not best.odd:
+            break
+    if best is None:
+        raise refusals[0]  # the turn found's: why the board as found cannot be learnt
+    return best
+
+
+def _learnt_at(
+    image: np.ndarray,
+    found: np.ndarray,
+    method: str,
+    markers: dict[int, np.ndarray],
+    k1: float,
+    known: dict[int, str],
+    labelled: bool,
+    reader: str,
+) -> Calibration:
+    """:func:`calibrate`'s calibration at corners ``found`` through a lens ``k1``."""
+    height, width = image.shape[:2]
     draft = Calibration(found, method, (width, height), _UNLEARNT, np.zeros((32, 3)), k1=k1)
     canvas = draft.canvas(image)
     if not labelled and board_likeness(canvas) < BOARD_LIKE:  # every reading would be refused
@@ -867,7 +904,7 @@ def calibrate(
             draft,
         )  # fmt: skip
     if labelled:  # a label's board may run off the picture: learn from what it shows
-        known |= dict.fromkeys(_out_of_picture(draft), "unknown")
+        known = known | dict.fromkeys(_out_of_picture(draft), "unknown")
     pixels = sample(canvas, draft.sampler)
     coloured = not colourless(image)
     look = None

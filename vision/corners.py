@@ -99,12 +99,12 @@ def lens_distortion(image: np.ndarray, corners: np.ndarray) -> float:
     height, width = image.shape[:2]
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     scores = {}
-    for k1 in _K1_CANDIDATES:
+    for k1 in K1_CANDIDATES:
         canvas = remap(grey, canvas_maps(corners, k1, (width, height))).astype(np.float32)
         values = canvas.ravel()[_EDGE_BAND]
         scores[k1] = _agreement(values, _EDGE_PATTERN)
     best = max(scores, key=lambda k: scores[k])
-    return best if scores[best] > scores[0.0] + _K1_GAIN else 0.0
+    return best if scores[best] > scores[0.0] + K1_GAIN else 0.0
 
 
 #: The least :func:`board_likeness` of a picture that shows the board where it is looked for.
@@ -116,9 +116,16 @@ def board_likeness(canvas: np.ndarray, every: int = 1) -> float:
     best correlation, over the colour channels, of the pixels along the squares' edges with
     the ideal light/dark pattern (a board: 0.5-0.95; not a board, or a moved one: near 0).
     ``every``: look at every so many of those pixels only (a quick check on each frame)."""
+    return float(np.abs(pattern_agreement(canvas, every)).max())
+
+
+def pattern_agreement(canvas: np.ndarray, every: int = 1) -> np.ndarray:
+    """For each colour channel of a canonical image (3,), the correlation of the pixels along
+    the squares' edges with the ideal pattern: positive where the light squares are the
+    lighter in that channel, negative where they are the darker, near 0 where no board is."""
     band, pattern = _EDGE_BAND[::every], _EDGE_PATTERN[::every]
     values = canvas.reshape(-1, 3)[band].astype(np.float32)
-    return max(abs(_agreement(values[:, c], pattern)) for c in range(3))
+    return np.array([_agreement(values[:, c], pattern) for c in range(3)])
 
 
 def _agreement(values: np.ndarray, pattern: np.ndarray) -> float:
@@ -148,10 +155,10 @@ _HALVED = 800  # pixels across from which the grid is also looked for at half si
 #: Most pixels across that the grid is looked for at: a phone's or a Pi camera's full-size
 #: still (4000-4600 px) is shrunk first, as the detector takes seconds and gigabytes on it.
 _GRID_LARGEST = 1920
-_K1_CANDIDATES = (0.0, -0.05, -0.1, -0.15, -0.2, -0.25, -0.3, -0.35, 0.05, 0.1)
-_K1_GAIN = 0.01  # correlation a k1 must add over none to be believed
+K1_CANDIDATES = (0.0, -0.05, -0.1, -0.15, -0.2, -0.25, -0.3, -0.35, 0.05, 0.1)
+K1_GAIN = 0.01  # correlation a k1 must add over none to be believed
 #: The least and most lens distortion :func:`lens_distortion` fits.
-K1_RANGE = (min(_K1_CANDIDATES), max(_K1_CANDIDATES))
+K1_RANGE = (min(K1_CANDIDATES), max(K1_CANDIDATES))
 _EDGE_BAND, _EDGE_PATTERN = _edge_band()
 
 

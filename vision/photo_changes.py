@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from vision.evaluate import Change, Photo, unchanged
+from vision.grid_snap import snap_corners
 
 #: A change to a picture's pixels, given a generator seeded for the photo.
 Picture = Callable[[np.ndarray, np.random.Generator], np.ndarray]
@@ -148,6 +149,19 @@ def _jitter(share: float, seed: int) -> Change:
     return changed
 
 
+def _clicked(share: float, seed: int) -> Change:
+    """Each corner clicked up to ``share`` of the board's side off, then snapped onto the grid
+    as ``vision calibrate`` and ``vision read --corners`` snap the corners a user gives."""
+    jitter = _jitter(share, seed)
+
+    def changed(photo: Photo) -> Photo:
+        clicked = jitter(photo)
+        corners, _ = snap_corners(clicked.image, clicked.corners)
+        return replace(clicked, corners=corners)
+
+    return changed
+
+
 def _rotated(degrees: float) -> Change:
     """The camera turned about its axis: the picture rotated about its centre, corners too."""
 
@@ -214,6 +228,7 @@ def changes(seed: int) -> dict[str, tuple[str, Change]]:
         "blur sigma 3": ("read", _pixels(_blur(3), seed)),
         "320 px wide": ("read", _smaller(320)),
         "corners off by <= 2 % of the side": ("read", _jitter(0.02, seed + 1)),
+        "corners clicked <= 2 % of the side off, snapped": ("read", _clicked(0.02, seed + 1)),
         "rotated 10 degrees": ("read", _rotated(10)),
         "calibration: exposure x0.6": ("calibration", _pixels(_gain(0.6, 0.6, 0.6), seed)),
         "calibration: exposure x1.5": ("calibration", _pixels(_gain(1.5, 1.5, 1.5), seed)),
@@ -221,6 +236,10 @@ def changes(seed: int) -> dict[str, tuple[str, Change]]:
         "calibration: cold light": ("calibration", _pixels(_gain(1.15, 1.0, 0.8), seed)),
         "calibration: 640 px wide": ("calibration", _smaller(640)),
         "calibration: corners off by <= 1 % of the side": ("calibration", _jitter(0.01, seed + 2)),
+        "calibration: corners clicked <= 2 % of the side off, snapped": (
+            "calibration",
+            _clicked(0.02, seed + 2),
+        ),
         # Another camera altogether: both pictures taken with it.
         "both: 640 px, noise 4, JPEG 60 (Pi camera)": ("both", _pi_camera(seed)),
         "both: tone curve gamma 1.6": ("both", _pixels(_gamma(1.6), seed)),

@@ -25,6 +25,7 @@ from engine.sensing import LinkHealth, SensorEvent, SensorFault, Snapshot
 from vision.calibration import Calibration, CalibrationError, why_unreadable
 from vision.colour import Pixels
 from vision.corners import BOARD_LIKE, CornerError, board_likeness, find_board_corners
+from vision.grid_snap import snap_corners
 from vision.looks import look_change, square_looks
 from vision.markers import MARKER_IDS, detect_markers
 from vision.outline import UNSEEN_SIDE
@@ -442,7 +443,9 @@ class BoardWatcher:
         # no longer seen or read where the corners put it (whatever found them at calibration).
         if self.calibration.method == "auto" or reading.unknown or reading.board < BOARD_LIKE:
             with contextlib.suppress(CornerError):
-                corners = self._turned(frame, find_board_corners(frame, near=old))
+                grid = find_board_corners(frame, near=old)
+                found, _ = snap_corners(frame, grid, self.calibration.k1)  # the same lens
+                corners = self._turned(frame, found)
         # Where the grid agrees with the corners the camera has not moved: they stay (corners
         # clicked by hand are finer than the grid's, extended past a lens's bend), even when
         # a square fits no colour (a coin or a die on it, not a moved board). Corners not the

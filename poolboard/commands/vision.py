@@ -204,6 +204,13 @@ def _write_picture(path: str | Path, picture: np.ndarray) -> str | None:
     return None
 
 
+def _farthest_move(given: np.ndarray, snapped: np.ndarray) -> float:
+    """The farthest (pixels) any of four corners moved from ``given`` to ``snapped``."""
+    import numpy as np
+
+    return float(np.linalg.norm(snapped - given, axis=1).max())
+
+
 def run_calibrate(args: argparse.Namespace) -> int:
     from vision.calibration import (
         CalibrationError,
@@ -240,6 +247,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
         return _fail(f"cannot write {args.out!r}: {error.strerror or error}")
     corners_text = ", ".join(f"{x:.0f},{y:.0f}" for x, y in calibration.corners)
     print(f"calibrated by {calibration.method}: corners a1,h1,h8,a8 = {corners_text}")
+    if corners is not None and (moved := _farthest_move(corners, calibration.corners)) >= 0.5:
+        print(f"the corners given were moved up to {moved:.1f} px onto the squares' edges")
     remedy = {
         "markers": "move the stickers (id 0 goes at a1)",
         "manual": "give the corners starting at a1",
@@ -286,6 +295,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
 def run_read(args: argparse.Namespace) -> int:
     from vision.calibration import Calibration, CalibrationError, load_image, read_placed
     from vision.corners import CornerError, parse_corners
+    from vision.grid_snap import snap_corners
     from vision.outline import UNSEEN_SIDE
     from vision.overlay import draw_reading
 
@@ -307,7 +317,8 @@ def run_read(args: argparse.Namespace) -> int:
             if corners is None:  # markers looked for once, read and drawn
                 placed = calibration.placed_in(image)
             else:
-                placed = calibration.seen_at(corners, image)
+                snapped, _ = snap_corners(image, corners, calibration.k1)  # one camera, one lens
+                placed = calibration.seen_at(snapped, image)
             squares = read_placed(placed, image)
         except CalibrationError as error:
             status = _fail(f"{path}: {error}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import struct
 from dataclasses import replace
 from pathlib import Path
@@ -56,6 +57,27 @@ def test_calibrate_with_corners_given(tmp_path, view: View) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "calibrated by manual" in done.stdout
+
+
+def test_calibrate_says_how_far_it_moved_corners_clicked_off(tmp_path, view: View) -> None:
+    """Corners clicked 5 px off (2 % of the board's side) are snapped onto the squares' edges,
+    the line says by how much, and the file keeps the snapped corners."""
+    frame = render(START, Style(), view, markers=False)
+    start = tmp_path / "start.png"
+    cv2.imwrite(str(start), frame.image)
+    clicked = frame.corners + np.array([[5, 0], [0, -5], [-4, 3], [3, 4]], np.float32)
+    done = poolboard(
+        "vision", "calibrate", str(start), "--out", str(tmp_path / "c.json"),
+        "--corners", ",".join(f"{v:.0f}" for v in clicked.ravel()),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    moved = re.search(
+        r"corners given were moved up to ([\d.]+) px onto the squares' edges", done.stdout
+    )
+    assert moved is not None and 3 < float(moved.group(1)) < 7
+    kept = json.loads((tmp_path / "c.json").read_text())["corners"]
+    saved = np.array([kept[name] for name in ("a1", "h1", "h8", "a8")], np.float32)
+    assert np.abs(saved - frame.corners).max() < 2
 
 
 def test_errors_are_plain_sentences(tmp_path) -> None:
