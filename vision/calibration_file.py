@@ -31,6 +31,7 @@ METHODS = ("markers", "auto", "manual")
 
 Point = tuple[float, float]
 Colour = tuple[float, float, float]
+_Positive = Annotated[float, Field(gt=0)]
 Square = Annotated[int, Field(ge=1, le=32)]
 
 
@@ -103,6 +104,9 @@ class LookFile(_Part):
     present: tuple[StrictBool, StrictBool, StrictBool]
     king_odds: tuple[float, float]
     network: str | None = None  # the network it was learnt with (older files: not named)
+    #: The calibration picture's light colour cast, each channel over the mean (older files:
+    #: none, and frames are read without bringing them to it).
+    light_balance: tuple[_Positive, _Positive, _Positive] | None = None
 
     @model_validator(mode="after")
     def _one_embedding_length(self) -> LookFile:
@@ -116,6 +120,7 @@ class LookFile(_Part):
             np.array(self.centres, dtype=float), self.spread,
             np.array(self.side_colours, dtype=float), np.array(self.side_spread, dtype=float),
             np.array(self.present), np.array(self.king_odds, dtype=float), self.network,
+            None if self.light_balance is None else np.array(self.light_balance, dtype=float),
         )  # fmt: skip
 
 

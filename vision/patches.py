@@ -103,6 +103,12 @@ class Windows:
         )  # fmt: skip
         return np.maximum(np.median(light.reshape(-1, 3), axis=0).astype(np.float32), 1.0)
 
+    def light_balance(self, image: np.ndarray) -> np.ndarray:
+        """The light squares' colour (3,) over its mean brightness: the light's colour cast,
+        which :meth:`patches` (dividing by the brightness alone) leaves in the windows."""
+        light = self.light_colour(self._shrunk(image))
+        return light / float(light.mean())
+
     def patches(self, image: np.ndarray) -> np.ndarray:
         """The 32 windows (32, PATCH_PX, PATCH_PX, 3) float32, in units of the light squares'
         colour (1.0 is as bright as a light square), clipped to 0-2."""

@@ -16,7 +16,7 @@ Runs on OpenCV's ``dnn`` module (numpy and OpenCV only); about 2 MFLOPs a square
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -103,12 +103,19 @@ class BoardLook:
     # which a piece is a king (:func:`king_threshold`)
     network: str | None = None  # :func:`network_id` of the network it was learnt with (None:
     # a file saved before looks named theirs)
+    #: The calibration picture's light colour cast (:meth:`Windows.light_balance`); a frame's
+    #: windows are brought to it before they are read (None: a file saved before looks kept it)
+    light_balance: np.ndarray | None = None
 
     @classmethod
-    def learn(cls, patches: np.ndarray, position: dict[int, str]) -> BoardLook:
-        """The look of the board in ``patches`` (32 windows), which shows ``position``."""
+    def learn(
+        cls, patches: np.ndarray, position: dict[int, str], light_balance: np.ndarray | None = None
+    ) -> BoardLook:
+        """The look of the board in ``patches`` (32 windows), which shows ``position``, under a
+        light of colour cast ``light_balance`` (:meth:`Windows.light_balance`)."""
         probabilities, embedding = network()(patches)
-        return cls.from_embeddings(embedding, colours(patches), position, probabilities)
+        look = cls.from_embeddings(embedding, colours(patches), position, probabilities)
+        return replace(look, light_balance=light_balance)
 
     @classmethod
     def from_embeddings(
@@ -149,17 +156,35 @@ class BoardLook:
 
     def to_json(self) -> dict[str, object]:
         """The look as plain numbers (a calibration file holds it)."""
-        return {
-            "centres": self.centres.round(5).tolist(),
-            "spread": round(self.spread, 6),
-            "side_colours": self.side_colours.round(5).tolist(),
-            "side_spread": self.side_spread.round(5).tolist(),
-            "present": self.present.tolist(),
-            "king_odds": self.king_odds.round(5).tolist(),
-        } | ({} if self.network is None else {"network": self.network})
+        return (
+            {
+                "centres": self.centres.round(5).tolist(),
+                "spread": round(self.spread, 6),
+                "side_colours": self.side_colours.round(5).tolist(),
+                "side_spread": self.side_spread.round(5).tolist(),
+                "present": self.present.tolist(),
+                "king_odds": self.king_odds.round(5).tolist(),
+            }
+            | ({} if self.network is None else {"network": self.network})
+            | (
+                {}
+                if self.light_balance is None
+                else {"light_balance": self.light_balance.round(5).tolist()}
+            )
+        )
 
-    def read(self, patches: np.ndarray, adaptation: float = ADAPTATION) -> list[str]:
-        """Each window's reading: "empty", "b", "w", "B", "W" or "?" (a piece, side unseen)."""
+    def read(
+        self,
+        patches: np.ndarray,
+        light_balance: np.ndarray | None = None,
+        adaptation: float = ADAPTATION,
+    ) -> list[str]:
+        """Each window's reading: "empty", "b", "w", "B", "W" or "?" (a piece, side unseen).
+        ``light_balance``: the frame's light colour cast; the windows are first brought to the
+        calibration's (a warmer lamp or another white balance since cancels)."""
+        if light_balance is not None and self.light_balance is not None:
+            patches = np.clip(patches * (self.light_balance / light_balance), 0.0, 2.0)
+            patches = patches.astype(np.float32)
         probabilities, embedding = network()(patches)
         return self.decide(probabilities, embedding, colours(patches), adaptation)
 

@@ -61,14 +61,32 @@ def test_the_shipped_network_says_what_it_was_trained_on() -> None:
 
 def test_a_board_look_survives_its_file_and_refuses_a_broken_one() -> None:
     board = next(boards(3, 1))
-    look = BoardLook.learn(board.patches, board.position)
+    balance = np.array([0.9, 1.0, 1.1])
+    look = BoardLook.learn(board.patches, board.position, balance)
     saved = json.loads(json.dumps(look.to_json()))
     again = LookFile.model_validate(saved).board_look()
-    assert again.read(board.patches) == look.read(board.patches)
+    assert again.light_balance is not None and np.allclose(again.light_balance, balance)
+    assert again.read(board.patches, balance) == look.read(board.patches, balance)
+    older = {k: v for k, v in saved.items() if k != "light_balance"}  # saved before it was kept
+    assert LookFile.model_validate(older).board_look().light_balance is None
+    with pytest.raises(ValidationError, match="light_balance"):
+        LookFile.model_validate(saved | {"light_balance": [1.0, 0.0, 1.0]})
     with pytest.raises(ValidationError, match="centres"):
         LookFile.model_validate(saved | {"centres": [[1.0, 2.0]]})
     with pytest.raises(ValidationError, match="finite"):
         LookFile.model_validate(saved | {"side_colours": [[float("nan")] * 3] * 2})
+
+
+def test_a_colour_cast_since_calibration_cancels() -> None:
+    """Windows under a warmer light than the calibration's (each channel scaled, as the light
+    squares show) read as they did under the calibration's light."""
+    board = next(boards(3, 1))
+    balance = np.array([0.95, 1.0, 1.05])
+    look = BoardLook.learn(board.patches, board.position, balance)
+    cast = np.array([0.8, 1.0, 1.2], dtype=np.float32)
+    warm = (board.patches * cast).astype(np.float32)
+    assert warm.max() < 2.0  # nothing clipped: the cast is all that changed
+    assert look.read(warm, balance * cast) == look.read(board.patches, balance)
 
 
 def test_a_rendered_board_calibrated_on_the_start_reads_another_position() -> None:
