@@ -17,7 +17,9 @@ considers (:data:`vision.corners.K1_CANDIDATES`) and the best kept: the lens the
 given show (:func:`vision.corners.lens_distortion`), unless another lines the edges up clearly
 better. The
 corners move only when the squares' edges then line up better than as given
-(:func:`vision.corners.board_likeness`) and each by less than a quarter of a square.
+(:func:`vision.corners.board_likeness`) and each by less than a quarter of a square, and only
+where the whole playing area is in the picture (a part cut off, black in the canonical image,
+would pull the grid inwards).
 """
 
 from __future__ import annotations
@@ -43,17 +45,26 @@ FARTHEST = 0.25
 _EDGE = 0.15
 _STEPS = 100  # most iterations of the correlation's ascent
 _CONVERGED = 1e-5  # change of the correlation below which it has converged
+_SUBSAMPLES = 4  # samples a side of each pixel of the ideal pattern
 
 
 def _pattern() -> tuple[np.ndarray, np.ndarray]:
-    """The ideal canonical image (light squares 1, dark 0) and where it is matched."""
-    ys, xs = np.mgrid[0:CANVAS_PX, 0:CANVAS_PX] + 0.5
+    """The ideal canonical image (light squares 1, dark 0) and where it is matched. Canvas
+    pixel i samples the canonical point i (:func:`vision.corners.canvas_maps`), so a pixel on
+    an edge is half light: each pixel is the light share of its area, four samples a side."""
+    ys, xs = np.mgrid[0:CANVAS_PX, 0:CANVAS_PX].astype(np.float64)
     x, y = (xs - MARGIN_PX) / SQUARE_PX, (ys - MARGIN_PX) / SQUARE_PX
-    inside = (x >= 0) & (x < 8) & (y >= 0) & (y < 8)
-    light = (np.floor(x) + np.floor(y)) % 2 == 0
+    offsets = (np.arange(_SUBSAMPLES) + 0.5) / _SUBSAMPLES - 0.5
+    light = np.zeros((CANVAS_PX, CANVAS_PX))
+    for dy in offsets:
+        for dx in offsets:
+            px, py = x + dx / SQUARE_PX, y + dy / SQUARE_PX
+            light += (np.floor(px) + np.floor(py)) % 2 == 0
+    light /= _SUBSAMPLES**2
+    inside = (x >= 0) & (x <= 8) & (y >= 0) & (y <= 8)
     fx, fy = x % 1, y % 1
     edge = (np.minimum(fx, 1 - fx) < _EDGE) | (np.minimum(fy, 1 - fy) < _EDGE)
-    return light.astype(np.float32), (inside & (light | edge)).astype(np.uint8)
+    return light.astype(np.float32), (inside & ((light > 0) | edge)).astype(np.uint8)
 
 
 _IDEAL, _MATCHED = _pattern()
@@ -100,6 +111,8 @@ def snap_corners(
     ``k1`` where the camera's lens is known (a calibration's), else the one fitted with the
     corners. Where the picture shows no better grid, the corners as given."""
     corners = np.asarray(corners, dtype=np.float32)
+    if not _within(image, corners):  # the part cut off would pull the grid into the picture
+        return corners, lens_distortion(image, corners) if k1 is None else k1
     if k1 is not None:
         lenses = [k1]
         given = k1
@@ -116,6 +129,26 @@ def snap_corners(
     best = max(found, key=lambda lens: found[lens][0])
     if given in found and found[best][0] <= found[given][0] + K1_GAIN:
         best = given  # another lens than the corners' own only where it is clearly better
-    if found[best][0] <= _likeness(image, corners, given):
+    likeness, snapped = found[best]
+    # Once more from there: the first alignment was made on a picture resampled where the
+    # corners were off, and stops a pixel or two short of the edges.
+    again = _aligned(image, snapped, best)
+    if again is not None and _near(again, corners):
+        closer = _likeness(image, again, best)
+        likeness, snapped = (closer, again) if closer > likeness else (likeness, snapped)
+    if likeness <= _likeness(image, corners, given) or not _within(image, snapped):
         return corners, given
-    return found[best][1].astype(np.float32), best
+    return snapped.astype(np.float32), best
+
+
+def _near(moved: np.ndarray, corners: np.ndarray) -> bool:
+    """Whether no corner moved farther than :data:`FARTHEST` squares from ``corners``."""
+    side = float(np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1).max())
+    return float(np.linalg.norm(moved - corners, axis=1).max()) <= FARTHEST * side / 8
+
+
+def _within(image: np.ndarray, corners: np.ndarray) -> bool:
+    """Whether all four corners lie in the picture (the whole playing area is seen)."""
+    height, width = image.shape[:2]
+    x, y = corners[:, 0], corners[:, 1]
+    return bool(((x >= 0) & (x <= width - 1) & (y >= 0) & (y <= height - 1)).all())

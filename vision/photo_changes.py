@@ -15,6 +15,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from vision.corners import lens_distortion
 from vision.evaluate import Change, Photo, unchanged
 from vision.grid_snap import snap_corners
 
@@ -149,14 +150,16 @@ def _jitter(share: float, seed: int) -> Change:
     return changed
 
 
-def _clicked(share: float, seed: int) -> Change:
+def _clicked(share: float, seed: int, calibrating: bool) -> Change:
     """Each corner clicked up to ``share`` of the board's side off, then snapped onto the grid
-    as ``vision calibrate`` and ``vision read --corners`` snap the corners a user gives."""
+    as ``vision calibrate`` snaps them (``calibrating``: the lens fitted with them) or ``vision
+    read --corners`` does (through the camera's lens: the one its labelled corners show)."""
     jitter = _jitter(share, seed)
 
     def changed(photo: Photo) -> Photo:
         clicked = jitter(photo)
-        corners, _ = snap_corners(clicked.image, clicked.corners)
+        lens = None if calibrating else lens_distortion(photo.image, photo.corners)
+        corners, _ = snap_corners(clicked.image, clicked.corners, lens)
         return replace(clicked, corners=corners)
 
     return changed
@@ -228,7 +231,10 @@ def changes(seed: int) -> dict[str, tuple[str, Change]]:
         "blur sigma 3": ("read", _pixels(_blur(3), seed)),
         "320 px wide": ("read", _smaller(320)),
         "corners off by <= 2 % of the side": ("read", _jitter(0.02, seed + 1)),
-        "corners clicked <= 2 % of the side off, snapped": ("read", _clicked(0.02, seed + 1)),
+        "corners clicked <= 2 % of the side off, snapped": (
+            "read",
+            _clicked(0.02, seed + 1, False),
+        ),
         "rotated 10 degrees": ("read", _rotated(10)),
         "calibration: exposure x0.6": ("calibration", _pixels(_gain(0.6, 0.6, 0.6), seed)),
         "calibration: exposure x1.5": ("calibration", _pixels(_gain(1.5, 1.5, 1.5), seed)),
@@ -238,7 +244,7 @@ def changes(seed: int) -> dict[str, tuple[str, Change]]:
         "calibration: corners off by <= 1 % of the side": ("calibration", _jitter(0.01, seed + 2)),
         "calibration: corners clicked <= 2 % of the side off, snapped": (
             "calibration",
-            _clicked(0.02, seed + 2),
+            _clicked(0.02, seed + 2, True),
         ),
         # Another camera altogether: both pictures taken with it.
         "both: 640 px, noise 4, JPEG 60 (Pi camera)": ("both", _pi_camera(seed)),

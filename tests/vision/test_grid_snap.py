@@ -72,3 +72,13 @@ def test_a_real_photo_clicked_off_snaps_where_its_exact_corners_snap() -> None:
         before = np.linalg.norm(clicked - calibration.corners, axis=1).mean()
         after = np.linalg.norm(snapped - calibration.corners, axis=1).mean()
         assert after < before / 4
+
+
+def test_a_board_cut_by_the_pictures_edge_keeps_its_corners() -> None:
+    """eppu_initialization.jpg cut below the board's middle: a1 lies outside the picture, where
+    the canonical image is black and would pull the grid inwards, so nothing is moved."""
+    photo = load_image(PHOTO)
+    calibration = calibrate(photo, CORNERS)
+    cut = np.ascontiguousarray(photo[:600])
+    snapped, k1 = snap_corners(cut, calibration.corners, calibration.k1)
+    assert np.array_equal(snapped, calibration.corners) and k1 == calibration.k1

@@ -218,7 +218,7 @@ def test_an_odd_object_on_the_board_keeps_corners_given_by_hand(view: View) -> N
     for u, v in ((4.5, 3.5), (3.5, 4.5)):  # the middles of squares 15 and 18 (canonical)
         spot = np.array([[[u * SQUARE_PX + MARGIN_PX, v * SQUARE_PX + MARGIN_PX]]], np.float32)
         x, y = cv2.perspectiveTransform(spot, to_image)[0, 0]
-        cv2.circle(odd, (int(x), int(y)), 12, (200, 60, 0), -1)
+        cv2.circle(odd, (int(x), int(y)), 10, (200, 60, 0), -1)
     assert watcher.reader.read(odd).unknown  # the premise: the coin fits no colour
     frames = [render(START, Style(), replace(bent, seed=k), markers=False).image for k in range(4)]
     events = feed(watcher, frames + [odd] * 6)
