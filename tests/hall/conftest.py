@@ -17,7 +17,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from engine.board import Board
 from poolboard.hall.broker import Broker, mosquitto_program, write_broker_config
-from tests.patience import PATIENCE
+from tests.patience import PATIENCE, wait_for
 
 HALL_PASSWORD = "hall-pw"
 TABLES = {"t1": "pw-one", "t2": "pw-two", "t3": "pw-three"}
@@ -230,10 +230,10 @@ class TableProcess:
         for square in move.captures:
             occupied.discard(square)
             self.show(occupied)
-        deadline = time.monotonic() + PATIENCE
-        while len(self.http.get("/api/state").json()["moves"]) <= before:
-            assert time.monotonic() < deadline, f"{self.name}: {text} was not recorded"
-            time.sleep(0.05)
+        wait_for(
+            lambda: len(self.http.get("/api/state").json()["moves"]) > before,
+            f"{self.name}: {text} being recorded",
+        )
 
     def referee(self, action: str, body: dict | None = None) -> None:
         self.http.post(
@@ -339,13 +339,7 @@ class HallProcess:
 
     def wait(self, check, what: str, timeout: float = PATIENCE):
         """Poll ``check()`` until it returns something true; that value."""
-        deadline = time.monotonic() + timeout
-        while True:
-            value = check()
-            if value:
-                return value
-            assert time.monotonic() < deadline, f"hall: {what} did not happen"
-            time.sleep(0.1)
+        return wait_for(check, f"hall: {what}", timeout)
 
     def tile(self, table: str) -> dict:
         return self.get(f"/api/tables/{table}")["tile"]

@@ -3,7 +3,6 @@ once however often paho retries, and the hall is never up; a broker lost is said
 down until it is back, and up again then."""
 
 import logging
-import time
 
 import pytest
 
@@ -12,16 +11,9 @@ from poolboard.hall.event import EventStore
 from poolboard.hall.monitor import HallMonitor
 from poolboard.hall.settings import hall_config_from_mapping
 from tests.hall.conftest import HALL_PASSWORD, TABLES, needs_mosquitto
-from tests.patience import PATIENCE
+from tests.patience import wait_for
 
 pytestmark = needs_mosquitto
-
-
-def wait_for(check, what: str, timeout: float = PATIENCE) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, f"{what} did not happen"
-        time.sleep(0.02)
 
 
 def refusals(broker: Broker) -> int:

@@ -30,6 +30,7 @@ from poolboard.opponents.computer import ComputerOpponent
 from poolboard.session import RefereeError, Session
 from poolboard.simulated_board import SimulatedBoard
 from poolboard.simulator import HumanSimulator
+from tests.patience import wait_for
 from tests.service.conftest import FakeTime, Table
 
 CASUAL = RulesConfig(profile="casual")
@@ -73,13 +74,6 @@ def against_computer(
     return OpponentTable(tmp_path, ComputerOpponent(Color(side), level, seed=7), **sections)
 
 
-def wait_for(predicate, seconds: float = 10.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.01)
-
-
 def status(table: Table) -> str:
     return table.session.state()["opponent"]["status"]
 
@@ -105,7 +99,7 @@ def test_a_whole_game_against_the_computer_played_from_the_leds(tmp_path: Path) 
             move = rng.choice(board.generate_legal_moves())
             table.move(move.from_square, move.to_square, *move.captures)
             continue
-        wait_for(lambda: status(table) == "execute")
+        wait_for(lambda: status(table) == "execute", "the computer's move cued")
         assert session.clock.running is Color.BLACK  # the computer's clock stopped at its choice
         white_left = session.clock.remaining(Color.WHITE)
         start, end, removes = read_the_leds(table)
@@ -161,7 +155,7 @@ def test_a_game_against_the_computer_with_human_hands_bounces_and_slides(tmp_pat
         if board.turn is Color.BLACK:
             move = rng.choice(board.generate_legal_moves())
         else:
-            wait_for(lambda: status(table) == "execute")
+            wait_for(lambda: status(table) == "execute", "the computer's move cued")
             start, end, removes = read_the_leds(table)
             (move,) = [
                 m
@@ -201,7 +195,7 @@ def test_the_computer_s_clock_runs_while_it_thinks_and_a_takeback_cancels_it(
     table.settle()
     assert session.state()["moves"] == []
     assert status(table) == "waiting"
-    wait_for(lambda: not session.opponent.thinking, 2.0)
+    wait_for(lambda: not session.opponent.thinking, "the computer giving up its search")
     time.sleep(0.2)
     assert session.tracker.expected is None and session.state()["moves"] == []
     session.close()
@@ -216,7 +210,7 @@ def test_the_unerring_levels_play_kings_endings_from_the_solved_table(
     session = table.session
     session.set_position("referee", "W:WK22,K29,K30:BK2")
     table.set_up()
-    wait_for(lambda: status(table) == "execute")
+    wait_for(lambda: status(table) == "execute", "the computer's move cued")
     known = solved_endings.winning_move(Board("W:WK22,K29,K30:BK2"))
     assert known is not None and session.tracker.expected == known[0]
     session.close()
@@ -249,7 +243,7 @@ def test_a_machine_short_of_memory_gets_smaller_search_tables(monkeypatch) -> No
     thinker.think(
         1, 1, Root.from_game(Game()), LEVELS[1], lambda serial, move: answers.append(serial)
     )
-    wait_for(lambda: answers == [1])
+    wait_for(lambda: answers == [1], "the thinker's answer")
     assert thinker._searcher is not None
     assert thinker._searcher.table_limit == computer.table_limit() < computer.TABLE_LIMIT
     thinker.close()
@@ -264,10 +258,10 @@ def test_a_new_position_cancels_the_thinking_and_the_computer_opens_as_black(
     assert status(table) == "thinking"  # Black moves first: the computer opens
     session.set_position("referee", "B:W18,22:B6,9")
     assert status(table) == "setup"  # nothing to think about until the position stands
-    wait_for(lambda: not session.opponent.thinking, 2.0)
+    wait_for(lambda: not session.opponent.thinking, "the computer giving up its search")
     table.set_up()
     assert status(table) == "thinking"
-    wait_for(lambda: session.opponent.thinking, 2.0)
+    wait_for(lambda: session.opponent.thinking, "the computer thinking")
     session.close()
 
 
@@ -296,7 +290,7 @@ def test_casual_takeback_undoes_the_computer_s_reply_with_the_player_s_move(tmp_
     session = table.session
     table.set_up()
     table.move(11, 15)
-    wait_for(lambda: status(table) == "execute")
+    wait_for(lambda: status(table) == "execute", "the computer's move cued")
     start, end, removes = read_the_leds(table)
     table.move(start, end, *removes)
     assert len(session.state()["moves"]) == 2
@@ -319,14 +313,17 @@ def test_a_hint_on_request_and_on_a_double_press_of_the_lever(tmp_path: Path) ->
     table.set_up()
     session.request_hint("web")
     wait_for(
-        lambda: session.state()["hint"] is not None and session.state()["hint"]["status"] == "shown"
+        lambda: (
+            session.state()["hint"] is not None and session.state()["hint"]["status"] == "shown"
+        ),
+        "the hint shown",
     )
     hint = session.tracker.hint
     assert table.leds.squares(CueKind.HINT_FROM) == [hint.path[0]]
     assert hint.path[-1] in table.leds.squares(CueKind.HINT_TO)
     table.move(hint.path[0], hint.path[-1], *hint.captures)
     assert session.state()["hint"] is None and not table.leds.squares(CueKind.HINT_FROM)
-    wait_for(lambda: status(table) == "execute")
+    wait_for(lambda: status(table) == "execute", "the computer's move cued")
     with pytest.raises(RefereeError, match="opponent's move"):
         session.request_hint("web")
     start, end, removes = read_the_leds(table)
@@ -337,7 +334,9 @@ def test_a_hint_on_request_and_on_a_double_press_of_the_lever(tmp_path: Path) ->
     table.time.now += 0.3
     table.board.press_lever(Color.BLACK)
     session.process(table.board.read(0))
-    wait_for(lambda: (session.state()["hint"] or {}).get("status") == "shown")  # its change done
+    wait_for(
+        lambda: (session.state()["hint"] or {}).get("status") == "shown", "the hint shown"
+    )  # its change done
     assert session.tracker.hint is not None
     assert table.leds.squares(CueKind.HINT_FROM)
     hints = [e for _, kind, e in session.store.events(session.game_id) if kind == "hint"]
@@ -529,7 +528,7 @@ def test_the_next_game_keeps_the_computer_on_its_side_with_its_own_match_time(
     table.set_up()
     table.settle(10.0)  # Black (the player) thinks ten seconds
     table.move(11, 15)
-    wait_for(lambda: status(table) == "execute")
+    wait_for(lambda: status(table) == "execute", "the computer's move cued")
     session.end_game("referee", "resign", Color.BLACK)
     black, white = session.clock.remaining(Color.BLACK), session.clock.remaining(Color.WHITE)
     assert black < white
