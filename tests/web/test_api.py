@@ -22,8 +22,7 @@ from poolboard.session.state import BoardState
 from poolboard.simulated_board import SimulatedBoard
 from poolboard.web.app import WebServer, serve_web
 from tests.patience import wait_for
-from tests.web.conftest import START, Live, post
-from tests.web.test_referee import referee, start_game
+from tests.web.conftest import START, Live, post, referee, start_game
 
 
 def post_board(live: Live, squares: set[int]) -> None:

@@ -9,8 +9,7 @@ import numpy as np
 
 from engine.pdn import read_games
 from poolboard.web.qr import qr_modules
-from tests.web.conftest import START, Live
-from tests.web.test_referee import AUTH, referee, start_game
+from tests.web.conftest import AUTH, START, Live, referee, start_game
 
 
 def play(live: Live, start: int, end: int) -> None:

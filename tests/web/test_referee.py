@@ -8,23 +8,7 @@ import pytest
 
 from engine.color import Color
 from poolboard.locale import translation
-from tests.web.conftest import PASSWORD, START, Live, post
-
-AUTH = ("referee", PASSWORD)
-
-
-def referee(live: Live, action: str, body: dict | None = None, auth=AUTH) -> httpx.Response:
-    return post(f"{live.url}/api/referee/{action}", json=body, auth=auth)
-
-
-def start_game(live: Live) -> None:
-    """Set the position up on the simulated board; the clock starts."""
-    live.session.sensor.set_occupied(START)
-    for _ in range(200):
-        if live.session.clock.state.value == "running":
-            return
-        live.stop.wait(0.02)
-    raise AssertionError("the game did not start")
+from tests.web.conftest import AUTH, PASSWORD, START, Live, post, referee, start_game
 
 
 @pytest.mark.parametrize(
