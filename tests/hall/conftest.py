@@ -361,3 +361,63 @@ def hall(tmp_path: Path) -> Iterator[HallProcess]:
     process = HallProcess(tmp_path, TABLES)
     yield process
     process.stop()
+
+
+def refusals(broker: Broker) -> int:
+    """How many times the broker has turned a client away (its log says each, unnamed)."""
+    lines = broker.log_path.read_text(errors="replace").splitlines()
+    return sum("not authorised" in line for line in lines)
+
+
+def make_certificates(folder: Path) -> tuple[Path, Path, Path]:
+    """A CA, and a certificate it signed for 127.0.0.1: (ca.pem, server.pem, server.key)."""
+
+    def openssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True)
+
+    openssl(
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.pem",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=poolboard test CA",
+    )
+    openssl(
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "server.key",
+        "-out",
+        "server.csr",
+        "-subj",
+        "/CN=127.0.0.1",
+    )
+    (folder / "san.ext").write_text("subjectAltName=IP:127.0.0.1\n")
+    openssl(
+        "x509",
+        "-req",
+        "-in",
+        "server.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        "server.pem",
+        "-days",
+        "2",
+        "-extfile",
+        "san.ext",
+    )
+    return folder / "ca.pem", folder / "server.pem", folder / "server.key"

@@ -6,20 +6,13 @@ import logging
 
 import pytest
 
-from poolboard.hall.broker import Broker
 from poolboard.hall.event import EventStore
 from poolboard.hall.monitor import HallMonitor
 from poolboard.hall.settings import hall_config_from_mapping
-from tests.hall.conftest import HALL_PASSWORD, TABLES, needs_mosquitto
+from tests.hall.conftest import HALL_PASSWORD, TABLES, needs_mosquitto, refusals
 from tests.patience import wait_for
 
 pytestmark = needs_mosquitto
-
-
-def refusals(broker: Broker) -> int:
-    """How many times the broker has turned a client away (its log says each, unnamed)."""
-    lines = broker.log_path.read_text(errors="replace").splitlines()
-    return sum("not authorised" in line for line in lines)
 
 
 def said(caplog: pytest.LogCaptureFixture, text: str) -> list[logging.LogRecord]:

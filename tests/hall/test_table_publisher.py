@@ -14,8 +14,7 @@ from poolboard.session.events import (
     ResultReached,
     ViolationShown,
 )
-from tests.hall.conftest import HALL_PASSWORD, Listener, needs_mosquitto
-from tests.hall.test_broker_connection import refusals
+from tests.hall.conftest import HALL_PASSWORD, Listener, needs_mosquitto, refusals
 from tests.patience import PATIENCE, wait_for
 
 pytestmark = needs_mosquitto

@@ -9,8 +9,8 @@ from poolboard.remote.opponent import RemoteOpponent
 from poolboard.remote.protocol import Invite
 from tests.hall.conftest import needs_mosquitto
 from tests.patience import wait_for
-from tests.remote.test_remote_link import loopback_link
-from tests.service.test_opponent import OpponentTable
+from tests.remote.conftest import loopback_link
+from tests.service.conftest import OpponentTable
 
 pytestmark = needs_mosquitto
 

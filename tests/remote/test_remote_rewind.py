@@ -22,8 +22,8 @@ from poolboard.remote.protocol import Invite
 from poolboard.words import said
 from tests.hall.conftest import TABLES, needs_mosquitto
 from tests.patience import PATIENCE, wait_for
-from tests.remote.test_remote_link import loopback_link, raw_client, settle_logs
-from tests.service.test_opponent import OpponentTable, status
+from tests.remote.conftest import loopback_link, raw_client, settle_logs
+from tests.service.conftest import OpponentTable, status
 
 pytestmark = needs_mosquitto
 

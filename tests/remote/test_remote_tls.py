@@ -7,10 +7,9 @@ import shutil
 import pytest
 
 from poolboard.hall.broker import Broker, BrokerTls, write_broker_config
-from tests.hall.conftest import HALL_PASSWORD, TABLES, free_port, needs_mosquitto
-from tests.hall.test_tls import make_certificates
+from tests.hall.conftest import HALL_PASSWORD, TABLES, free_port, make_certificates, needs_mosquitto
 from tests.patience import wait_for
-from tests.remote.test_remote_link import Board_
+from tests.remote.conftest import Board_
 
 pytestmark = [
     needs_mosquitto,

@@ -26,20 +26,7 @@ from poolboard.simulated_board import SimulatedBoard
 from poolboard.simulator import random_game
 from poolboard.storage import DamagedGame, GameStore, StoredGame
 from tests.patience import wait_for
-
-
-def hand_steps(board: Board, move: Move) -> list[frozenset[int]]:
-    """The occupancies a hand passes through: lift, set down, take the captured pieces off."""
-    occupied = set(board.occupied_squares())
-    steps = []
-    occupied.discard(move.from_square)
-    steps.append(frozenset(occupied))
-    occupied.add(move.to_square)
-    steps.append(frozenset(occupied))
-    for square in move.captures:
-        occupied.discard(square)
-        steps.append(frozenset(occupied))
-    return steps
+from tests.service.conftest import hand_steps
 
 
 def start_service(config: Path) -> subprocess.Popen:

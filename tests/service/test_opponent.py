@@ -11,58 +11,26 @@ import pytest
 
 from engine.board import Board
 from engine.color import Color
-from engine.cues import CueKind, Cues
+from engine.cues import CueKind
 from engine.endgame import KingsEnding
 from engine.game import Game
 from engine.levels import LEVELS
 from engine.search import Root
 from poolboard.config import (
     ClockConfig,
-    Config,
     ConfigError,
     OpponentConfig,
     RulesConfig,
-    StorageConfig,
     load_config,
 )
-from poolboard.opponents import Answer, Opponent, Position, computer
+from poolboard.opponents import Position, computer
 from poolboard.opponents.computer import ComputerOpponent
-from poolboard.session import RefereeError, Session
-from poolboard.simulated_board import SimulatedBoard
+from poolboard.session import RefereeError
 from poolboard.simulator import HumanSimulator
 from tests.patience import wait_for
-from tests.service.conftest import FakeTime, Table
+from tests.service.conftest import OpponentTable, ScriptedOpponent, Table, status
 
 CASUAL = RulesConfig(profile="casual")
-
-
-class Leds:
-    """The cues as an LED chain receives them (the session's CueDisplay)."""
-
-    def __init__(self) -> None:
-        self.shown = Cues.none()
-
-    def show(self, cues: Cues) -> None:
-        self.shown = cues
-
-    def close(self) -> None:
-        pass
-
-    def squares(self, kind: CueKind) -> list[int]:
-        return sorted(square for square, shown in self.shown if shown is kind)
-
-
-class OpponentTable(Table):
-    """A table whose session plays ``opponent``, its cues going to :class:`Leds`."""
-
-    def __init__(self, folder: Path, player: Opponent, **sections: object) -> None:
-        self.time = FakeTime()
-        storage = StorageConfig(path=str(folder))
-        self.config = Config(storage=storage, **sections)  # type: ignore[arg-type]
-        self.board = SimulatedBoard(now=self.time)
-        self.leds = Leds()
-        self.session = Session(self.config, self.board, [self.leds], now=self.time, opponent=player)
-        self.occupied = set(self.session.game.board.occupied_squares())
 
 
 def against_computer(
@@ -72,10 +40,6 @@ def against_computer(
     sections.setdefault("rules", CASUAL)
     sections["opponent"] = OpponentConfig(kind="engine", side=side, level=level)
     return OpponentTable(tmp_path, ComputerOpponent(Color(side), level, seed=7), **sections)
-
-
-def status(table: Table) -> str:
-    return table.session.state()["opponent"]["status"]
 
 
 def read_the_leds(table: Table) -> tuple[int, int, list[int]]:
@@ -376,21 +340,6 @@ def test_the_config_names_the_computer(tmp_path: Path) -> None:
     path = tmp_path / "board.toml"
     path.write_text('[opponent]\nkind = "engine"\nside = "black"\nlevel = 3\n')
     assert load_config(path).opponent == OpponentConfig(kind="engine", side="black", level=3)
-
-
-class ScriptedOpponent(Opponent):
-    """An opponent whose answers the test gives: the interface as a remote board uses it."""
-
-    kind = "scripted"
-
-    def __init__(self, side: Color) -> None:
-        super().__init__(side)
-        self.positions: list[Position] = []
-        self.answer: Answer | None = None
-
-    def update(self, position: Position, answer: Answer) -> None:
-        self.positions.append(position)
-        self.answer = answer
 
 
 def asked_for_white(folder: Path, **sections) -> tuple[OpponentTable, ScriptedOpponent, Position]:

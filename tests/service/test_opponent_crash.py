@@ -16,7 +16,7 @@ from pathlib import Path
 
 from engine.board import Board
 from tests.patience import wait_for
-from tests.service.test_crash_recovery import hand_steps
+from tests.service.conftest import hand_steps
 
 
 def state(url: str) -> dict:

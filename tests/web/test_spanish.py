@@ -11,7 +11,7 @@ from engine.phrase import Phrase
 from poolboard.config import DisplayConfig, OpponentConfig, RulesConfig
 from poolboard.simulated_board import SimulatedBoard
 from tests.hall.conftest import broker, needs_mosquitto  # noqa: F401 (a fixture, used by name)
-from tests.remote.test_remote_link import INVITE, Board_, loopback_link
+from tests.remote.conftest import INVITE, Board_, loopback_link
 from tests.web.conftest import CHROMIUM, PASSWORD, START, LinkedBoard, Live
 from tests.web.pages import (
     TIMEOUT,
