@@ -4,20 +4,16 @@ Debian's /usr/bin/chromium is driven through Playwright (never a browser Playwri
 .ci/run installs it. Set POOLBOARD_SCREENSHOTS=docs/screenshots to save the pages' pictures.
 """
 
-import os
 from pathlib import Path
 
 import pytest
 
-from tests.patience import PATIENCE_MS
 from tests.web.conftest import CHROMIUM, PASSWORD, START, Live
-from tests.web.pages import centre, shoot, spectator_and_board, tap, wait_moves
+from tests.web.pages import TIMEOUT, centre, shoot, spectator_and_board, tap, wait_moves
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"
 )
-SHOTS = os.environ.get("POOLBOARD_SCREENSHOTS")
-TIMEOUT = PATIENCE_MS  # for anything to appear
 
 
 def drag(page, *squares: int) -> None:

@@ -5,19 +5,17 @@ and the next game of the match.
 With POOLBOARD_SCREENSHOTS=docs/screenshots the pages' pictures are saved there at each step.
 """
 
-import os
 from pathlib import Path
 
 import pytest
 
 from poolboard.simulated_board import SimulatedBoard
 from tests.web.conftest import CHROMIUM, PASSWORD, START, LinkedBoard, Live
-from tests.web.pages import TIMEOUT, centre, tap, text_of, wait_moves, wait_text
+from tests.web.pages import SHOTS, TIMEOUT, centre, tap, text_of, wait_moves, wait_text
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"
 )
-SHOTS = os.environ.get("POOLBOARD_SCREENSHOTS")
 BLACK = "Alexandra Montgomery-Featherstonehaugh"
 WHITE = "Bartholomew Okonkwo-Vanderbilt"
 SIZES = [(1920, 1080), (1024, 768), (390, 844)]
