@@ -11,13 +11,13 @@ import contextlib
 import inspect
 import os
 import subprocess
-import time
 import types
 from pathlib import Path
 
 import pytest
 
 from engine.endgame import KingsEnding
+from tests.patience import wait_for
 
 #: Fixtures that start something outside the test's process (a browser, a broker, a pty, a
 #: service, a table or a hall process, a web server on a socket, a tmpfs) or take long to build
@@ -134,11 +134,8 @@ def solved_endings(kings_ending: KingsEnding, monkeypatch: pytest.MonkeyPatch) -
     from poolboard.opponents import computer
 
     monkeypatch.setattr(computer, "KingsEnding", lambda: kings_ending)
-    deadline = time.monotonic() + 120
-    while (table := computer.ENDINGS.get()) is None:  # handed over on the builder's thread
-        assert time.monotonic() < deadline, "the kings endings were never handed over"
-        time.sleep(0.01)
-    return table
+    # Handed over on the builder's thread, which may take longer than PATIENCE on a busy machine.
+    return wait_for(computer.ENDINGS.get, "the kings endings handed over", timeout=120)
 
 
 class TinyDisk:

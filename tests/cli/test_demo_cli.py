@@ -5,13 +5,13 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
 from poolboard.cli import main
+from tests.patience import wait_for
 
 
 def test_demo_serves_the_board_and_records_the_autoplayed_game(tmp_path: Path) -> None:
@@ -42,13 +42,12 @@ def test_demo_serves_the_board_and_records_the_autoplayed_game(tmp_path: Path) -
                 url = line.split("web UI on ")[1].split("/ ")[0]
                 break
         assert url is not None
-        moves: list[str] = []
-        deadline = time.monotonic() + 30
-        while len(moves) < 3 and time.monotonic() < deadline:
-            time.sleep(0.5)
+
+        def three_moves() -> bool:
             with urllib.request.urlopen(f"{url}/api/state", timeout=5) as response:
-                moves = json.load(response)["moves"]
-        assert len(moves) >= 3
+                return len(json.load(response)["moves"]) >= 3
+
+        wait_for(three_moves, "three moves played")
         assert (tmp_path / "poolboard" / "demo" / "games.sqlite3").exists()
     finally:
         demo.send_signal(signal.SIGTERM)
@@ -165,21 +164,15 @@ def test_demo_against_the_computer_answers_a_move_on_the_virtual_board(tmp_path:
 
         start = set(range(1, 13)) | set(range(21, 33))
         post_board(start)
-        deadline = time.monotonic() + 20
-        while state_now()["clock"]["running"] != "black":  # the position stands: play starts
-            assert time.monotonic() < deadline, "the game did not start"
-            time.sleep(0.05)
+        # The position stands: play starts.
+        wait_for(lambda: state_now()["clock"]["running"] == "black", "the game starting")
         post_board(start - {11})
         post_board(start - {11} | {15})
-        deadline = time.monotonic() + 20
-        state: dict = {}
-        while time.monotonic() < deadline:
-            time.sleep(0.2)
-            state = state_now()
-            if state["opponent"]["status"] == "execute":
-                break
+        state = wait_for(
+            lambda: (s := state_now())["opponent"]["status"] == "execute" and s,
+            "the computer's move cued",
+        )
         assert state["moves"] == ["11-15"]
-        assert state["opponent"]["status"] == "execute", state["opponent"]
         assert state["opponent"]["level"] == 2 and state["rules"] == "casual"
         assert "play-from" in state["cues"].values()
     finally:

@@ -13,6 +13,7 @@ import pytest
 
 from engine.sensing import LinkHealth, Snapshot
 from poolboard.sensor_spec import SensorSpecError, open_sensor
+from tests.patience import wait_for
 
 
 def test_emulate_board_serves_a_host_and_answers_commands() -> None:
@@ -116,10 +117,8 @@ def test_a_terminated_or_killed_emulator_leaves_no_folder_and_no_firmware_behind
     process.kill()  # kill -9: nothing can run in the emulator
     process.wait(timeout=10)
     assert folder.exists()
-    deadline = time.monotonic() + 5
-    while any(_alive(pid) for pid in firmware):  # its pipes closed: the board powers off
-        assert time.monotonic() < deadline, "the firmware outlived its emulator"
-        time.sleep(0.05)
+    # Its pipes closed: the board powers off.
+    wait_for(lambda: not any(_alive(pid) for pid in firmware), "the firmware ending with it")
     process, _ = launch()  # the next emulator sweeps the dead one's folder away
     try:
         assert not folder.exists()

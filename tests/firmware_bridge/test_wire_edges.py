@@ -19,7 +19,7 @@ from firmware_bridge.firmware import protocol
 from firmware_bridge.firmware.protocol import Deframer, encode_frame
 from firmware_bridge.host import SerialBoard, make_raw
 from firmware_bridge.micropython_board import interpreters
-from tests.patience import PATIENCE
+from tests.patience import PATIENCE, wait_for
 
 
 class RawPort:
@@ -89,10 +89,8 @@ def test_each_malformed_host_frame_gets_a_nak_and_the_board_lives_on(
     good = [(4, (255, 0, 0, protocol.BLINK_SOLID))]
     seq = port.send(protocol.LED_SET, protocol.pack_led_set(good))
     assert protocol.unpack_ack(port.answer(protocol.ACK)[2]) == (seq, protocol.ACK_OK)
-    deadline = time.monotonic() + 2  # alive, and draws the good frame
-    while not emulator.command("leds").startswith("leds 5=#"):
-        assert time.monotonic() < deadline, emulator.command("leds")
-        time.sleep(0.01)
+    # Alive, and draws the good frame.
+    wait_for(lambda: emulator.command("leds").startswith("leds 5=#"), "the good frame drawn")
 
 
 class FakeBoard:

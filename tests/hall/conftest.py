@@ -17,7 +17,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from engine.board import Board
 from poolboard.hall.broker import Broker, mosquitto_program, write_broker_config
-from tests.patience import PATIENCE
+from tests.patience import PATIENCE, wait_for
 
 HALL_PASSWORD = "hall-pw"
 TABLES = {"t1": "pw-one", "t2": "pw-two", "t3": "pw-three"}
@@ -230,10 +230,10 @@ class TableProcess:
         for square in move.captures:
             occupied.discard(square)
             self.show(occupied)
-        deadline = time.monotonic() + PATIENCE
-        while len(self.http.get("/api/state").json()["moves"]) <= before:
-            assert time.monotonic() < deadline, f"{self.name}: {text} was not recorded"
-            time.sleep(0.05)
+        wait_for(
+            lambda: len(self.http.get("/api/state").json()["moves"]) > before,
+            f"{self.name}: {text} being recorded",
+        )
 
     def referee(self, action: str, body: dict | None = None) -> None:
         self.http.post(
@@ -339,13 +339,7 @@ class HallProcess:
 
     def wait(self, check, what: str, timeout: float = PATIENCE):
         """Poll ``check()`` until it returns something true; that value."""
-        deadline = time.monotonic() + timeout
-        while True:
-            value = check()
-            if value:
-                return value
-            assert time.monotonic() < deadline, f"hall: {what} did not happen"
-            time.sleep(0.1)
+        return wait_for(check, f"hall: {what}", timeout)
 
     def tile(self, table: str) -> dict:
         return self.get(f"/api/tables/{table}")["tile"]
@@ -367,3 +361,63 @@ def hall(tmp_path: Path) -> Iterator[HallProcess]:
     process = HallProcess(tmp_path, TABLES)
     yield process
     process.stop()
+
+
+def refusals(broker: Broker) -> int:
+    """How many times the broker has turned a client away (its log says each, unnamed)."""
+    lines = broker.log_path.read_text(errors="replace").splitlines()
+    return sum("not authorised" in line for line in lines)
+
+
+def make_certificates(folder: Path) -> tuple[Path, Path, Path]:
+    """A CA, and a certificate it signed for 127.0.0.1: (ca.pem, server.pem, server.key)."""
+
+    def openssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True)
+
+    openssl(
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.pem",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=poolboard test CA",
+    )
+    openssl(
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "server.key",
+        "-out",
+        "server.csr",
+        "-subj",
+        "/CN=127.0.0.1",
+    )
+    (folder / "san.ext").write_text("subjectAltName=IP:127.0.0.1\n")
+    openssl(
+        "x509",
+        "-req",
+        "-in",
+        "server.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        "server.pem",
+        "-days",
+        "2",
+        "-extfile",
+        "san.ext",
+    )
+    return folder / "ca.pem", folder / "server.pem", folder / "server.key"

@@ -3,31 +3,16 @@ once however often paho retries, and the hall is never up; a broker lost is said
 down until it is back, and up again then."""
 
 import logging
-import time
 
 import pytest
 
-from poolboard.hall.broker import Broker
 from poolboard.hall.event import EventStore
 from poolboard.hall.monitor import HallMonitor
 from poolboard.hall.settings import hall_config_from_mapping
-from tests.hall.conftest import HALL_PASSWORD, TABLES, needs_mosquitto
-from tests.patience import PATIENCE
+from tests.hall.conftest import HALL_PASSWORD, TABLES, needs_mosquitto, refusals
+from tests.patience import wait_for
 
 pytestmark = needs_mosquitto
-
-
-def wait_for(check, what: str, timeout: float = PATIENCE) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, f"{what} did not happen"
-        time.sleep(0.02)
-
-
-def refusals(broker: Broker) -> int:
-    """How many times the broker has turned a client away (its log says each, unnamed)."""
-    lines = broker.log_path.read_text(errors="replace").splitlines()
-    return sum("not authorised" in line for line in lines)
 
 
 def said(caplog: pytest.LogCaptureFixture, text: str) -> list[logging.LogRecord]:

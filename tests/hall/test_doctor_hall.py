@@ -6,7 +6,7 @@ import socket
 from pathlib import Path
 
 from tests.hall.conftest import HALL_PASSWORD, TABLES, Listener, free_port, needs_mosquitto
-from tests.service.test_doctor import doctor
+from tests.service.conftest import doctor
 
 pytestmark = needs_mosquitto
 

@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from tests.hall.conftest import DIRECTOR, needs_mosquitto
-from tests.web.test_limits import connect, settled
+from tests.web.conftest import connect, settled
 
 pytestmark = needs_mosquitto
 

@@ -6,7 +6,7 @@ import pytest
 
 from tests.hall.conftest import DIRECTOR, needs_mosquitto
 from tests.web.conftest import CHROMIUM, browser  # noqa: F401 (fixture)
-from tests.web.test_axe import serious
+from tests.web.pages import serious
 
 pytestmark = [
     needs_mosquitto,

@@ -12,7 +12,7 @@ import httpx
 from engine.board import Board
 from poolboard.hall.demo import DemoTable, demo_config
 from tests.hall.conftest import needs_mosquitto
-from tests.patience import PATIENCE
+from tests.patience import wait_for
 
 pytestmark = needs_mosquitto
 
@@ -56,13 +56,6 @@ def test_the_demo_hall_plays_on_its_own_and_stops_cleanly() -> None:
     assert "HTTP Request" not in demo.stderr.read()
 
 
-def wait_until(check, what: str, timeout: float = PATIENCE) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, f"{what} did not happen"
-        time.sleep(0.02)
-
-
 def test_a_demo_table_plays_on_into_a_game_the_director_started(tmp_path) -> None:
     """Between games the hands end an unfinished game and start the match's next; a game
     the director started meanwhile (a new round's new match) is played, never ended unplayed."""
@@ -77,7 +70,7 @@ def test_a_demo_table_plays_on_into_a_game_the_director_started(tmp_path) -> Non
         board.set_occupied(position.occupied_squares())
         board.set_occupied(set(position.occupied_squares()) - {11})
         board.set_occupied((set(position.occupied_squares()) - {11}) | {15})
-        wait_until(lambda: len(session.game.board.move_stack) == 1, "11-15 recorded")
+        wait_for(lambda: len(session.game.board.move_stack) == 1, "11-15 recorded")
         # An event already set: _next_game never waits for the director here.
         never_wait = threading.Event()
         never_wait.set()

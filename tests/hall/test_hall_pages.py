@@ -5,7 +5,7 @@ import pytest
 
 from tests.hall.conftest import DIRECTOR, needs_mosquitto
 from tests.web.conftest import CHROMIUM, browser  # noqa: F401 (fixture)
-from tests.web.test_pages import TIMEOUT, shoot
+from tests.web.pages import TIMEOUT, shoot
 
 pytestmark = [
     needs_mosquitto,

@@ -9,9 +9,7 @@ import pytest
 
 from tests.hall.conftest import DIRECTOR, START, TABLES, HallProcess, needs_mosquitto
 from tests.web.conftest import CHROMIUM, browser  # noqa: F401 (fixture)
-from tests.web.test_axe import serious
-from tests.web.test_pages import TIMEOUT, shoot
-from tests.web.test_screens import text_of, wait_text
+from tests.web.pages import TIMEOUT, serious, shoot, text_of, wait_text
 
 pytestmark = [
     needs_mosquitto,

@@ -4,7 +4,6 @@ retained or queued poison is handed over again at its start. Each one is an aler
 table and topic, and the hall goes on following every table (docs/hall.md, "Topics")."""
 
 import json
-import time
 from functools import partial
 
 import pytest
@@ -22,7 +21,7 @@ from tests.hall.conftest import (
     needs_mosquitto,
     table_state,
 )
-from tests.patience import PATIENCE
+from tests.patience import wait_for
 
 pytestmark = needs_mosquitto
 
@@ -103,14 +102,6 @@ def moves_of(hall: HallMonitor, table: str) -> list[str] | None:
     """The moves in the last state the hall took from ``table`` (None before any)."""
     state = hall.tables[table].state
     return None if state is None else state.moves
-
-
-def wait_for(check, what: str, timeout: float = PATIENCE):
-    deadline = time.monotonic() + timeout
-    while not (value := check()):
-        assert time.monotonic() < deadline, f"{what} did not happen"
-        time.sleep(0.02)
-    return value
 
 
 @pytest.fixture

@@ -14,9 +14,8 @@ from poolboard.session.events import (
     ResultReached,
     ViolationShown,
 )
-from tests.hall.conftest import HALL_PASSWORD, Listener, needs_mosquitto
-from tests.hall.test_broker_connection import refusals
-from tests.patience import PATIENCE
+from tests.hall.conftest import HALL_PASSWORD, Listener, needs_mosquitto, refusals
+from tests.patience import PATIENCE, wait_for
 
 pytestmark = needs_mosquitto
 
@@ -146,10 +145,7 @@ def test_a_table_the_broker_refuses_says_so_once_and_records_on(broker, tables) 
     """A table whose name or password the broker does not know: said once in its log however
     often paho retries, and its moves are recorded all the same."""
     table = tables("t9", broker.port)  # no such broker user
-    deadline = time.monotonic() + PATIENCE
-    while refusals(broker) < 3:
-        assert time.monotonic() < deadline, "paho did not try three times"
-        time.sleep(0.05)
+    wait_for(lambda: refusals(broker) >= 3, "paho trying three times")
     table.play("11-15")
     assert table.http.get("/api/state").json()["moves"] == ["11-15"]
     log = (table.folder / "stderr.log").read_text().splitlines()

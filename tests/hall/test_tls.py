@@ -2,72 +2,23 @@
 configured by the hall's generator, the table's [hall] tls and ca_file."""
 
 import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 
 from poolboard.hall.broker import Broker, BrokerTls, write_broker_config
-from tests.hall.conftest import HALL_PASSWORD, TABLES, Listener, free_port, needs_mosquitto
+from tests.hall.conftest import (
+    HALL_PASSWORD,
+    TABLES,
+    Listener,
+    free_port,
+    make_certificates,
+    needs_mosquitto,
+)
 
 pytestmark = [
     needs_mosquitto,
     pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl"),
 ]
-
-
-def make_certificates(folder: Path) -> tuple[Path, Path, Path]:
-    """A CA, and a certificate it signed for 127.0.0.1: (ca.pem, server.pem, server.key)."""
-
-    def openssl(*args: str) -> None:
-        subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True)
-
-    openssl(
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        "ca.key",
-        "-out",
-        "ca.pem",
-        "-days",
-        "2",
-        "-subj",
-        "/CN=poolboard test CA",
-    )
-    openssl(
-        "req",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        "server.key",
-        "-out",
-        "server.csr",
-        "-subj",
-        "/CN=127.0.0.1",
-    )
-    (folder / "san.ext").write_text("subjectAltName=IP:127.0.0.1\n")
-    openssl(
-        "x509",
-        "-req",
-        "-in",
-        "server.csr",
-        "-CA",
-        "ca.pem",
-        "-CAkey",
-        "ca.key",
-        "-CAcreateserial",
-        "-out",
-        "server.pem",
-        "-days",
-        "2",
-        "-extfile",
-        "san.ext",
-    )
-    return folder / "ca.pem", folder / "server.pem", folder / "server.key"
 
 
 def test_a_table_over_tls(tmp_path, tables) -> None:

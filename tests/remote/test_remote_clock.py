@@ -11,7 +11,7 @@ from poolboard.remote.link import ClockReading
 from poolboard.remote.opponent import RemoteOpponent
 from poolboard.remote.protocol import Invite
 from poolboard.remote.settings import RemoteLinkConfig
-from tests.service.test_opponent import OpponentTable, ScriptedOpponent
+from tests.service.conftest import OpponentTable, ScriptedOpponent
 
 
 def test_a_guest_pauses_and_resumes_with_the_host(tmp_path: Path) -> None:

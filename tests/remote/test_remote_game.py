@@ -14,6 +14,7 @@ import time
 from engine.board import Board
 from poolboard.remote.protocol import Invite
 from tests.hall.conftest import TABLES, TableProcess, needs_mosquitto
+from tests.patience import wait_for
 
 pytestmark = needs_mosquitto
 
@@ -46,14 +47,6 @@ def start_board(tmp_path, name: str, port: int, sections: str) -> TableProcess:
 
 def state(board: TableProcess) -> dict:
     return board.http.get("/api/state").json()
-
-
-def wait_for(check, what: str, timeout: float = 15.0):
-    deadline = time.monotonic() + timeout
-    while not (value := check()):
-        assert time.monotonic() < deadline, f"{what} did not happen"
-        time.sleep(0.05)
-    return value
 
 
 def execute_cued(board: TableProcess, text: str) -> None:

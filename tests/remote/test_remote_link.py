@@ -5,95 +5,17 @@ import json
 import logging
 import time
 
-import paho.mqtt.client as mqtt
 import pytest
-from paho.mqtt.enums import CallbackAPIVersion
 
 from engine.board import Board
-from engine.color import Color
 from poolboard.remote import protocol
-from poolboard.remote.link import ClockReading, GameTerms, PeerMove, RemoteLink
+from poolboard.remote.link import ClockReading
 from poolboard.remote.protocol import Invite
-from poolboard.remote.settings import RemoteLinkConfig
-from tests.hall.conftest import TABLES, needs_mosquitto
-from tests.hall.test_broker_connection import refusals
-from tests.patience import PATIENCE
+from tests.hall.conftest import TABLES, needs_mosquitto, refusals
+from tests.patience import wait_for
+from tests.remote.conftest import INVITE, Board_, raw_client, settle_logs
 
 pytestmark = needs_mosquitto
-
-INVITE = Invite("game42abc", "s3cret-s3cret-s3cret")
-TERMS = GameTerms(Board().fen(), "apca-match", "apca")
-
-
-class Board_:
-    """One board's end: its link, its record and what the link handed it."""
-
-    def __init__(
-        self, port: int, user: str, role: str, side: str, invite: Invite = INVITE, **settings
-    ):
-        self.moves: list[str] = []
-        self.offered: list[PeerMove] = []
-        self.clocks: list[ClockReading] = []
-        self.problems: list[str | None] = []  # in English
-        self.results: list[tuple[str, str]] = []
-        self.links: list[bool] = []  # whether the link was up, at each on_link
-        config = loopback_link(port, user, role, invite, **settings)
-        self.link = RemoteLink(
-            config,
-            TERMS,
-            Color(side),
-            on_move=lambda move: self._note(self.offered, move),
-            on_clock=lambda reading: self._note(self.clocks, reading),
-            on_problem=lambda said: self._note(self.problems, None if said is None else str(said)),
-            on_result=lambda result, reason: self._note(self.results, (result, reason)),
-            on_link=lambda: self._note(self.links, self.link.connected.is_set()),
-        )
-
-    def _note(self, where: list, item) -> None:
-        where.append(item)
-
-    def start(self) -> "Board_":
-        self.link.start()
-        assert self.link.connected.wait(5), "the link did not connect"
-        return self
-
-    def wait(self, check, what: str, timeout: float = 8.0):
-        deadline = time.monotonic() + timeout
-        while not check():
-            assert time.monotonic() < deadline, f"{what} did not happen"
-            time.sleep(0.02)
-
-    def play(self, text: str) -> None:
-        """This board records ``text`` (its player's move, or the other's executed here)."""
-        self.moves.append(text)
-        self.link.update(list(self.moves))
-
-
-def loopback_link(port: int, user: str, role: str, invite: Invite, **settings) -> RemoteLinkConfig:
-    """Board ``user``'s link to the test broker on loopback (keepalive 2 s: drops seen fast),
-    with its password unless ``settings`` give another."""
-    settings.setdefault("password", TABLES[user])
-    return RemoteLinkConfig(
-        broker="127.0.0.1",
-        port=port,
-        user=user,
-        keepalive=2,
-        invite=str(invite),
-        role=role,
-        **settings,
-    )
-
-
-def raw_client(port: int, user: str, password: str) -> mqtt.Client:
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"raw-{user}-{time.time_ns()}")
-    client.username_pw_set(user, password)
-    client.connect("127.0.0.1", port, keepalive=5)
-    client.loop_start()
-    return client
-
-
-def settle_logs(seconds: float = 0.5) -> None:
-    time.sleep(seconds)  # messages cross the broker in milliseconds on loopback
 
 
 @pytest.fixture
@@ -108,15 +30,15 @@ def pair(broker):
 def test_moves_cross_both_ways_and_are_acknowledged(pair) -> None:
     host, guest = pair
     host.play("11-15")
-    guest.wait(lambda: guest.offered, "the host's 11-15 reaching the guest")
+    wait_for(lambda: guest.offered, "the host's 11-15 reaching the guest")
     assert guest.offered[0].ply == 1 and guest.offered[0].notation == "11-15"
     guest.play("11-15")  # executed on the guest's board
-    host.wait(lambda: host.link.peer_plies == 1, "the guest acknowledging ply 1")
+    wait_for(lambda: host.link.peer_plies == 1, "the guest acknowledging ply 1")
     guest.play("23-19")
-    host.wait(lambda: host.offered, "the guest's 23-19 reaching the host")
+    wait_for(lambda: host.offered, "the guest's 23-19 reaching the host")
     assert [(m.ply, m.notation) for m in host.offered] == [(2, "23-19")]
     host.play("23-19")
-    guest.wait(lambda: guest.link.peer_plies == 2, "the host acknowledging ply 2")
+    wait_for(lambda: guest.link.peer_plies == 2, "the host acknowledging ply 2")
     assert host.link.peer == "t2" and guest.link.peer == "t1"
     assert not host.problems and not guest.problems
 
@@ -125,11 +47,11 @@ def test_a_result_sent_with_the_last_move_ends_the_game_once_that_move_is_execut
     host, guest = pair
     host.moves.append("11-15")  # the host's player moves, and resigns before the guest executes
     host.link.update(list(host.moves), "0-1", "Black resigned")
-    guest.wait(lambda: guest.offered, "ply 1 reaching the guest")
+    wait_for(lambda: guest.offered, "ply 1 reaching the guest")
     settle_logs(0.3)
     assert guest.results == []  # the move is not on the guest's board yet
     guest.play("11-15")
-    guest.wait(lambda: guest.results, "the host's result, once ply 1 is executed")
+    wait_for(lambda: guest.results, "the host's result, once ply 1 is executed")
     assert guest.results == [("0-1", "Black resigned")]
     assert not guest.problems
 
@@ -137,7 +59,7 @@ def test_a_result_sent_with_the_last_move_ends_the_game_once_that_move_is_execut
 def test_the_hosts_clock_reaches_the_guest(pair) -> None:
     host, guest = pair
     host.link.publish_clock(ClockReading(1, 1_799_000, 1_800_000, "white", "running"))
-    guest.wait(lambda: guest.clocks, "the host's clock reaching the guest")
+    wait_for(lambda: guest.clocks, "the host's clock reaching the guest")
     assert guest.clocks[-1] == ClockReading(1, 1_799_000, 1_800_000, "white", "running")
 
 
@@ -145,10 +67,10 @@ def test_garbage_duplicates_and_out_of_order_are_ignored_with_one_line(pair, bro
     host, guest = pair
     caplog.set_level(logging.INFO, logger="poolboard.remote")
     host.play("11-15")
-    guest.wait(lambda: guest.offered, "ply 1 reaching the guest")
+    wait_for(lambda: guest.offered, "ply 1 reaching the guest")
     guest.play("11-15")
     guest.play("23-19")
-    host.wait(lambda: host.offered, "ply 2 reaching the host")
+    wait_for(lambda: host.offered, "ply 2 reaching the host")
     # A client holding t2's broker password (but it is the invite that signs) sends rubbish.
     sender = raw_client(broker.port, "t2", TABLES["t2"])
     move_topic = protocol.topic(INVITE.game, "t2", protocol.MOVE)
@@ -195,7 +117,7 @@ def test_garbage_duplicates_and_out_of_order_are_ignored_with_one_line(pair, bro
     assert [m.notation for m in host.offered] == ["23-19"], "nothing but the real ply 2"
     host.play("23-19")  # the game goes on after all that
     host.play("8-11")
-    guest.wait(lambda: len(guest.offered) == 2, "ply 3 reaching the guest")
+    wait_for(lambda: len(guest.offered) == 2, "ply 3 reaching the guest")
     sender.loop_stop()
 
 
@@ -203,7 +125,7 @@ def test_a_third_client_cannot_forge_a_move(pair, broker, caplog) -> None:
     host, guest = pair
     caplog.set_level(logging.WARNING, logger="poolboard.remote")
     host.play("11-15")
-    guest.wait(lambda: guest.offered, "ply 1 reaching the guest")
+    wait_for(lambda: guest.offered, "ply 1 reaching the guest")
     guest.play("11-15")
     board = Board()
     board.push_notation("11-15")
@@ -225,7 +147,7 @@ def test_a_third_client_cannot_forge_a_move(pair, broker, caplog) -> None:
     assert [line for line in lines if own in line and "wrong signature" in line]
     assert not [line for line in lines if into_guest in line], "the broker never delivered it"
     guest.play(forged_move.replace("22-18", "23-19"))
-    host.wait(lambda: host.offered, "the real ply 2")
+    wait_for(lambda: host.offered, "the real ply 2")
     assert host.offered[0].notation == "23-19"
     forger.loop_stop()
 
@@ -234,7 +156,7 @@ def test_a_third_board_with_the_invite_is_not_the_other_board(pair, broker, capl
     host, guest = pair
     caplog.set_level(logging.WARNING, logger="poolboard.remote")
     host.play("11-15")
-    guest.wait(lambda: guest.offered, "ply 1 reaching the guest")
+    wait_for(lambda: guest.offered, "ply 1 reaching the guest")
     intruder = Board_(broker.port, "t3", "guest", "white").start()  # holds the invite too
     intruder.play("11-15")
     intruder.play("22-18")
@@ -248,47 +170,47 @@ def test_a_third_board_with_the_invite_is_not_the_other_board(pair, broker, capl
 def test_moves_made_while_the_broker_is_down_arrive_after_it_restarts(pair, broker) -> None:
     host, guest = pair
     host.play("11-15")
-    guest.wait(lambda: guest.offered, "ply 1")
+    wait_for(lambda: guest.offered, "ply 1")
     guest.play("11-15")
     broker.process.kill()  # SIGKILL: no goodbye to anyone
     broker.process.wait()
     guest.play("23-19")  # made while the link is down: queued and in the retained record
-    host.wait(lambda: not host.link.connected.is_set(), "the host noticing the broker gone")
+    wait_for(lambda: not host.link.connected.is_set(), "the host noticing the broker gone")
     broker.start()
-    host.wait(lambda: host.offered, "ply 2 after the broker came back", timeout=15)
+    wait_for(lambda: host.offered, "ply 2 after the broker came back")
     assert host.links == [True, False, True]  # the pages hear of each change, once it is so
     assert [(m.ply, m.notation) for m in host.offered] == [(2, "23-19")]
     host.play("23-19")
-    guest.wait(lambda: guest.link.peer_plies == 2, "the host acknowledging ply 2")
+    wait_for(lambda: guest.link.peer_plies == 2, "the host acknowledging ply 2")
 
 
 def test_a_board_that_restarts_gets_the_move_it_missed(pair, broker) -> None:
     host, guest = pair
     host.play("11-15")
-    guest.wait(lambda: guest.offered, "ply 1")
+    wait_for(lambda: guest.offered, "ply 1")
     guest.link.stop()  # the guest's service goes away before its player executes ply 1
     again = Board_(broker.port, "t2", "guest", "white")
     again.link.load([])  # its store has no move yet
     again.start()
-    again.wait(lambda: again.offered, "ply 1 from the host's retained record")
+    wait_for(lambda: again.offered, "ply 1 from the host's retained record")
     assert again.offered[0].notation == "11-15"
     again.play("11-15")
     again.play("23-19")
-    host.wait(lambda: host.offered, "the restarted guest's ply 2")
+    wait_for(lambda: host.offered, "the restarted guest's ply 2")
     again.link.stop()
 
 
 def test_a_restarted_board_resends_what_was_not_acknowledged(pair, broker) -> None:
     host, guest = pair
     host.play("11-15")
-    guest.wait(lambda: guest.offered, "ply 1")
+    wait_for(lambda: guest.offered, "ply 1")
     host.link.stop()
     guest.play("11-15")
     guest.play("23-19")  # the host is away: the move waits in the guest's retained record
     again = Board_(broker.port, "t1", "host", "black")
     again.link.load(["11-15"])  # the host's store, as it resumed
     again.start()
-    again.wait(lambda: again.offered, "ply 2 for the restarted host")
+    wait_for(lambda: again.offered, "ply 2 for the restarted host")
     assert again.offered[0].notation == "23-19"
     again.link.stop()
 
@@ -296,7 +218,7 @@ def test_a_restarted_board_resends_what_was_not_acknowledged(pair, broker) -> No
 def test_boards_that_disagree_on_the_game_say_so(broker) -> None:
     host = Board_(broker.port, "t1", "host", "black").start()
     other = Board_(broker.port, "t2", "guest", "black").start()  # both want Black
-    host.wait(lambda: host.problems, "the host naming the disagreement")
+    wait_for(lambda: host.problems, "the host naming the disagreement")
     assert "the boards disagree on plays" in host.problems[0]
     other.play("11-15")
     settle_logs(0.3)
@@ -308,14 +230,14 @@ def test_boards_that_disagree_on_the_game_say_so(broker) -> None:
 def test_boards_whose_records_differ_say_where(pair) -> None:
     host, guest = pair
     host.play("11-15")
-    guest.wait(lambda: guest.offered, "ply 1")
+    wait_for(lambda: guest.offered, "ply 1")
     guest.play("10-14")  # the guest's board recorded something else (a wrong correction)
-    host.wait(lambda: host.problems, "the host naming the divergence")
+    wait_for(lambda: host.problems, "the host naming the divergence")
     assert (
         "the boards disagree at ply 1: the other board recorded 10-14, this one 11-15"
         in (host.problems[0])
     )
-    guest.wait(lambda: guest.problems, "the guest naming it too")
+    wait_for(lambda: guest.problems, "the guest naming it too")
     assert "at ply 1" in guest.problems[0]
 
 
@@ -332,7 +254,7 @@ def test_a_board_started_while_the_broker_is_down_says_so_once_and_joins_later(
     host.play("11-15")  # played while the broker is away: the record carries it
     broker.start()
     guest = Board_(broker.port, "t2", "guest", "white").start()
-    guest.wait(lambda: guest.offered, "the host's ply 1 once the broker is up", timeout=15)
+    wait_for(lambda: guest.offered, "the host's ply 1 once the broker is up")
     assert guest.offered[0].notation == "11-15"
     host.link.stop()
     guest.link.stop()
@@ -342,7 +264,7 @@ def test_a_board_the_broker_refuses_says_so_once_and_its_link_stays_down(broker,
     caplog.set_level(logging.INFO, logger="poolboard.remote")
     board = Board_(broker.port, "t1", "host", "black", password="not-its-password")
     board.link.start()
-    board.wait(lambda: refusals(broker) >= 3, "paho trying three times", timeout=PATIENCE)
+    wait_for(lambda: refusals(broker) >= 3, "paho trying three times")
     lines = [r for r in caplog.records if "refused" in r.getMessage()]
     assert [(r.levelno, r.getMessage()) for r in lines] == [
         (
@@ -368,6 +290,6 @@ def test_a_board_speaking_another_protocol_version_is_named(pair, broker, caplog
         "speaks v2): run the same poolboard version on both boards (docs/remote.md)"
     )
     # The boards' own records agreeing may be told (as None) before or after it.
-    host.wait(lambda: expected in host.problems, "the host naming the version")
+    wait_for(lambda: expected in host.problems, "the host naming the version")
     assert {p for p in host.problems if p is not None} == {expected}
     sender.loop_stop()

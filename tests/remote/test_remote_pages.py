@@ -8,8 +8,9 @@ from poolboard.config import OpponentConfig
 from poolboard.remote.opponent import RemoteOpponent
 from poolboard.remote.protocol import Invite
 from tests.hall.conftest import needs_mosquitto
-from tests.remote.test_remote_link import loopback_link
-from tests.service.test_opponent import OpponentTable, wait_for
+from tests.patience import wait_for
+from tests.remote.conftest import loopback_link
+from tests.service.conftest import OpponentTable
 
 pytestmark = needs_mosquitto
 
@@ -26,11 +27,12 @@ def test_the_pages_hear_the_link_go_down_and_come_back(tmp_path: Path, broker) -
     heard: list[bool] = []
     session.subscribe(lambda state: heard.append(state["opponent"]["connected"]))
     table.set_up()
-    wait_for(lambda: heard and heard[-1], 10.0)  # announced when the link came up
+    wait_for(lambda: heard and heard[-1], "the link said up")  # announced when the link came up
     moves = len(session.game.board.move_stack)
     broker.process.kill()
-    wait_for(lambda: not heard[-1], 10.0)  # and when it went down, with no move made
+    # and when it went down, with no move made
+    wait_for(lambda: not heard[-1], "the link said down")
     broker.start()
-    wait_for(lambda: heard[-1], 15.0)
+    wait_for(lambda: heard[-1], "the link said up again")
     assert len(session.game.board.move_stack) == moves
     session.close()

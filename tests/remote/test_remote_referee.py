@@ -10,7 +10,7 @@ from poolboard.remote.opponent import RemoteOpponent
 from poolboard.remote.protocol import Invite
 from poolboard.remote.settings import RemoteLinkConfig
 from poolboard.session import RefereeError
-from tests.service.test_opponent import OpponentTable
+from tests.service.conftest import OpponentTable
 
 
 def test_a_new_position_or_next_game_is_refused_in_a_remote_game(tmp_path: Path) -> None:

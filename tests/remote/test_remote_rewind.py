@@ -21,8 +21,9 @@ from poolboard.remote.opponent import RemoteOpponent
 from poolboard.remote.protocol import Invite
 from poolboard.words import said
 from tests.hall.conftest import TABLES, needs_mosquitto
-from tests.remote.test_remote_link import loopback_link, raw_client, settle_logs
-from tests.service.test_opponent import OpponentTable, status, wait_for
+from tests.patience import PATIENCE, wait_for
+from tests.remote.conftest import loopback_link, raw_client, settle_logs
+from tests.service.conftest import OpponentTable, status
 
 pytestmark = needs_mosquitto
 
@@ -56,7 +57,7 @@ class RemoteTable(OpponentTable):
 
     def execute_cued(self) -> str:
         """The hand makes the far move cued on the LEDs; its notation."""
-        wait_for(lambda: status(self) == "execute")
+        wait_for(lambda: status(self) == "execute", "the far move cued")
         expected = self.session.tracker.expected
         notation = self.session.game.board.notation(expected)
         self.move(expected.path[0], expected.path[-1], *expected.captures)
@@ -111,14 +112,16 @@ def opening(host: RemoteTable, guest: RemoteTable) -> None:
     assert guest.execute_cued() == "11-15"
     guest.move(23, 19)
     assert host.execute_cued() == "23-19"
-    wait_for(lambda: guest.session.opponent.link.peer_plies == 2)
+    wait_for(lambda: guest.session.opponent.link.peer_plies == 2, "the host acknowledging ply 2")
     assert host.stored() == guest.stored() == ["11-15", "23-19"]
 
 
 def both_agree(host: RemoteTable, guest: RemoteTable, moves: list[str]) -> None:
-    wait_for(lambda: host.stored() == moves and guest.stored() == moves)
-    wait_for(lambda: host.session.opponent.link.peer_plies == len(moves))
-    wait_for(lambda: guest.session.opponent.link.peer_plies == len(moves))
+    wait_for(
+        lambda: host.stored() == moves and guest.stored() == moves, "both boards storing the moves"
+    )
+    wait_for(lambda: host.session.opponent.link.peer_plies == len(moves), "the guest acknowledging")
+    wait_for(lambda: guest.session.opponent.link.peer_plies == len(moves), "the host acknowledging")
 
 
 def test_a_casual_takeback_on_the_guest_is_followed_by_the_host(boards) -> None:
@@ -127,7 +130,8 @@ def test_a_casual_takeback_on_the_guest_is_followed_by_the_host(boards) -> None:
     guest.move(19, 23)  # the guest's player takes back 23-19 (the host has not replied yet)
     assert guest.stored() == ["11-15"]
     both_agree(host, guest, ["11-15"])
-    wait_for(host.restore_cued)  # the host's board still shows 23-19: cued back
+    # The host's board still shows 23-19: cued back.
+    wait_for(host.restore_cued, "the host cued back")
     assert host.audited("rewind")[0]["words"] == "the other board took back 23-19 at ply 2"
     host.move(19, 23)  # the host's hand puts it back, as cued
     assert not host.restore_cued()
@@ -146,7 +150,7 @@ def test_a_casual_takeback_on_the_host_undoes_two_plies_on_both_boards(boards) -
     host.move(15, 11)  # ...then the host's own move: both plies go
     assert host.stored() == []
     both_agree(host, guest, [])
-    wait_for(guest.restore_cued)
+    wait_for(guest.restore_cued, "the guest cued back")
     assert guest.audited("rewind")[0]["words"] == "the other board took back 11-15 23-19 from ply 1"
     guest.move(15, 11)  # (this order: no half-way position is a move of the far side's)
     guest.move(19, 23)
@@ -155,7 +159,10 @@ def test_a_casual_takeback_on_the_host_undoes_two_plies_on_both_boards(boards) -
     # The host's clock is the game's: the guest took its reading after the takeback (the 30 s
     # the host's player thought first included; the restore on the guest's board runs on).
     host_black = host.session.clock.remaining(Color.BLACK)
-    wait_for(lambda: abs(guest.session.clock.remaining(Color.BLACK) - host_black) < 2)
+    wait_for(
+        lambda: abs(guest.session.clock.remaining(Color.BLACK) - host_black) < 2,
+        "the guest's clock agreeing with the host's",
+    )
     host.move(9, 14)
     assert guest.execute_cued() == "9-14"
     both_agree(host, guest, ["9-14"])
@@ -166,14 +173,14 @@ def test_a_referee_correction_is_followed_in_casual(boards) -> None:
     opening(host, guest)
     host.session.correct_move("referee", 1, "10-15")  # 23-19 stays legal after it: kept
     both_agree(host, guest, ["10-15", "23-19"])
-    wait_for(guest.restore_cued)
+    wait_for(guest.restore_cued, "the guest cued back")
     assert guest.audited("rewind")[0]["words"] == "the other board corrected ply 1 to 10-15"
 
 
 def shows(table, text: str) -> None:
     """Wait until ``table``'s board names ``text`` as the problem with the other board (another
     may come first while the two records cross); on a timeout, what it names instead."""
-    deadline = time.monotonic() + 10.0
+    deadline = time.monotonic() + PATIENCE
     while problem(table) != text and time.monotonic() < deadline:
         time.sleep(0.01)
     assert problem(table) == text
@@ -209,7 +216,10 @@ def test_under_apca_a_correction_is_named_on_both_boards_not_followed(boards) ->
     assert guest.stored() == ["11-15", "23-19"] and not guest.audited("rewind")
     guest.session.correct_move("referee", 1, "10-15")  # as it says: the records agree again
     both_agree(host, guest, ["10-15", "23-19"])
-    wait_for(lambda: host.session.opponent.problem is guest.session.opponent.problem is None)
+    wait_for(
+        lambda: host.session.opponent.problem is guest.session.opponent.problem is None,
+        "both boards agreeing again",
+    )
 
 
 def test_under_classic_voided_moves_are_named_with_how_to_void_them(boards) -> None:
@@ -230,7 +240,10 @@ def test_under_classic_voided_moves_are_named_with_how_to_void_them(boards) -> N
     assert host.stored() == ["11-15", "23-19"] and not host.audited("rewind")
     host.session.void_moves("referee", 2)
     both_agree(host, guest, [])
-    wait_for(lambda: host.session.opponent.problem is guest.session.opponent.problem is None)
+    wait_for(
+        lambda: host.session.opponent.problem is guest.session.opponent.problem is None,
+        "both boards agreeing again",
+    )
 
 
 def test_a_duplicate_a_forged_and_a_wrong_rewind_change_nothing(boards, broker, caplog) -> None:
@@ -244,8 +257,9 @@ def test_a_duplicate_a_forged_and_a_wrong_rewind_change_nothing(boards, broker, 
     listener.subscribe(record_topic, qos=1)
     guest.move(19, 23)  # a real takeback, followed once
     both_agree(host, guest, ["11-15"])
-    wait_for(lambda: any(json.loads(p)["rewinds"] == 1 for p in seen))
-    rewind_payload = next(p for p in seen if json.loads(p)["rewinds"] == 1)
+    rewind_payload = wait_for(
+        lambda: next((p for p in seen if json.loads(p)["rewinds"] == 1), None), "a rewind published"
+    )
 
     sender = raw_client(broker.port, "t2", TABLES["t2"])  # t2's broker password, not the invite
     board = Board()
@@ -299,7 +313,7 @@ def test_a_takeback_crossing_the_reply_in_flight_is_followed_and_the_reply_dropp
     host, guest = boards("casual")
     opening(host, guest)
     host.move(8, 11)  # ply 3, cued at the guest
-    wait_for(lambda: status(guest) == "execute")
+    wait_for(lambda: status(guest) == "execute", "the far move cued at the guest")
     broker.process.kill()  # the link drops (SIGKILL): what follows crosses
     broker.process.wait()
     guest.execute_cued()  # the guest executes 8-11 and replies 24-20, queued for the host...
@@ -307,7 +321,7 @@ def test_a_takeback_crossing_the_reply_in_flight_is_followed_and_the_reply_dropp
     host.move(11, 8)  # ...while the host's player takes 8-11 back
     broker.start()
     both_agree(host, guest, ["11-15", "23-19"])  # the guest follows: its 8-11, 24-20 go
-    wait_for(guest.restore_cued)
+    wait_for(guest.restore_cued, "the guest cued back")
     assert not host.session.tracker.expected, "the crossing reply was never cued at the host"
     assert not host.audited("rewind"), "the host's own takeback stands"
     guest.move(20, 24)
@@ -323,10 +337,10 @@ def test_a_far_move_taken_back_before_it_is_executed_is_withdrawn(boards) -> Non
     host, guest = boards("casual")
     opening(host, guest)
     host.move(8, 11)  # cued at the guest...
-    wait_for(lambda: status(guest) == "execute")
+    wait_for(lambda: status(guest) == "execute", "the far move cued at the guest")
     assert guest.session.clock.running is Color.WHITE  # the guest's player runs while executing
     host.move(11, 8)  # ...and taken back at the host before the guest's player executes it
-    wait_for(lambda: status(guest) != "execute")
+    wait_for(lambda: status(guest) != "execute", "the guest's cue withdrawn")
     assert guest.session.tracker.expected is None and not guest.leds.squares(CueKind.PLAY_FROM)
     assert guest.session.clock.running is host.session.clock.running is Color.BLACK
     assert guest.audited("rewind")[0]["words"] == "the other board withdrew ply 3 8-11"
@@ -348,7 +362,7 @@ def test_a_rewind_made_while_the_other_board_is_down_is_followed_when_it_returns
     host = RemoteTable(tmp_path / "host", broker.port, "t1", "host", "white", "casual")
     host.show(position_after("11-15", "23-19"))  # its board as it was left
     both_agree(host, guest, ["11-15"])
-    wait_for(host.restore_cued)
+    wait_for(host.restore_cued, "the host cued back")
     host.move(19, 23)
     guest.move(22, 18)
     assert host.execute_cued() == "22-18"

@@ -7,9 +7,9 @@ import shutil
 import pytest
 
 from poolboard.hall.broker import Broker, BrokerTls, write_broker_config
-from tests.hall.conftest import HALL_PASSWORD, TABLES, free_port, needs_mosquitto
-from tests.hall.test_tls import make_certificates
-from tests.remote.test_remote_link import Board_
+from tests.hall.conftest import HALL_PASSWORD, TABLES, free_port, make_certificates, needs_mosquitto
+from tests.patience import wait_for
+from tests.remote.conftest import Board_
 
 pytestmark = [
     needs_mosquitto,
@@ -36,12 +36,12 @@ def test_two_boards_over_tls_and_one_that_does_not_trust_the_broker(tmp_path, ca
         guest = Board_(port, "t2", "guest", "white", tls=True, ca_file=str(ca)).start()
         boards += [host, guest]
         host.play("11-15")
-        guest.wait(lambda: guest.offered, "ply 1 over TLS")
+        wait_for(lambda: guest.offered, "ply 1 over TLS")
         caplog.set_level(logging.WARNING, logger="poolboard.remote")
         stranger = Board_(port, "t3", "guest", "white", tls=True)  # the system's CAs only
         boards.append(stranger)
         stranger.link.start()
-        stranger.wait(
+        wait_for(
             lambda: any("cannot reach the broker" in r.getMessage() for r in caplog.records),
             "the stranger's complaint",
         )

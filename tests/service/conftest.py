@@ -6,7 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from engine.board import Board, Move
+from engine.color import Color
+from engine.cues import CueKind, Cues
 from poolboard.config import Config, StorageConfig
+from poolboard.opponents import Answer, Opponent, Position
 from poolboard.session import Session
 from poolboard.simulated_board import SimulatedBoard
 
@@ -150,3 +154,75 @@ def services(tmp_path: Path):
 def table_in():
     """``table_in(folder, **config_sections)``: a Table whose data folder is ``folder``."""
     return lambda folder, **sections: Table(folder, **sections)
+
+
+def doctor(config: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    """``poolboard doctor --config config extra...`` as a user runs it."""
+    return subprocess.run(
+        [sys.executable, "-m", "poolboard.cli", "doctor", "--config", str(config), *extra],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def hand_steps(board: Board, move: Move) -> list[frozenset[int]]:
+    """The occupancies a hand passes through: lift, set down, take the captured pieces off."""
+    occupied = set(board.occupied_squares())
+    steps = []
+    occupied.discard(move.from_square)
+    steps.append(frozenset(occupied))
+    occupied.add(move.to_square)
+    steps.append(frozenset(occupied))
+    for square in move.captures:
+        occupied.discard(square)
+        steps.append(frozenset(occupied))
+    return steps
+
+
+class Leds:
+    """The cues as an LED chain receives them (the session's CueDisplay)."""
+
+    def __init__(self) -> None:
+        self.shown = Cues.none()
+
+    def show(self, cues: Cues) -> None:
+        self.shown = cues
+
+    def close(self) -> None:
+        pass
+
+    def squares(self, kind: CueKind) -> list[int]:
+        return sorted(square for square, shown in self.shown if shown is kind)
+
+
+class OpponentTable(Table):
+    """A table whose session plays ``opponent``, its cues going to :class:`Leds`."""
+
+    def __init__(self, folder: Path, player: Opponent, **sections: object) -> None:
+        self.time = FakeTime()
+        storage = StorageConfig(path=str(folder))
+        self.config = Config(storage=storage, **sections)  # type: ignore[arg-type]
+        self.board = SimulatedBoard(now=self.time)
+        self.leds = Leds()
+        self.session = Session(self.config, self.board, [self.leds], now=self.time, opponent=player)
+        self.occupied = set(self.session.game.board.occupied_squares())
+
+
+def status(table: Table) -> str:
+    return table.session.state()["opponent"]["status"]
+
+
+class ScriptedOpponent(Opponent):
+    """An opponent whose answers the test gives: the interface as a remote board uses it."""
+
+    kind = "scripted"
+
+    def __init__(self, side: Color) -> None:
+        super().__init__(side)
+        self.positions: list[Position] = []
+        self.answer: Answer | None = None
+
+    def update(self, position: Position, answer: Answer) -> None:
+        self.positions.append(position)
+        self.answer = answer

@@ -25,20 +25,8 @@ from poolboard.session import Session
 from poolboard.simulated_board import SimulatedBoard
 from poolboard.simulator import random_game
 from poolboard.storage import DamagedGame, GameStore, StoredGame
-
-
-def hand_steps(board: Board, move: Move) -> list[frozenset[int]]:
-    """The occupancies a hand passes through: lift, set down, take the captured pieces off."""
-    occupied = set(board.occupied_squares())
-    steps = []
-    occupied.discard(move.from_square)
-    steps.append(frozenset(occupied))
-    occupied.add(move.to_square)
-    steps.append(frozenset(occupied))
-    for square in move.captures:
-        occupied.discard(square)
-        steps.append(frozenset(occupied))
-    return steps
+from tests.patience import wait_for
+from tests.service.conftest import hand_steps
 
 
 def start_service(config: Path) -> subprocess.Popen:
@@ -94,9 +82,7 @@ def test_sigkill_at_random_moments_loses_no_recorded_move(tmp_path: Path, emulat
                     service = start_service(config)
             board.push(move)
             time.sleep(0.45 if king else 0.1)  # a king's move waits for the settle window
-        deadline = time.monotonic() + 10
-        while len(stored_moves(database)) < len(moves) and time.monotonic() < deadline:
-            time.sleep(0.1)
+        wait_for(lambda: len(stored_moves(database)) >= len(moves), "every move stored")
         assert stored_moves(database) == [m.path for m in moves]
         assert killed == len(kills)
     finally:
@@ -299,9 +285,8 @@ def test_sigkill_around_takebacks_keeps_the_game_whole(tmp_path: Path, services)
         for occupied in hand_steps(board, move):
             post(service, occupied)
             time.sleep(0.06)
-        deadline = time.monotonic() + 5
-        while len(stored()) == len(before) and time.monotonic() < deadline:
-            time.sleep(0.02)
+        # Called only here, in this iteration, so the loop variable is the one meant.
+        wait_for(lambda: len(stored()) > len(before), "the move stored")  # noqa: B023
         assert stored() == [*before, tuple(move.path)]
         board.push(move)
         # Back the way it came: lift it from where it landed, set it down where it started.

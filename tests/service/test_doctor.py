@@ -1,17 +1,8 @@
 """``poolboard doctor`` on the demo's config, on the emulated Pico, and on a missing board."""
 
-import subprocess
-import sys
 from pathlib import Path
 
-
-def doctor(config: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "poolboard.cli", "doctor", "--config", str(config), *extra],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+from tests.service.conftest import doctor
 
 
 def test_doctor_reads_the_emulated_board_and_lights_its_leds(tmp_path: Path, emulator) -> None:

@@ -11,57 +11,26 @@ import pytest
 
 from engine.board import Board
 from engine.color import Color
-from engine.cues import CueKind, Cues
+from engine.cues import CueKind
 from engine.endgame import KingsEnding
 from engine.game import Game
 from engine.levels import LEVELS
 from engine.search import Root
 from poolboard.config import (
     ClockConfig,
-    Config,
     ConfigError,
     OpponentConfig,
     RulesConfig,
-    StorageConfig,
     load_config,
 )
-from poolboard.opponents import Answer, Opponent, Position, computer
+from poolboard.opponents import Position, computer
 from poolboard.opponents.computer import ComputerOpponent
-from poolboard.session import RefereeError, Session
-from poolboard.simulated_board import SimulatedBoard
+from poolboard.session import RefereeError
 from poolboard.simulator import HumanSimulator
-from tests.service.conftest import FakeTime, Table
+from tests.patience import wait_for
+from tests.service.conftest import OpponentTable, ScriptedOpponent, Table, status
 
 CASUAL = RulesConfig(profile="casual")
-
-
-class Leds:
-    """The cues as an LED chain receives them (the session's CueDisplay)."""
-
-    def __init__(self) -> None:
-        self.shown = Cues.none()
-
-    def show(self, cues: Cues) -> None:
-        self.shown = cues
-
-    def close(self) -> None:
-        pass
-
-    def squares(self, kind: CueKind) -> list[int]:
-        return sorted(square for square, shown in self.shown if shown is kind)
-
-
-class OpponentTable(Table):
-    """A table whose session plays ``opponent``, its cues going to :class:`Leds`."""
-
-    def __init__(self, folder: Path, player: Opponent, **sections: object) -> None:
-        self.time = FakeTime()
-        storage = StorageConfig(path=str(folder))
-        self.config = Config(storage=storage, **sections)  # type: ignore[arg-type]
-        self.board = SimulatedBoard(now=self.time)
-        self.leds = Leds()
-        self.session = Session(self.config, self.board, [self.leds], now=self.time, opponent=player)
-        self.occupied = set(self.session.game.board.occupied_squares())
 
 
 def against_computer(
@@ -71,17 +40,6 @@ def against_computer(
     sections.setdefault("rules", CASUAL)
     sections["opponent"] = OpponentConfig(kind="engine", side=side, level=level)
     return OpponentTable(tmp_path, ComputerOpponent(Color(side), level, seed=7), **sections)
-
-
-def wait_for(predicate, seconds: float = 10.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.01)
-
-
-def status(table: Table) -> str:
-    return table.session.state()["opponent"]["status"]
 
 
 def read_the_leds(table: Table) -> tuple[int, int, list[int]]:
@@ -105,7 +63,7 @@ def test_a_whole_game_against_the_computer_played_from_the_leds(tmp_path: Path) 
             move = rng.choice(board.generate_legal_moves())
             table.move(move.from_square, move.to_square, *move.captures)
             continue
-        wait_for(lambda: status(table) == "execute")
+        wait_for(lambda: status(table) == "execute", "the computer's move cued")
         assert session.clock.running is Color.BLACK  # the computer's clock stopped at its choice
         white_left = session.clock.remaining(Color.WHITE)
         start, end, removes = read_the_leds(table)
@@ -161,7 +119,7 @@ def test_a_game_against_the_computer_with_human_hands_bounces_and_slides(tmp_pat
         if board.turn is Color.BLACK:
             move = rng.choice(board.generate_legal_moves())
         else:
-            wait_for(lambda: status(table) == "execute")
+            wait_for(lambda: status(table) == "execute", "the computer's move cued")
             start, end, removes = read_the_leds(table)
             (move,) = [
                 m
@@ -201,7 +159,7 @@ def test_the_computer_s_clock_runs_while_it_thinks_and_a_takeback_cancels_it(
     table.settle()
     assert session.state()["moves"] == []
     assert status(table) == "waiting"
-    wait_for(lambda: not session.opponent.thinking, 2.0)
+    wait_for(lambda: not session.opponent.thinking, "the computer giving up its search")
     time.sleep(0.2)
     assert session.tracker.expected is None and session.state()["moves"] == []
     session.close()
@@ -216,7 +174,7 @@ def test_the_unerring_levels_play_kings_endings_from_the_solved_table(
     session = table.session
     session.set_position("referee", "W:WK22,K29,K30:BK2")
     table.set_up()
-    wait_for(lambda: status(table) == "execute")
+    wait_for(lambda: status(table) == "execute", "the computer's move cued")
     known = solved_endings.winning_move(Board("W:WK22,K29,K30:BK2"))
     assert known is not None and session.tracker.expected == known[0]
     session.close()
@@ -249,7 +207,7 @@ def test_a_machine_short_of_memory_gets_smaller_search_tables(monkeypatch) -> No
     thinker.think(
         1, 1, Root.from_game(Game()), LEVELS[1], lambda serial, move: answers.append(serial)
     )
-    wait_for(lambda: answers == [1])
+    wait_for(lambda: answers == [1], "the thinker's answer")
     assert thinker._searcher is not None
     assert thinker._searcher.table_limit == computer.table_limit() < computer.TABLE_LIMIT
     thinker.close()
@@ -264,10 +222,10 @@ def test_a_new_position_cancels_the_thinking_and_the_computer_opens_as_black(
     assert status(table) == "thinking"  # Black moves first: the computer opens
     session.set_position("referee", "B:W18,22:B6,9")
     assert status(table) == "setup"  # nothing to think about until the position stands
-    wait_for(lambda: not session.opponent.thinking, 2.0)
+    wait_for(lambda: not session.opponent.thinking, "the computer giving up its search")
     table.set_up()
     assert status(table) == "thinking"
-    wait_for(lambda: session.opponent.thinking, 2.0)
+    wait_for(lambda: session.opponent.thinking, "the computer thinking")
     session.close()
 
 
@@ -296,7 +254,7 @@ def test_casual_takeback_undoes_the_computer_s_reply_with_the_player_s_move(tmp_
     session = table.session
     table.set_up()
     table.move(11, 15)
-    wait_for(lambda: status(table) == "execute")
+    wait_for(lambda: status(table) == "execute", "the computer's move cued")
     start, end, removes = read_the_leds(table)
     table.move(start, end, *removes)
     assert len(session.state()["moves"]) == 2
@@ -319,14 +277,17 @@ def test_a_hint_on_request_and_on_a_double_press_of_the_lever(tmp_path: Path) ->
     table.set_up()
     session.request_hint("web")
     wait_for(
-        lambda: session.state()["hint"] is not None and session.state()["hint"]["status"] == "shown"
+        lambda: (
+            session.state()["hint"] is not None and session.state()["hint"]["status"] == "shown"
+        ),
+        "the hint shown",
     )
     hint = session.tracker.hint
     assert table.leds.squares(CueKind.HINT_FROM) == [hint.path[0]]
     assert hint.path[-1] in table.leds.squares(CueKind.HINT_TO)
     table.move(hint.path[0], hint.path[-1], *hint.captures)
     assert session.state()["hint"] is None and not table.leds.squares(CueKind.HINT_FROM)
-    wait_for(lambda: status(table) == "execute")
+    wait_for(lambda: status(table) == "execute", "the computer's move cued")
     with pytest.raises(RefereeError, match="opponent's move"):
         session.request_hint("web")
     start, end, removes = read_the_leds(table)
@@ -337,7 +298,9 @@ def test_a_hint_on_request_and_on_a_double_press_of_the_lever(tmp_path: Path) ->
     table.time.now += 0.3
     table.board.press_lever(Color.BLACK)
     session.process(table.board.read(0))
-    wait_for(lambda: (session.state()["hint"] or {}).get("status") == "shown")  # its change done
+    wait_for(
+        lambda: (session.state()["hint"] or {}).get("status") == "shown", "the hint shown"
+    )  # its change done
     assert session.tracker.hint is not None
     assert table.leds.squares(CueKind.HINT_FROM)
     hints = [e for _, kind, e in session.store.events(session.game_id) if kind == "hint"]
@@ -377,21 +340,6 @@ def test_the_config_names_the_computer(tmp_path: Path) -> None:
     path = tmp_path / "board.toml"
     path.write_text('[opponent]\nkind = "engine"\nside = "black"\nlevel = 3\n')
     assert load_config(path).opponent == OpponentConfig(kind="engine", side="black", level=3)
-
-
-class ScriptedOpponent(Opponent):
-    """An opponent whose answers the test gives: the interface as a remote board uses it."""
-
-    kind = "scripted"
-
-    def __init__(self, side: Color) -> None:
-        super().__init__(side)
-        self.positions: list[Position] = []
-        self.answer: Answer | None = None
-
-    def update(self, position: Position, answer: Answer) -> None:
-        self.positions.append(position)
-        self.answer = answer
 
 
 def asked_for_white(folder: Path, **sections) -> tuple[OpponentTable, ScriptedOpponent, Position]:
@@ -529,7 +477,7 @@ def test_the_next_game_keeps_the_computer_on_its_side_with_its_own_match_time(
     table.set_up()
     table.settle(10.0)  # Black (the player) thinks ten seconds
     table.move(11, 15)
-    wait_for(lambda: status(table) == "execute")
+    wait_for(lambda: status(table) == "execute", "the computer's move cued")
     session.end_game("referee", "resign", Color.BLACK)
     black, white = session.clock.remaining(Color.BLACK), session.clock.remaining(Color.WHITE)
     assert black < white

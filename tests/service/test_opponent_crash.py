@@ -15,7 +15,8 @@ import urllib.request
 from pathlib import Path
 
 from engine.board import Board
-from tests.service.test_crash_recovery import hand_steps
+from tests.patience import wait_for
+from tests.service.conftest import hand_steps
 
 
 def state(url: str) -> dict:
@@ -23,14 +24,9 @@ def state(url: str) -> dict:
         return json.load(response)
 
 
-def wait_state(url: str, wanted, seconds: float = 20.0) -> dict:
-    deadline = time.monotonic() + seconds
-    while True:
-        now = state(url)
-        if wanted(now):
-            return now
-        assert time.monotonic() < deadline, now
-        time.sleep(0.05)
+def wait_state(url: str, wanted, what: str) -> dict:
+    """The service's state, once ``wanted`` holds for it."""
+    return wait_for(lambda: wanted(now := state(url)) and now, what)
 
 
 def lit(emulator) -> set[int]:
@@ -41,12 +37,9 @@ def lit(emulator) -> set[int]:
     return {int(square) for square, _ in (w.split("=") for w in words) if square.isdigit()}
 
 
-def wait_lit(emulator, squares: set[int], seconds: float = 5.0) -> None:
+def wait_lit(emulator, squares: set[int]) -> None:
     """Until the strip has shown exactly ``squares`` lit (blinking ones in their lit half)."""
-    deadline = time.monotonic() + seconds
-    while (shown := lit(emulator)) != squares:
-        assert time.monotonic() < deadline, shown
-        time.sleep(0.05)
+    wait_for(lambda: lit(emulator) == squares, f"the strip lighting {sorted(squares)}")
 
 
 def opponent_moves(database: Path) -> list[dict]:
@@ -70,20 +63,24 @@ def test_sigkill_while_thinking_and_while_the_move_waits(
     emulator.set(board.occupied_squares())
     service = services("run", "--config", str(config))
     assert service.url, service.lines
-    wait_state(service.url, lambda s: s["clock"]["running"] == "black")
+    wait_state(service.url, lambda s: s["clock"]["running"] == "black", "the game starting")
     move = board.parse_move("11-15")
     for occupied in hand_steps(board, move):
         emulator.set(occupied)
         time.sleep(0.1)
     board.push(move)
-    wait_state(service.url, lambda s: s["opponent"]["status"] == "thinking")
+    wait_state(
+        service.url, lambda s: s["opponent"]["status"] == "thinking", "the computer thinking"
+    )
     time.sleep(random.Random(15).uniform(0.0, 0.3))
     service.kill()  # while the computer thinks (level 8 thinks about a second)
     assert opponent_moves(database) == []
 
     service = services("run", "--config", str(config))
     # It thinks again (nothing was chosen before the kill) and chooses.
-    chosen = wait_state(service.url, lambda s: s["opponent"]["status"] == "execute")
+    chosen = wait_state(
+        service.url, lambda s: s["opponent"]["status"] == "execute", "the move cued"
+    )
     played = chosen["opponent"]["move"]
     (stored,) = opponent_moves(database)
     assert stored["move"] == played and stored["ply"] == 2
@@ -95,7 +92,9 @@ def test_sigkill_while_thinking_and_while_the_move_waits(
     service.kill()  # while its move waits to be executed on the board
 
     service = services("run", "--config", str(config))
-    again = wait_state(service.url, lambda s: s["opponent"]["status"] != "setup")
+    again = wait_state(
+        service.url, lambda s: s["opponent"]["status"] != "setup", "the game resumed"
+    )
     assert again["opponent"]["status"] == "execute" and again["opponent"]["move"] == played
     assert again["cues"] == chosen["cues"]  # the same move lit on the board
     assert again["clock"]["white"] == white_left
@@ -105,6 +104,6 @@ def test_sigkill_while_thinking_and_while_the_move_waits(
     for occupied in hand_steps(board, reply):
         emulator.set(occupied)
         time.sleep(0.1)
-    done = wait_state(service.url, lambda s: len(s["moves"]) == 2)
+    done = wait_state(service.url, lambda s: len(s["moves"]) == 2, "the computer's move recorded")
     assert done["moves"] == ["11-15", played]
     assert done["opponent"]["status"] == "waiting" and done["clock"]["running"] == "black"

@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from tests.vision.test_real_photo import CORNERS, PHOTO
+from tests.vision.conftest import CORNERS, PHOTO
 from vision.calibration import (
     Calibration,
     CalibrationError,

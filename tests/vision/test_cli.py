@@ -146,7 +146,7 @@ def test_markers_sheet_is_written_and_detectable(tmp_path) -> None:
 def test_evaluate_reads_a_labelled_real_photo(tmp_path) -> None:
     """``evaluate`` on the committed real photo: each half of its squares read with colours
     learnt from the other half only."""
-    from tests.vision.test_real_photo import CORNERS, PHOTO
+    from tests.vision.conftest import CORNERS, PHOTO
 
     labels = {
         "format": "test",
@@ -180,7 +180,7 @@ def test_evaluate_takes_a_photo_as_its_label_measured_it(tmp_path) -> None:
     """Labels give each photo's size: a copy saved smaller has its corners scaled, and a
     phone's JPEG that its EXIF tag turns upright, labelled as stored, is read as stored;
     a picture of another shape is named, not read with corners that miss the board."""
-    from tests.vision.test_real_photo import CORNERS, PHOTO
+    from tests.vision.conftest import CORNERS, PHOTO
 
     photo = cv2.imread(str(PHOTO))
     height, width = photo.shape[:2]
@@ -236,7 +236,7 @@ def test_evaluate_names_bad_labels(tmp_path) -> None:
 def test_evaluate_skips_a_photo_it_cannot_read_and_reads_the_rest(tmp_path) -> None:
     """A set in which one photo's file is missing: that photo is named and skipped, and the
     committed real photo is still read (one bad photo need not cost a whole set)."""
-    from tests.vision.test_real_photo import CORNERS, PHOTO
+    from tests.vision.conftest import CORNERS, PHOTO
 
     squares = {str(s): k for s, k in START_POSITION.items()}
     entry = {"source": "eppu", "corners_a1_h1_h8_a8": CORNERS.tolist(), "squares": squares}
@@ -362,13 +362,13 @@ def test_snap_of_a_short_video_saves_its_last_frame_and_errors_are_one_line(tmp_
 def test_read_names_the_squares_holding_a_piece_whose_side_is_not_seen(tmp_path) -> None:
     """Spares of a colour never learnt on the committed real photo's squares 13 and 17: the
     plain reading names them apart from either side (docs/vision.md, item 6)."""
-    from tests.vision.test_real_photo import CORNERS, PHOTO, SPARE, _disc
+    from tests.vision.conftest import CORNERS, PHOTO, SPARE, disc
     from vision.calibration import calibrate, load_image
 
     photo = load_image(PHOTO)
     calibration = calibrate(photo, CORNERS)
     for square in (13, 17):
-        cv2.fillPoly(photo, [_disc(calibration, square, 0.35)], SPARE, cv2.LINE_AA)
+        cv2.fillPoly(photo, [disc(calibration, square, 0.35)], SPARE, cv2.LINE_AA)
     spares, cal = tmp_path / "spares.png", tmp_path / "cal.json"
     cv2.imwrite(str(spares), photo)
     corners = ",".join(str(int(v)) for v in CORNERS.ravel())

@@ -7,7 +7,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from tests.vision.test_real_photo import CORNERS, PHOTO
+from tests.vision.conftest import CORNERS, PHOTO
 from vision.calibration import calibrate, load_image
 from vision.grid_snap import snap_corners
 from vision.synthetic import Style, random_position, random_view, render

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.test_real_photo import CORNERS, PHOTO
+from tests.vision.conftest import CORNERS, PHOTO
 from vision.calibration import load_image
 from vision.colour import START_POSITION
 from vision.corners import CornerError, _grid_corners, find_board_corners

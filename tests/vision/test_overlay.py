@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from tests.poolboard_cli import poolboard
-from tests.vision.test_real_photo import CORNERS, CORNERS_INSIDE, PHOTO
+from tests.vision.conftest import CORNERS, CORNERS_INSIDE, PHOTO
 from vision.calibration import Calibration, calibrate, load_image, read_squares
 from vision.colour import START_POSITION
 from vision.layout import BOARD_CORNERS, SQUARE_CENTRES

@@ -6,14 +6,13 @@ evaluate`` (docs/vision.md); this one photo is licensed to live in the repositor
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
 
 from engine.phrase import Phrase
 from engine.sensing import LinkHealth, SensorFault, Snapshot
+from tests.vision.conftest import CORNERS, CORNERS_INSIDE, PHOTO, SPARE, disc
 from vision.calibration import Calibration, CalibrationError, calibrate, load_image, read_squares
 from vision.colour import BLANK, START_POSITION
 from vision.evaluate import Photo, report, trials, unchanged
@@ -21,14 +20,8 @@ from vision.layout import SQUARE_CENTRES
 from vision.photo_changes import changes
 from vision.pipeline import BoardWatcher, WatchConfig
 
-PHOTO = Path(__file__).parent.parent / "data" / "photos" / "eppu_initialization.jpg"
-#: The playing area's corners (a1, h1, h8, a8), picked by hand on the photo.
-CORNERS = np.array([[925, 680], [1392, 589], [1254, 161], [812, 189]], dtype=np.float32)
-#: The same corners clicked a tenth of the board inside it: the squares between them no
-#: longer line up with the board's.
 #: The camera link's words when its picture can be read again (a page says them in its language).
 AGAIN = Phrase("the camera's picture can be read again")
-CORNERS_INSIDE = (CORNERS.mean(axis=0) + (CORNERS - CORNERS.mean(axis=0)) * 0.9).astype(np.float32)
 
 
 @pytest.fixture(scope="module")
@@ -154,18 +147,6 @@ def test_a_coin_left_on_a_square_is_named_and_the_corners_clicked_stay(
     assert [watcher.feed(photo, t) for t in range(12, 16)][-1] is None  # reads, unchanged
 
 
-def _disc(calibration: Calibration, square: int, radius: float) -> np.ndarray:
-    """The outline (picture pixels) of a flat disc of ``radius`` squares centred on ``square``."""
-    angles = np.linspace(0, 2 * np.pi, 64, endpoint=False)
-    circle = SQUARE_CENTRES[square - 1] + radius * np.stack([np.cos(angles), np.sin(angles)], 1)
-    return calibration.to_picture(circle).round().astype(np.int32)
-
-
-#: A dark green (BGR): on this board's blue squares no colour learnt at calibration is nearer
-#: than the empty squares', as one project's green "crowned" pieces were on its black ones.
-SPARE = (68, 96, 22)
-
-
 def test_a_spare_of_a_colour_never_learnt_reads_as_a_piece_whose_side_is_not_seen(
     photo: np.ndarray,
 ) -> None:
@@ -176,7 +157,7 @@ def test_a_spare_of_a_colour_never_learnt_reads_as_a_piece_whose_side_is_not_see
     calibration = calibrate(photo, CORNERS)
     spares = photo.copy()
     for square in (13, 17):
-        cv2.fillPoly(spares, [_disc(calibration, square, 0.35)], SPARE, cv2.LINE_AA)
+        cv2.fillPoly(spares, [disc(calibration, square, 0.35)], SPARE, cv2.LINE_AA)
     assert read_squares(calibration, photo) == START_POSITION  # no outline on a bare square
     reading = read_squares(calibration, spares)
     assert reading == START_POSITION | {13: "?", 17: "?"}

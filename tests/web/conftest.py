@@ -1,17 +1,21 @@
 """A real web server on loopback over a real session on the simulated board."""
 
+import socket
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from engine.sensing import Sensor
+from engine.phrase import Phrase
+from engine.sensing import LinkHealth, Sensor
 from poolboard.config import Config, RefereeConfig, StorageConfig, TrackerTimings
 from poolboard.session import Session
 from poolboard.simulated_board import SimulatedBoard
 from poolboard.web.app import WebServer
+from tests.patience import wait_for
 
 #: Debian's browser, driven through Playwright (never a browser Playwright downloads).
 CHROMIUM = Path("/usr/bin/chromium")
@@ -89,3 +93,55 @@ def browser() -> Iterator:
         )
         yield chromium
         chromium.close()
+
+
+class LinkedBoard(SimulatedBoard):
+    """The simulated board, whose sensor link can be lost and found again (a camera knocked
+    away from the board, or unplugged, and put back)."""
+
+    def link(self, connected: bool, detail: str | Phrase) -> None:
+        """The link up or down: ``detail`` a text, or words (LinkHealth's said) as well."""
+        said = detail if isinstance(detail, Phrase) else None
+        self._events.put(LinkHealth(self._now(), connected, str(detail), said))
+
+
+AUTH = ("referee", PASSWORD)
+
+
+def referee(live: Live, action: str, body: dict | None = None, auth=AUTH) -> httpx.Response:
+    return post(f"{live.url}/api/referee/{action}", json=body, auth=auth)
+
+
+def start_game(live: Live) -> None:
+    """Set the position up on the simulated board; the clock starts."""
+    live.session.sensor.set_occupied(START)
+    wait_for(lambda: live.session.clock.state.value == "running", "the game starting")
+
+
+def connect(port: int, source: str = "127.0.0.1") -> socket.socket:
+    client = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(source, 0))
+    client.settimeout(5)
+    return client
+
+
+def closed_now(client: socket.socket) -> bool:
+    """Whether the server has closed the connection already."""
+    client.setblocking(False)
+    try:
+        return client.recv(1, socket.MSG_PEEK) == b""
+    except BlockingIOError:
+        return False
+    except ConnectionResetError:
+        return True
+    finally:
+        client.setblocking(True)
+
+
+def settled(clients: list[socket.socket], expected: int, within: float = 2) -> list[socket.socket]:
+    """The clients still connected, once as few as ``expected`` are (or after ``within`` s)."""
+    deadline = time.monotonic() + within
+    while True:
+        still = [client for client in clients if not closed_now(client)]
+        if len(still) <= expected or time.monotonic() > deadline:
+            return still
+        time.sleep(0.05)

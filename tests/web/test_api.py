@@ -6,7 +6,6 @@ import sqlite3
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import httpx
@@ -22,23 +21,22 @@ from poolboard.session import Session
 from poolboard.session.state import BoardState
 from poolboard.simulated_board import SimulatedBoard
 from poolboard.web.app import WebServer, serve_web
-from tests.patience import PATIENCE
-from tests.web.conftest import START, Live, post
-from tests.web.test_referee import referee, start_game
+from tests.patience import wait_for
+from tests.web.conftest import START, Live, post, referee, start_game
 
 
 def post_board(live: Live, squares: set[int]) -> None:
     post(f"{live.url}/api/board", json={"occupied": sorted(squares)}).raise_for_status()
 
 
-def wait_for(live: Live, check, timeout: float = PATIENCE) -> dict:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+def state_when(live: Live, check, what: str) -> dict:
+    """The table's state, once ``check`` holds for it."""
+
+    def matching() -> dict | None:
         state = httpx.get(f"{live.url}/api/state").json()
-        if check(state):
-            return state
-        time.sleep(0.02)
-    raise AssertionError(f"state never matched; last: {state}")
+        return state if check(state) else None
+
+    return wait_for(matching, what)
 
 
 def play(live: Live, occupied: set[int], start: int, end: int) -> None:
@@ -56,7 +54,7 @@ def test_the_state_is_the_sessions_and_a_move_on_the_board_is_recorded(live: Liv
     occupied = set(START)
     post_board(live, occupied)
     play(live, occupied, 11, 15)
-    state = wait_for(live, lambda s: s["moves"] == ["11-15"])
+    state = state_when(live, lambda s: s["moves"] == ["11-15"], "11-15 recorded")
     assert state["last_move"] == {"from": 11, "to": 15, "path": [11, 15]}
     assert state["turn"] == "white"
     assert state["clock"]["running"] == "white"
@@ -89,9 +87,9 @@ def test_a_late_joiner_gets_the_game_so_far_and_leavers_are_forgotten(live: Live
     occupied = set(START)
     post_board(live, occupied)
     play(live, occupied, 11, 15)
-    wait_for(live, lambda s: len(s["moves"]) == 1)
+    state_when(live, lambda s: len(s["moves"]) == 1, "the first move recorded")
     play(live, occupied, 23, 19)
-    wait_for(live, lambda s: len(s["moves"]) == 2)
+    state_when(live, lambda s: len(s["moves"]) == 2, "the second move recorded")
 
     async def join() -> list[dict]:
         sockets = [await websockets.connect(live.ws_url) for _ in range(5)]
@@ -103,10 +101,7 @@ def test_a_late_joiner_gets_the_game_so_far_and_leavers_are_forgotten(live: Live
     for state in asyncio.run(join()):
         assert state["moves"] == ["11-15", "23-19"]
     hub = live.server.app.state.hub
-    deadline = time.monotonic() + 5
-    while hub.client_count and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert hub.client_count == 0
+    wait_for(lambda: hub.client_count == 0, "the hub letting its spectators go")
 
 
 @pytest.mark.parametrize(
@@ -141,7 +136,7 @@ def test_not_json_gets_422(live: Live) -> None:
 def test_levers_and_adjust_reach_the_simulated_board(live: Live) -> None:
     occupied = set(START)
     post_board(live, occupied)
-    wait_for(live, lambda s: s["clock"]["state"] == "running")
+    state_when(live, lambda s: s["clock"]["state"] == "running", "the clock running")
     assert post(f"{live.url}/api/adjust", json={"side": "black"}).json() == {"adjust": "black"}
     assert post(f"{live.url}/api/lever", json={"side": "white"}).status_code == 200
     bad = post(f"{live.url}/api/lever", json={"side": "red"})
@@ -167,7 +162,7 @@ def test_games_are_listed_shown_and_downloaded_as_pdn(live: Live) -> None:
     occupied = set(START)
     post_board(live, occupied)
     play(live, occupied, 11, 15)
-    wait_for(live, lambda s: len(s["moves"]) == 1)
+    state_when(live, lambda s: len(s["moves"]) == 1, "the first move recorded")
     game_id = live.session.game_id
     listed = httpx.get(f"{live.url}/api/games").json()
     assert [game["id"] for game in listed] == [game_id]
@@ -299,10 +294,8 @@ def test_serve_web_announces_its_address_and_stops_with_the_service(tmp_path: Pa
     )
     thread.start()
     try:
-        deadline = time.monotonic() + 10
-        while not said and time.monotonic() < deadline:
-            time.sleep(0.02)
-        url = said[0].split(" on ")[1].split("/ ")[0]
+        said_first = wait_for(lambda: said, "the server saying where it listens")[0]
+        url = said_first.split(" on ")[1].split("/ ")[0]
         assert httpx.get(f"{url}/api/state").json()["game_id"] == session.game_id
     finally:
         stop.set()

@@ -5,23 +5,10 @@ pages")."""
 
 from pathlib import Path
 
-from axe_playwright_python.sync_playwright import Axe
-
 from tests.web.conftest import PASSWORD, START, Live
-from tests.web.test_screens import wait_text
+from tests.web.pages import serious, wait_text
 
 PAGES = ("/", "/big", "/board", "/referee")
-
-
-def serious(page) -> list[str]:
-    """axe-core's serious and critical findings on ``page``, one line each."""
-    found = Axe().run(page).response["violations"]
-    return [
-        f"{v['id']} ({v['impact']}): {v['help']}: "
-        + "; ".join(node["target"][0] for node in v["nodes"][:3])
-        for v in found
-        if v["impact"] in ("serious", "critical")
-    ]
 
 
 def test_no_page_has_a_serious_accessibility_finding(browser, live: Live) -> None:

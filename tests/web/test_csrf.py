@@ -16,7 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from engine.color import Color
-from tests.web.conftest import CHROMIUM, PASSWORD, START, Live
+from tests.web.conftest import CHROMIUM, PASSWORD, START, Live, start_game
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"
@@ -92,11 +92,7 @@ def hostile(live: Live) -> Iterator[Hostile]:
 def test_a_hostile_page_cannot_change_the_game_through_the_referees_browser(
     browser, live: Live, hostile: Hostile
 ) -> None:
-    live.session.sensor.set_occupied(START)
-    for _ in range(200):
-        if live.session.clock.state.value == "running":
-            break
-        live.stop.wait(0.02)
+    start_game(live)
     game = live.session.game_id
     # Logged in, at worst: the browser sends the referee's credentials with every request.
     login = base64.b64encode(f"referee:{PASSWORD}".encode()).decode()

@@ -9,8 +9,8 @@ import numpy as np
 
 from engine.pdn import read_games
 from poolboard.web.qr import qr_modules
-from tests.web.conftest import START, Live
-from tests.web.test_referee import AUTH, referee, start_game
+from tests.patience import wait_for
+from tests.web.conftest import AUTH, START, Live, referee, start_game
 
 
 def play(live: Live, start: int, end: int) -> None:
@@ -19,11 +19,9 @@ def play(live: Live, start: int, end: int) -> None:
     plies = len(live.session.game.board.move_stack)
     sensor.set_occupied(set(sensor.occupied) - {start})
     sensor.set_occupied(set(sensor.occupied) | {end})
-    for _ in range(200):
-        if len(live.session.game.board.move_stack) > plies:
-            return
-        live.stop.wait(0.02)
-    raise AssertionError(f"{start}-{end} was not recorded")
+    wait_for(
+        lambda: len(live.session.game.board.move_stack) > plies, f"{start}-{end} being recorded"
+    )
 
 
 def test_details_then_a_resignation_then_the_match_and_the_event_pdn(live: Live) -> None:

@@ -4,30 +4,12 @@ referee console's move list reached by the keyboard, and marks beside the cues' 
 
 import pytest
 
-from tests.web.conftest import PASSWORD, START, Live
-from tests.web.test_pages import CHROMIUM, TIMEOUT
-from tests.web.test_screens import text_of, wait_text
+from tests.web.conftest import CHROMIUM, PASSWORD, START, Live
+from tests.web.pages import TIMEOUT, tab_to, text_of, type_square, wait_text
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"
 )
-
-
-def tab_to(page, element_id: str) -> None:
-    """Press Tab until ``element_id`` has the focus, as a keyboard user would."""
-    for _ in range(40):
-        page.keyboard.press("Tab")
-        if page.evaluate("() => document.activeElement?.id") == element_id:
-            return
-    raise AssertionError(f"Tab never reaches #{element_id}")
-
-
-def type_square(page, square: int, word: str = "square") -> None:
-    """Go to ``square`` by typing its number and lift or put down there (Enter); ``word``:
-    "square" in the page's language."""
-    page.keyboard.type(str(square))
-    wait_text(page, "#cursor-line", f"{word} {square}:")
-    page.keyboard.press("Enter")
 
 
 def test_a_game_is_played_and_followed_from_the_keyboard_alone(browser, live: Live) -> None:

@@ -31,6 +31,8 @@ from poolboard.simulated_board import SimulatedBoard
 from poolboard.web.app import WebServer
 from poolboard.web.guard import MAX_BODY
 from poolboard.web.limits import WebLimits
+from tests.patience import wait_for
+from tests.web.conftest import connect, settled
 
 MIB = 1 << 20
 
@@ -41,12 +43,6 @@ def peak_memory(pid: int) -> int:
     return int(re.search(r"VmHWM:\s+(\d+) kB", status)[1]) * 1024
 
 
-def connect(port: int, source: str = "127.0.0.1") -> socket.socket:
-    client = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(source, 0))
-    client.settimeout(5)
-    return client
-
-
 def answer(client: socket.socket) -> str:
     """Everything the server says until it closes the connection."""
     received = b""
@@ -54,29 +50,6 @@ def answer(client: socket.socket) -> str:
         while chunk := client.recv(4096):
             received += chunk
     return received.decode()
-
-
-def closed_now(client: socket.socket) -> bool:
-    """Whether the server has closed the connection already."""
-    client.setblocking(False)
-    try:
-        return client.recv(1, socket.MSG_PEEK) == b""
-    except BlockingIOError:
-        return False
-    except ConnectionResetError:
-        return True
-    finally:
-        client.setblocking(True)
-
-
-def settled(clients: list[socket.socket], expected: int, within: float = 2) -> list[socket.socket]:
-    """The clients still connected, once as few as ``expected`` are (or after ``within`` s)."""
-    deadline = time.monotonic() + within
-    while True:
-        still = [client for client in clients if not closed_now(client)]
-        if len(still) <= expected or time.monotonic() > deadline:
-            return still
-        time.sleep(0.05)
 
 
 def closed_by_server(client: socket.socket, within: float) -> bool:
@@ -314,10 +287,10 @@ def test_wrong_passwords_lock_the_address_out_for_longer_and_longer(tmp_path: Pa
         other = httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.2"))
         ok = other.post(pause, auth=("referee", PASSWORD), headers={"X-Poolboard": "1"})
         assert ok.status_code in (200, 422)  # another address is not locked out
-        deadline = time.monotonic() + 30  # the lockout is a second or so
-        while (status := post(pause, auth=("referee", PASSWORD)).status_code) == 429:
-            assert time.monotonic() < deadline, "the address stayed locked out"
-            time.sleep(0.05)
+        status = wait_for(  # the lockout is a second or so
+            lambda: (code := post(pause, auth=("referee", PASSWORD)).status_code) != 429 and code,
+            "the address's lockout ending",
+        )
         assert status in (200, 422)
     finally:
         live.close()

@@ -10,8 +10,7 @@ import pytest
 
 from poolboard.config import OpponentConfig, RulesConfig
 from tests.web.conftest import CHROMIUM, Live
-from tests.web.test_pages import TIMEOUT, shoot, spectator_and_board, tap, wait_moves
-from tests.web.test_screens import wait_text
+from tests.web.pages import TIMEOUT, shoot, spectator_and_board, tap, wait_moves, wait_text
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"

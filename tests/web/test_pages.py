@@ -4,41 +4,16 @@ Debian's /usr/bin/chromium is driven through Playwright (never a browser Playwri
 .ci/run installs it. Set POOLBOARD_SCREENSHOTS=docs/screenshots to save the pages' pictures.
 """
 
-import os
 from pathlib import Path
 
 import pytest
 
-from tests.patience import PATIENCE_MS
 from tests.web.conftest import CHROMIUM, PASSWORD, START, Live
+from tests.web.pages import TIMEOUT, centre, shoot, spectator_and_board, tap, wait_moves
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"
 )
-SHOTS = os.environ.get("POOLBOARD_SCREENSHOTS")
-TIMEOUT = PATIENCE_MS  # for anything to appear
-
-
-def shoot(page, name: str, *, full_page: bool = False) -> None:
-    """Save a screenshot when asked; blinking cues are caught in their lit half (the
-    animations are held at their start, which is lit), so the pictures do not depend on timing."""
-    if SHOTS:
-        page.screenshot(
-            path=str(Path(SHOTS) / f"{name}.png"), animations="disabled", full_page=full_page
-        )
-
-
-def centre(page, square: int) -> tuple[float, float]:
-    """Where square ``square`` is on screen (the board seen from White, not flipped)."""
-    box = page.locator("#board").bounding_box()
-    row = (square - 1) // 4
-    col = ((square - 1) % 4) * 2 + (1 if row % 2 == 0 else 0)
-    cell = box["width"] / 8
-    return box["x"] + (col + 0.5) * cell, box["y"] + (row + 0.5) * cell
-
-
-def tap(page, square: int) -> None:
-    page.mouse.click(*centre(page, square))
 
 
 def drag(page, *squares: int) -> None:
@@ -54,30 +29,8 @@ def moves(page) -> str:
     return " ".join(page.locator("#moves td").all_inner_texts()).split()
 
 
-def wait_moves(page, expected: list[str]) -> None:
-    page.wait_for_function(
-        "expected => [...document.querySelectorAll('#moves td')].map(td => td.textContent)"
-        ".filter(Boolean).join(' ') === expected",
-        arg=" ".join(expected),
-        timeout=TIMEOUT,
-    )
-
-
 def clock_text(page, side: str) -> str:
     return page.locator(f".player.{side} .clock").inner_text()
-
-
-def spectator_and_board(browser, url: str):
-    """A desktop browser with the spectator page and the virtual board open and live:
-    (context, spectator, board)."""
-    context = browser.new_context(viewport={"width": 1200, "height": 800})
-    pages = []
-    for path in ("/", "/board"):
-        page = context.new_page()
-        page.goto(url + path)
-        page.wait_for_selector(".conn.live", timeout=TIMEOUT)
-        pages.append(page)
-    return context, *pages
 
 
 def test_play_on_the_virtual_board_and_watch_the_spectator_page(browser, live: Live) -> None:

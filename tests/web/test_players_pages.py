@@ -16,10 +16,8 @@ import pytest
 
 from engine.color import Color
 from poolboard.config import GameConfig, RulesConfig
-from tests.web.conftest import PASSWORD, START, Live
-from tests.web.test_pages import CHROMIUM, TIMEOUT, centre, shoot
-from tests.web.test_referee import referee, start_game
-from tests.web.test_screens import wait_text
+from tests.web.conftest import CHROMIUM, PASSWORD, START, Live, referee, start_game
+from tests.web.pages import TIMEOUT, centre, shoot, wait_text
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"

@@ -8,23 +8,8 @@ import pytest
 
 from engine.color import Color
 from poolboard.locale import translation
-from tests.web.conftest import PASSWORD, START, Live, post
-
-AUTH = ("referee", PASSWORD)
-
-
-def referee(live: Live, action: str, body: dict | None = None, auth=AUTH) -> httpx.Response:
-    return post(f"{live.url}/api/referee/{action}", json=body, auth=auth)
-
-
-def start_game(live: Live) -> None:
-    """Set the position up on the simulated board; the clock starts."""
-    live.session.sensor.set_occupied(START)
-    for _ in range(200):
-        if live.session.clock.state.value == "running":
-            return
-        live.stop.wait(0.02)
-    raise AssertionError("the game did not start")
+from tests.patience import wait_for
+from tests.web.conftest import AUTH, PASSWORD, START, Live, post, referee, start_game
 
 
 @pytest.mark.parametrize(
@@ -121,10 +106,7 @@ def test_a_refusal_within_a_refusal_is_words_of_its_own(live: Live) -> None:
     the catalogue with its values (docs/api.md), so a page says both in its language."""
     start_game(live)
     live.session.sensor.set_occupied(START - {11} | {15})
-    for _ in range(200):
-        if live.session.state()["moves"]:
-            break
-        live.stop.wait(0.02)
+    wait_for(lambda: live.session.state()["moves"], "11-15 recorded")
     answer = referee(live, "correct-move", {"ply": 1, "move": "11-33"}).json()
     assert answer == {
         "detail": "ply 1: '11-33': square 33 is not a dark square 1-32 (R-BRD-2)",
@@ -146,10 +128,7 @@ def test_correct_count_penalty_result_next_game_and_position(live: Live) -> None
     start_game(live)
     board = live.session.sensor
     board.set_occupied(START - {11} | {15})
-    for _ in range(200):
-        if live.session.state()["moves"]:
-            break
-        live.stop.wait(0.02)
+    wait_for(lambda: live.session.state()["moves"], "11-15 recorded")
     assert referee(live, "correct-move", {"ply": 1, "move": "11-16"}).status_code == 200
     assert live.session.state()["moves"] == ["11-16"]
     wrong = referee(live, "correct-move", {"ply": 5, "move": "11-15"})

@@ -5,21 +5,17 @@ and the next game of the match.
 With POOLBOARD_SCREENSHOTS=docs/screenshots the pages' pictures are saved there at each step.
 """
 
-import os
 from pathlib import Path
 
 import pytest
 
-from engine.phrase import Phrase
-from engine.sensing import LinkHealth
 from poolboard.simulated_board import SimulatedBoard
-from tests.web.conftest import PASSWORD, START, Live
-from tests.web.test_pages import CHROMIUM, TIMEOUT, centre, tap, wait_moves
+from tests.web.conftest import CHROMIUM, PASSWORD, START, LinkedBoard, Live
+from tests.web.pages import SHOTS, TIMEOUT, centre, tap, text_of, wait_moves, wait_text
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"
 )
-SHOTS = os.environ.get("POOLBOARD_SCREENSHOTS")
 BLACK = "Alexandra Montgomery-Featherstonehaugh"
 WHITE = "Bartholomew Okonkwo-Vanderbilt"
 SIZES = [(1920, 1080), (1024, 768), (390, 844)]
@@ -28,19 +24,6 @@ SIZES = [(1920, 1080), (1024, 768), (390, 844)]
 def shoot(page, name: str, size: tuple[int, int]) -> None:
     if SHOTS:
         page.screenshot(path=str(Path(SHOTS) / f"{name}-{size[0]}x{size[1]}.png"))
-
-
-def text_of(page, selector: str) -> str:
-    return page.locator(selector).inner_text()
-
-
-def wait_text(page, selector: str, wanted: str) -> None:
-    """Until the element's text holds ``wanted``."""
-    page.wait_for_function(
-        "([selector, wanted]) => document.querySelector(selector)?.textContent.includes(wanted)",
-        arg=[selector, wanted],
-        timeout=TIMEOUT,
-    )
 
 
 def assert_nothing_cut(page) -> None:
@@ -281,16 +264,6 @@ def test_the_big_screen_shows_a_qr_code_a_phone_can_open(browser, tmp_path) -> N
         context.close()
     finally:
         live.close()
-
-
-class LinkedBoard(SimulatedBoard):
-    """The simulated board, whose sensor link can be lost and found again (a camera knocked
-    away from the board, or unplugged, and put back)."""
-
-    def link(self, connected: bool, detail: str | Phrase) -> None:
-        """The link up or down: ``detail`` a text, or words (LinkHealth's said) as well."""
-        said = detail if isinstance(detail, Phrase) else None
-        self._events.put(LinkHealth(self._now(), connected, str(detail), said))
 
 
 def test_a_lost_sensor_link_shows_while_it_is_lost(browser, tmp_path) -> None:

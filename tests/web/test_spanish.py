@@ -11,12 +11,18 @@ from engine.phrase import Phrase
 from poolboard.config import DisplayConfig, OpponentConfig, RulesConfig
 from poolboard.simulated_board import SimulatedBoard
 from tests.hall.conftest import broker, needs_mosquitto  # noqa: F401 (a fixture, used by name)
-from tests.remote.test_remote_link import INVITE, Board_, loopback_link
-from tests.web.conftest import PASSWORD, START, Live
-from tests.web.test_axe import serious
-from tests.web.test_keyboard import tab_to, type_square
-from tests.web.test_pages import CHROMIUM, TIMEOUT, spectator_and_board, tap
-from tests.web.test_screens import LinkedBoard, text_of, wait_text
+from tests.remote.conftest import INVITE, Board_, loopback_link
+from tests.web.conftest import CHROMIUM, PASSWORD, START, LinkedBoard, Live
+from tests.web.pages import (
+    TIMEOUT,
+    serious,
+    spectator_and_board,
+    tab_to,
+    tap,
+    text_of,
+    type_square,
+    wait_text,
+)
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="needs Debian's chromium (.ci/run installs it)"
