@@ -8,6 +8,7 @@ import logging
 import ssl
 import threading
 from collections.abc import Callable
+from typing import Protocol
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
@@ -42,6 +43,24 @@ def new_client(
     client.max_queued_messages_set(max_queued)
     client.reconnect_delay_set(min_delay=1, max_delay=4)
     return client
+
+
+class BrokerLogin(Protocol):
+    """What a table's or a remote board's link settings say of their broker and login."""
+
+    broker: str
+    port: int
+    password: str
+    tls: bool
+    ca_file: str
+    keepalive: int
+
+
+def login_client(user: str, login: BrokerLogin, max_queued: int) -> mqtt.Client:
+    """A client (:func:`new_client`) for ``user`` with ``login``'s password and TLS."""
+    return new_client(
+        user, login.password, tls=login.tls, ca_file=login.ca_file, max_queued=max_queued
+    )
 
 
 class BrokerConnection:
@@ -83,6 +102,24 @@ class BrokerConnection:
         client.on_connect = self._on_connect
         client.on_connect_fail = self._on_connect_fail
         client.on_disconnect = self._on_disconnect
+
+    @classmethod
+    def to(
+        cls,
+        login: BrokerLogin,
+        client: mqtt.Client,
+        *,
+        log: logging.Logger,
+        who: str,
+        meanwhile: str,
+        on_up: Callable[[mqtt.Client], None],
+        on_change: Callable[[], None] = lambda: None,
+    ) -> BrokerConnection:
+        """``client``'s connection to the broker ``login`` names."""
+        return cls(
+            client, login.broker, login.port, login.keepalive,
+            log=log, who=who, meanwhile=meanwhile, on_up=on_up, on_change=on_change,
+        )  # fmt: skip
 
     def start(self) -> None:
         """Connect in the background; paho retries while the broker is away or refuses."""

@@ -23,7 +23,7 @@ import paho.mqtt.client as mqtt
 from pydantic import BaseModel, ValidationError
 
 from engine.color import Color
-from poolboard.broker_client import BrokerConnection, new_client
+from poolboard.broker_client import BrokerConnection, login_client
 from poolboard.hall import topics
 from poolboard.hall.link import HallLinkConfig
 from poolboard.session import RefereeError, Session
@@ -167,13 +167,7 @@ class TablePublisher:
     # -- the connection ------------------------------------------------------------------------
 
     def _connection(self) -> BrokerConnection:
-        client = new_client(
-            self.table,
-            self.link.password,
-            tls=self.link.tls,
-            ca_file=self.link.ca_file,
-            max_queued=MAX_QUEUED,
-        )
+        client = login_client(self.table, self.link, MAX_QUEUED)
         client.will_set(
             self._topic(topics.STATUS),
             self._status("offline", "connection lost"),
@@ -181,11 +175,9 @@ class TablePublisher:
             retain=True,
         )
         client.on_message = self._on_message
-        return BrokerConnection(
+        return BrokerConnection.to(
+            self.link,
             client,
-            self.link.broker,
-            self.link.port,
-            self.link.keepalive,
             log=log,
             who=f"table {self.table}",
             meanwhile="recording goes on",

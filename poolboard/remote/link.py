@@ -30,7 +30,7 @@ from engine.board import Board, Move
 from engine.color import Color
 from engine.game import BLACK_WINS, DRAW, WHITE_WINS
 from engine.phrase import Phrase
-from poolboard.broker_client import BrokerConnection, new_client
+from poolboard.broker_client import BrokerConnection, login_client
 from poolboard.records import DECIDED_THERE, reason_said
 from poolboard.remote import protocol
 from poolboard.remote.protocol import Invite, ProtocolError
@@ -157,19 +157,11 @@ class RemoteLink:
     # -- the connection ------------------------------------------------------------------------
 
     def _connection(self) -> BrokerConnection:
-        client = new_client(
-            self.board_name,
-            self.link.password,
-            tls=self.link.tls,
-            ca_file=self.link.ca_file,
-            max_queued=MAX_QUEUED,
-        )
+        client = login_client(self.board_name, self.link, MAX_QUEUED)
         client.on_message = self._on_message
-        return BrokerConnection(
+        return BrokerConnection.to(
+            self.link,
             client,
-            self.link.broker,
-            self.link.port,
-            self.link.keepalive,
             log=log,
             who=f"board {self.board_name}",
             meanwhile="play goes on, moves wait for the link",
