@@ -853,6 +853,7 @@ class Tracker:
         before = self.board.copy(stack=False)
         self._last = _LastMove(before, self._patterns, pattern)
         self.board.push(move)
+        self._finished = None  # whatever move the board showed finished is recorded or gone by
         self._expected = None
         self._patterns = self._current_patterns()
         self._after_move(t, move.crowns, move.path[-1])
