@@ -333,8 +333,7 @@ class Calibration:
         size, or None for a calibration without its look (read by the colours)."""
         if self.look is None:
             return None
-        windows = self.windows
-        return self.look.read(windows.patches(image), windows.light_balance(image))
+        return self.look.read(*self.windows.lit_patches(image))
 
     def squares_in(self, image: np.ndarray, canvas: np.ndarray | None = None) -> dict[int, str]:
         """What each square of ``image`` holds (``canvas``: its canonical image, if made): by
@@ -911,9 +910,8 @@ def _learnt_at(
     look = None
     if reader == "learnt":
         check_both_sides(known)
-        look = BoardLook.learn(
-            draft.windows.patches(image), known, draft.windows.light_balance(image)
-        )
+        patches, cast = draft.windows.lit_patches(image)
+        look = BoardLook.learn(patches, known, cast)
     try:
         model, odd = learn(pixels, draft.sampler, known, labelled)
     except CalibrationError as error:
@@ -924,9 +922,8 @@ def _learnt_at(
         if look is None:  # the learnt reader needs no empty square: it reads instead
             if not isinstance(error, NoSquareInTheClearError) or not _both_sides(known):
                 raise
-            look = BoardLook.learn(
-                draft.windows.patches(image), known, draft.windows.light_balance(image)
-            )
+            patches, cast = draft.windows.lit_patches(image)
+        look = BoardLook.learn(patches, known, cast)
         model, odd = _UNLEARNT, {}
     pieces = {s: k for s, k in known.items() if k in ("b", "w", "B", "W")}
     view = None if labelled else CalibratedView(pieces, square_looks(canvas))

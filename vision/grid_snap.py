@@ -15,8 +15,7 @@ A homography can take up part of a wide-angle lens's bend by moving the corners,
 lens is not known yet (at calibration) the alignment is made through each lens the calibration
 considers (:data:`vision.corners.K1_CANDIDATES`) and the best kept: the lens the corners as
 given show (:func:`vision.corners.lens_distortion`), unless another lines the edges up clearly
-better. The
-corners move only when the squares' edges then line up better than as given
+better. The corners move only when the squares' edges then line up better than as given
 (:func:`vision.corners.board_likeness`) and each by less than a quarter of a square, and only
 where the whole playing area is in the picture (a part cut off, black in the canonical image,
 would pull the grid inwards).

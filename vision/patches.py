@@ -103,19 +103,21 @@ class Windows:
         )  # fmt: skip
         return np.maximum(np.median(light.reshape(-1, 3), axis=0).astype(np.float32), 1.0)
 
-    def light_balance(self, image: np.ndarray) -> np.ndarray:
-        """The light squares' colour (3,) over its mean brightness: the light's colour cast,
-        which :meth:`patches` (dividing by the brightness alone) leaves in the windows."""
-        light = self.light_colour(self._shrunk(image))
-        return light / float(light.mean())
-
     def patches(self, image: np.ndarray) -> np.ndarray:
         """The 32 windows (32, PATCH_PX, PATCH_PX, 3) float32, in units of the light squares'
         colour (1.0 is as bright as a light square), clipped to 0-2."""
+        return self.lit_patches(image)[0]
+
+    def lit_patches(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`patches`, and the light's colour cast (3,): the light squares' colour over its
+        mean brightness, which the windows (divided by the brightness alone) still carry."""
         image = self._shrunk(image)
         squares = cv2.remap(
             image, *self.squares, cv2.INTER_LINEAR,
             borderMode=cv2.BORDER_REPLICATE,
         )  # fmt: skip
-        scaled = squares.astype(np.float32) / float(self.light_colour(image).mean())
-        return np.clip(scaled, 0.0, 2.0).reshape(32, PATCH_PX, PATCH_PX, 3)
+        light = self.light_colour(image)
+        brightness = float(light.mean())
+        scaled = squares.astype(np.float32) / brightness
+        windows = np.clip(scaled, 0.0, 2.0).reshape(32, PATCH_PX, PATCH_PX, 3)
+        return windows, light / brightness

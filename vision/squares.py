@@ -103,7 +103,7 @@ class BoardLook:
     # which a piece is a king (:func:`king_threshold`)
     network: str | None = None  # :func:`network_id` of the network it was learnt with (None:
     # a file saved before looks named theirs)
-    #: The calibration picture's light colour cast (:meth:`Windows.light_balance`); a frame's
+    #: The calibration picture's light colour cast (:meth:`Windows.lit_patches`); a frame's
     #: windows are brought to it before they are read (None: a file saved before looks kept it)
     light_balance: np.ndarray | None = None
 
@@ -112,7 +112,7 @@ class BoardLook:
         cls, patches: np.ndarray, position: dict[int, str], light_balance: np.ndarray | None = None
     ) -> BoardLook:
         """The look of the board in ``patches`` (32 windows), which shows ``position``, under a
-        light of colour cast ``light_balance`` (:meth:`Windows.light_balance`)."""
+        light of colour cast ``light_balance`` (:meth:`Windows.lit_patches`)."""
         probabilities, embedding = network()(patches)
         look = cls.from_embeddings(embedding, colours(patches), position, probabilities)
         return replace(look, light_balance=light_balance)
