@@ -94,6 +94,12 @@ _PLAIN_SHARE = 60  # percent of that ring most alike in colour that is taken for
 _MARK_SHARE = 0.03  # share of its kings' tops unlike its plain tops past which crowns are marked
 _FEWEST_PIXELS = 20  # sampled pixels a class (crowns' marks too) needs to be learnt
 _CLEARLY = 0.25  # a difference of colour, in dark-to-light spans of the board, that is seen
+#: Least margin, in men's areas, between the calibration's kings and men past which a set's
+#: kings are told by their size: a man's outline measures within a few percent of the others
+#: in one picture of a clean set; a tenth of a man either way is no shape of its own.
+_SIZE_MARGIN = 0.15
+_TOWARD_MEN = 0.25  # where in the margin the line lies, from the kings (a man is kept a man)
+_FEWEST_MEN = 4  # men a calibration must show to learn the kings' size against theirs
 _MAX_ODD = 0.15  # share of the known squares that may read wrong at calibration (then warned)
 #: Share of the position's pieces that may read wrong: in an endgame of five pieces, the
 #: squares' share alone would let four pass (a mirrored picture, the wrong position given).
@@ -285,7 +291,8 @@ class Calibration:
         strays = local.dark_strays(pixels, labels, strange)
         outlines = self._outlines(pixels, local, labels)
         squares = measure_squares(
-            labels, strange, strays, pixels.saturated, self.sampler, outlines
+            labels, strange, strays, pixels.saturated, self.sampler, outlines,
+            sizes=bool(self.model.king_size),
         )  # fmt: skip
         return pixels, squares
 
@@ -351,8 +358,9 @@ class Calibration:
         The first picture of a ``recorded`` position (one the game confirmed, not the reader's
         own reading) whose kings show marks that the colours would take for a piece (a board
         calibrated on the start position, whose kings appear only in play) teaches the marks
-        as a class of their own; from then on they stay out of their side's colour. A
-        calibration read by the learnt reader keeps the look it learnt.
+        as a class of their own; from then on they stay out of their side's colour. Likewise
+        the first whose kings are all larger or smaller than its men (:func:`_king_size`)
+        teaches that size. A calibration read by the learnt reader keeps the look it learnt.
         """
         if self.look is not None:
             return
@@ -362,6 +370,13 @@ class Calibration:
             taken = _taken_for_pieces(pieces, marks)
             if len(taken):
                 self.model.pixels = pieces = _with_marks(pieces, taken)
+        if recorded and not self.model.king_size and {"B", "W"} & set(position.values()):
+            classes, strange = pieces.label(pixels)
+            strays = pieces.dark_strays(pixels, classes, strange)
+            squares = measure_squares(classes, strange, strays, pixels.saturated, self.sampler)
+            men_area, king_size = _king_size(squares, position)
+            if king_size:
+                self.model.men_area, self.model.king_size = men_area, king_size
         labels = pieces.label(pixels)[0] if MARK in pieces.classes else None
         pieces.follow(training_pixels(pixels, self.sampler, position, labels), rate)
 
@@ -660,6 +675,35 @@ def _mens_marks(squares: Squares, position: Mapping[int, str]) -> float:
     return 2 * float(np.percentile(marks, 90)) if marks else 0.0
 
 
+def _king_size(squares: Squares, position: Mapping[int, str]) -> tuple[tuple[float, float], float]:
+    """Each side's men's outline area (:attr:`Squares.areas`), and the size against its side's
+    men past which a piece is a king (:attr:`SquareModel.king_size`), where the position's
+    kings are all larger, or all smaller, than every man by a clear margin (a set whose kings
+    are another shape or size); else 0: its kings are told by their height or marks alone.
+    The line lies a quarter of the margin short of the kings, so a man stays a man."""
+    areas = {s: squares.areas[s - 1, "bw".index(v.lower())] for s, v in position.items()
+             if v in ("b", "w", "B", "W")}  # fmt: skip
+    men_area = []
+    for man in "bw":
+        men_areas = [a for s, a in areas.items() if position[s] == man and a > 0]
+        men_area.append(float(np.median(men_areas)) if men_areas else 0.0)
+    sizes: dict[bool, list[float]] = {False: [], True: []}  # a king's?
+    for square, area in areas.items():
+        usual = men_area["bw".index(position[square].lower())]
+        if usual > 0 and area > 0:
+            sizes[position[square].isupper()].append(float(area) / usual)
+    men, kings = sizes[False], sizes[True]
+    learnt = (men_area[0], men_area[1])
+    if not kings or len(men) < _FEWEST_MEN:
+        return learnt, 0.0
+    larger, smaller = min(kings) - max(men), min(men) - max(kings)
+    if max(larger, smaller) < _SIZE_MARGIN:
+        return learnt, 0.0
+    if larger > smaller:
+        return learnt, min(kings) - larger * _TOWARD_MEN
+    return learnt, max(kings) + smaller * _TOWARD_MEN
+
+
 def _emblem(squares: Squares, position: Mapping[int, str], sampler: Sampler) -> float:
     """The emblem share that marks a king on this set, above the men's marks
     (:func:`_mens_marks`). Where kings seen from near above show marks of at least half the
@@ -772,7 +816,9 @@ def _fitted(
     strays = pixel_model.dark_strays(pixels, labels, strange)
     squares = measure_squares(labels, strange, strays, pixels.saturated, sampler)
     emblem = _emblem(squares, position, sampler)
-    model = SquareModel(pixel_model, _man_heights(squares, position, sampler), emblem)
+    men_area, king_size = _king_size(squares, trusted)
+    heights = _man_heights(squares, position, sampler)
+    model = SquareModel(pixel_model, heights, emblem, men_area, king_size)
     kinds, _ = model.decide(squares, sampler)
     return model, kinds
 

@@ -32,6 +32,7 @@ METHODS = ("markers", "auto", "manual")
 Point = tuple[float, float]
 Colour = tuple[float, float, float]
 _Positive = Annotated[float, Field(gt=0)]
+_NotNegative = Annotated[float, Field(ge=0)]
 Square = Annotated[int, Field(ge=1, le=32)]
 
 
@@ -83,6 +84,8 @@ class SquareModelFile(_Part):
     pixels: PixelModelFile
     man_height: tuple[float, float]
     emblem: float
+    men_area: tuple[_NotNegative, _NotNegative] = (0.0, 0.0)  # absent from older files
+    king_size: _NotNegative = 0.0
 
     def square_model(self) -> SquareModel:
         """The model these numbers describe."""
@@ -91,7 +94,7 @@ class SquareModelFile(_Part):
             np.array([CLASSES.index(c) for c in self.pixels.classes], dtype=int),
             self.pixels.reach,
         )
-        return SquareModel(pixels, self.man_height, self.emblem)
+        return SquareModel(pixels, self.man_height, self.emblem, self.men_area, self.king_size)
 
 
 class LookFile(_Part):

@@ -12,7 +12,7 @@ as emblems (a patch unlike the piece in the middle of its top).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -433,6 +433,9 @@ class Squares:
     heights: np.ndarray  # (32, 2): stack height (squares) if the piece is Black / White
     emblems: np.ndarray  # (32, 2): share of the piece's outline filled by something else
     light: np.ndarray  # (32,): share of each light square's sample that looks light
+    #: (32, 2): the area (square units) of the piece's outline if it is Black's / White's (0
+    #: where none): what tells a king of another size or shape from this set's men
+    areas: np.ndarray = field(default_factory=lambda: np.zeros((32, 2)))
 
 
 def _fractions(labels: np.ndarray) -> np.ndarray:
@@ -501,6 +504,14 @@ def _central_hole(piece: np.ndarray, holes: np.ndarray, cell: float = 0.01) -> f
     return share if share <= _EMBLEM_LARGEST else 0.0
 
 
+def _body(outline: np.ndarray) -> int:
+    """Cells of an outline on the stacks' fine grid less what a disc about a quarter of a
+    square across cannot reach (a morphological opening): the blur along a square's edge that
+    reads as a piece's colour and joins it, a thin spill, leaves the piece's body."""
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 3))  # 5 along, 3 across
+    return int(cv2.morphologyEx(outline.astype(np.uint8), cv2.MORPH_OPEN, kernel).sum())
+
+
 def _emblems(
     labels: np.ndarray,
     dark_strays: np.ndarray,
@@ -508,9 +519,11 @@ def _emblems(
     sampler: Sampler,
     fractions: np.ndarray,
     fine: bool = False,
-) -> np.ndarray:
+    sizes: bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
     """For each likely piece and side, the share of the piece's outline (in the strip along the
-    line of sight) that is a hole of a contrasting colour: a crown's emblem. On a dark piece
+    line of sight) that is a hole of a contrasting colour: a crown's emblem; and if ``sizes``
+    the outline's area (square units, holes included; :func:`_body`). On a dark piece
     any other colour contrasts (a gold star looks pale, a black one on a red piece like the
     empty squares); on a pale piece, dark, and the piece is anything pale on the dark square
     (its top may look like the light squares). Either way a mark darker than anything learnt
@@ -525,9 +538,10 @@ def _emblems(
     shape = (len(_ACROSS), len(along))
     cell = (_ACROSS[1] - _ACROSS[0]) * (along[1] - along[0])
     emblems = np.zeros((32, 2))
+    areas = np.zeros((32, 2))
     candidates = np.flatnonzero(1 - fractions[:, EMPTY] >= _OCCUPIED / 2)
     if not len(candidates):
-        return emblems
+        return emblems, areas
     windows = labels[window[candidates]]  # past the edge, the surround is its own class
     glare = saturated[window[candidates]]
     seen = (windows != OUTSIDE) & ~glare
@@ -557,7 +571,9 @@ def _emblems(
             cv2.floodFill(outside, None, (0, 0), 0)  # what the border reaches is not a hole
             holes = outside[1:-1, 1:-1].astype(bool) & other[row].reshape(shape)
             emblems[index, side] = _central_hole(mask.astype(bool), holes, cell)
-    return emblems
+            if sizes:
+                areas[index, side] = _body(mask.astype(bool) | holes) * cell
+    return emblems, areas
 
 
 def measure_squares(
@@ -567,25 +583,30 @@ def measure_squares(
     saturated: np.ndarray,
     sampler: Sampler,
     outlines: np.ndarray | None = None,
+    sizes: bool = True,
 ) -> Squares:
     """Fractions, stack heights and emblems of every square from labelled pixels (and which
     pixels fit no class well, which of those are darker than their class
     (:meth:`PixelModel.dark_strays`), which are glare); stack heights from ``outlines``
-    where given (the pixels labelled by colours fitted closer to this frame's pieces).
+    where given (the pixels labelled by colours fitted closer to this frame's pieces); the
+    pieces' areas if ``sizes`` (a quarter of a millisecond a frame, spent where kings are
+    told by their size).
     A mark is looked for on two grids and the larger share counts: the finer one sees a small
     mark the coarser one blurs away (a printed star's thin arms), the coarser one a mark whose
     outline the finer one finds open to the rim."""
     fractions = _fractions(labels[sampler.box])
-    marks = [
-        _emblems(labels, dark_strays, saturated, sampler, fractions, fine) for fine in (False, True)
-    ]
+    (coarse, _), (fine, areas) = (
+        _emblems(labels, dark_strays, saturated, sampler, fractions, fine, sizes and fine)
+        for fine in (False, True)
+    )
     return Squares(
         fractions=fractions,
         odd=strange[sampler.box].mean(axis=1),
         base=_fractions(labels[sampler.base]),
         heights=_stack_heights(labels if outlines is None else outlines, sampler),
-        emblems=np.maximum(*marks),
+        emblems=np.maximum(coarse, fine),
         light=(labels[sampler.light] == LIGHT).mean(axis=1),
+        areas=areas,
     )
 
 
@@ -617,6 +638,20 @@ class SquareModel:
     pixels: PixelModel
     man_height: tuple[float, float]  # Black, White; 0 where stacks cannot be seen
     emblem: float = EMBLEM  # share of a piece's outline an emblem fills (men's marks less)
+    #: The area of each side's men's outline at calibration (:attr:`Squares.areas`; 0 unknown).
+    men_area: tuple[float, float] = (0.0, 0.0)
+    #: A piece this many times its side's men's area or more (above 1), or this many times or
+    #: less (below 1), is a king: a set whose kings are larger or smaller than its men, as the
+    #: calibration's kings showed (0: this set's kings are not told by their size).
+    king_size: float = 0.0
+
+    def sized_king(self, area: float, side: int) -> bool:
+        """Whether a piece of ``side`` whose outline has ``area`` is a king by its size."""
+        men = self.men_area[side]
+        if not self.king_size or men <= 0 or area <= 0:
+            return False
+        ratio = area / men
+        return ratio >= self.king_size if self.king_size > 1 else ratio <= self.king_size
 
     def decide(self, squares: Squares, sampler: Sampler) -> tuple[list[str], np.ndarray]:
         """Each square's "empty" | "b" | "w" | "B" | "W", and which squares fit no class."""
@@ -646,16 +681,24 @@ class SquareModel:
             seen = rise >= STACKS_SEEN and man * rise >= _MIN_PARALLAX
             height = squares.heights[index, side]
             stack = seen and height >= _KING_HEIGHT * man and (height - man) * rise >= _MIN_PARALLAX
-            king = stack or squares.emblems[index, side] >= self.emblem
+            king = (
+                stack
+                or squares.emblems[index, side] >= self.emblem
+                or self.sized_king(float(squares.areas[index, side]), side)
+            )
             symbol = "bw"[side]
             kinds.append(symbol.upper() if king else symbol)
         unknown = squares.odd > 0.5
         return kinds, unknown
 
     def to_json(self) -> dict[str, object]:
-        """The model as plain numbers."""
-        return {
+        """The model as plain numbers (the kings' size only where it was learnt)."""
+        numbers: dict[str, object] = {
             "pixels": self.pixels.to_json(),
             "man_height": [round(v, 4) for v in self.man_height],
             "emblem": round(self.emblem, 4),
         }
+        if self.king_size:
+            numbers["men_area"] = [round(v, 4) for v in self.men_area]
+            numbers["king_size"] = round(self.king_size, 4)
+        return numbers

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import cv2
@@ -170,6 +171,49 @@ def test_marks_coloured_like_their_piece_are_learnt_from_the_kings_at_calibratio
                 kings[truth][1] += 1
     for side, (seen, placed) in kings.items():
         assert seen >= 0.9 * placed, f"{seen} of {placed} {side} kings read as kings"
+
+
+@pytest.mark.parametrize(
+    "kings",
+    [
+        {"king_shape": "circle", "king_scale": 1.25},  # a larger disc
+        {"king_shape": "square", "king_scale": 0.8},  # a smaller flat piece of another outline
+    ],
+    ids=["larger", "smaller square"],
+)
+def test_kings_of_another_size_are_learnt_from_the_kings_at_calibration(
+    kings: dict[str, object],
+) -> None:
+    """Flat kings of another size than the men, no stack and no mark: calibrated on a position
+    with kings, the set's kings are told by their outline's area against the men's; calibrated
+    on the start position, nothing says what a king looks like (they read as men)."""
+    view = View(jitter=0.1, glare=None)
+    style = replace(STYLES["black-white on brown"], kings="shape", **kings)
+    known = late_position(np.random.default_rng(8), 5, 3)
+    learnt = calibrate(render(known, style, view).image, np.array(view.corners), known)
+    assert learnt.model.king_size
+    taught = Calibration.from_json(json.loads(json.dumps(learnt.to_json())))  # as saved
+    assert taught.model.king_size == pytest.approx(learnt.model.king_size, abs=1e-4)
+    untaught = calibrate(render(START, style, view).image, np.array(view.corners))
+    assert not untaught.model.king_size
+    rng = np.random.default_rng(9)
+    for seed in range(3):
+        position = late_position(rng, 4, 4)
+        frame = render(position, style, replace(view, seed=seed)).image
+        assert read_squares(taught, frame) == position
+        men_only = {s: v.lower() for s, v in position.items()}
+        assert read_squares(untaught, frame) == men_only
+
+
+def test_kings_like_the_men_in_size_teach_no_size() -> None:
+    """Stacks seen from above and marked kings are the men's size: their sets learn no size
+    rule, so a man read a little large (glare, a neighbour's shadow) is never taken for a king."""
+    view = View(glare=None)
+    known = late_position(np.random.default_rng(8), 5, 3)
+    for kings in ("stack", "emblem"):
+        style = replace(STYLES["red-white on green"], kings=kings)
+        calibration = calibrate(render(known, style, view).image, np.array(view.corners), known)
+        assert calibration.model.king_size == 0.0, kings
 
 
 def test_pale_kings_marks_are_seen_when_the_picture_is_overexposed() -> None:

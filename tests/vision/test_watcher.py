@@ -524,6 +524,28 @@ def test_marks_of_kings_crowned_in_play_are_learnt_when_the_game_confirms_them()
     }
 
 
+def test_kings_of_another_size_crowned_in_play_are_learnt_when_the_game_confirms_them() -> None:
+    """A set whose kings are larger discs than its men, calibrated on the start position: the
+    first kings read as men. Once the game has confirmed a position with them (R-MOV-5), their
+    size against the men's is learnt, and the next kings read as kings."""
+    style = replace(Style(), kings="shape", king_shape="circle", king_scale=1.25)
+    view = View(glare=None)
+    start = render(START, style, view)
+    watcher = BoardWatcher(calibrate(start.image, start.corners), WatchConfig(still_frames=2))
+
+    def snapshot(position: dict[int, str], seed: int) -> dict[int, str]:
+        frame = render(position, style, replace(view, seed=seed)).image
+        events = feed(watcher, [frame] * 4)
+        return next(e for e in events if isinstance(e, Snapshot)).piece_map()
+
+    first = snapshot(CROWNED, 1)
+    assert [first[s] for s in (2, 3, 29, 30)] == ["w", "w", "b", "b"]
+    assert watcher.confirm(CROWNED)
+    later = {**CROWNED, 29: "empty", 25: "B", 2: "empty", 6: "W"}
+    read = snapshot(later, 2)
+    assert read == {s: v for s, v in later.items() if v != "empty"}
+
+
 def test_a_king_recorded_before_it_is_crowned_on_the_board_teaches_no_marks() -> None:
     """The game records a crowning move at once (R-MOV-5) and the camera is told so before the
     player has put the crown on: the men on those squares show no mark, so nothing is learnt
