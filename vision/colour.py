@@ -483,13 +483,17 @@ def _stack_heights(labels: np.ndarray, sampler: Sampler) -> np.ndarray:
     return heights
 
 
-def _central_hole(piece: np.ndarray, holes: np.ndarray, cell: float = 0.01) -> float:
+def _central_hole(
+    piece: np.ndarray, holes: np.ndarray, cell: float = 0.01, marked: np.ndarray | None = None
+) -> float:
     """The largest hole's share of the piece's outline (on a grid whose cells are ``cell``
     square each), if it lies in the middle of the piece (an emblem does; a pocket of board between
-    leaning pieces does not) and is no larger than an emblem can be."""
+    leaning pieces does not) and is no larger than an emblem can be. A hole mostly of the
+    crowns' own colours (``marked``: learnt from kings, :data:`MARK`) may fill most of the
+    piece, as a coloured insert does: it is no empty square ringed by a piece."""
     if holes.sum() < 3:
         return 0.0
-    _, _, stats, centres = cv2.connectedComponentsWithStats(holes.astype(np.uint8))
+    _, parts, stats, centres = cv2.connectedComponentsWithStats(holes.astype(np.uint8))
     largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     outline = piece | holes
     ys, xs = np.nonzero(outline)
@@ -501,7 +505,8 @@ def _central_hole(piece: np.ndarray, holes: np.ndarray, cell: float = 0.01) -> f
     if area * cell > _EMBLEM_AREA:
         return 0.0
     share = float(area / outline.sum())
-    return share if share <= _EMBLEM_LARGEST else 0.0
+    crown = marked is not None and 2 * int(marked[parts == largest].sum()) > area
+    return share if share <= _EMBLEM_LARGEST or crown else 0.0
 
 
 def _body(outline: np.ndarray) -> int:
@@ -570,7 +575,8 @@ def _emblems(
             outside = np.pad(1 - mask, 1, constant_values=1)
             cv2.floodFill(outside, None, (0, 0), 0)  # what the border reaches is not a hole
             holes = outside[1:-1, 1:-1].astype(bool) & other[row].reshape(shape)
-            emblems[index, side] = _central_hole(mask.astype(bool), holes, cell)
+            marked = (windows[row] == MARK).reshape(shape)
+            emblems[index, side] = _central_hole(mask.astype(bool), holes, cell, marked)
             if sizes:
                 areas[index, side] = _body(mask.astype(bool) | holes) * cell
     return emblems, areas
