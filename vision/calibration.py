@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
@@ -98,6 +98,10 @@ _CLEARLY = 0.25  # a difference of colour, in dark-to-light spans of the board, 
 #: kings are told by their size: a man's outline measures within a few percent of the others
 #: in one picture of a clean set; a tenth of a man either way is no shape of its own.
 _SIZE_MARGIN = 0.15
+#: Change of a square's rise (squares of parallax per square of height) past which a size
+#: learnt from the pieces' outlines no longer holds: a man a third of a square tall then
+#: shows a tenth of a square more (or less) of its side.
+_RISEN = 0.3
 _TOWARD_MEN = 0.25  # where in the margin the line lies, from the kings (a man is kept a man)
 _FEWEST_MEN = 4  # men a calibration must show to learn the kings' size against theirs
 _MAX_ODD = 0.15  # share of the known squares that may read wrong at calibration (then warned)
@@ -214,10 +218,15 @@ class Calibration:
         """This calibration with other corners; ``seen``: found in another picture, whose own
         estimate of the camera's focal length is pooled with the calibration picture's."""
         focal = self.focal or focal_estimate(self.ideal_corners, self.image_size)
-        return Calibration(
+        moved = Calibration(
             corners.astype(np.float32), self.method, size, self.model, self.light, markers,
             self.odd, self.k1, focal, seen or self.pooled, self.coloured, self.look,
         )  # fmt: skip
+        if self.model.king_size and np.abs(moved.sampler.rise - self.sampler.rise).max() > _RISEN:
+            # The pieces' sides now show otherwise than where the kings' size was learnt: a
+            # man may look a king's size. The game's next kings teach it again.
+            moved.model = replace(self.model, king_size=0.0)
+        return moved
 
     def scaled_to(self, size: tuple[int, int]) -> Calibration:
         """The same calibration for pictures of another resolution of the same view."""
@@ -680,20 +689,23 @@ def _king_size(squares: Squares, position: Mapping[int, str]) -> tuple[tuple[flo
     men past which a piece is a king (:attr:`SquareModel.king_size`), where the position's
     kings are all larger, or all smaller, than every man by a clear margin (a set whose kings
     are another shape or size); else 0: its kings are told by their height or marks alone.
-    The line lies a quarter of the margin short of the kings, so a man stays a man."""
-    areas = {s: squares.areas[s - 1, "bw".index(v.lower())] for s, v in position.items()
+    The line lies a quarter of the margin short of the kings, so a man stays a man. A side
+    with no man takes the other's men's area: the sets' pieces are made alike."""
+    areas = {s: float(squares.areas[s - 1, "bw".index(v.lower())]) for s, v in position.items()
              if v in ("b", "w", "B", "W")}  # fmt: skip
     men_area = []
     for man in "bw":
         men_areas = [a for s, a in areas.items() if position[s] == man and a > 0]
         men_area.append(float(np.median(men_areas)) if men_areas else 0.0)
+    if min(men_area) <= 0:
+        men_area = [max(men_area)] * 2
+    learnt = (men_area[0], men_area[1])
     sizes: dict[bool, list[float]] = {False: [], True: []}  # a king's?
     for square, area in areas.items():
-        usual = men_area["bw".index(position[square].lower())]
-        if usual > 0 and area > 0:
-            sizes[position[square].isupper()].append(float(area) / usual)
+        if area > 0 and learnt[0] > 0:
+            usual = learnt["bw".index(position[square].lower())]
+            sizes[position[square].isupper()].append(area / usual)
     men, kings = sizes[False], sizes[True]
-    learnt = (men_area[0], men_area[1])
     if not kings or len(men) < _FEWEST_MEN:
         return learnt, 0.0
     larger, smaller = min(kings) - max(men), min(men) - max(kings)

@@ -16,7 +16,7 @@ import numpy as np
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, model_validator
 
 from vision.camera import FOCAL_RANGE, FOCAL_VARIANCE, FocalEstimate
-from vision.colour import CLASSES, PixelModel, SquareModel
+from vision.colour import CLASSES, KING_SIZE_APART, PixelModel, SquareModel
 from vision.corners import K1_RANGE
 from vision.layout import CORNER_NAMES
 from vision.looks import CalibratedView
@@ -86,6 +86,15 @@ class SquareModelFile(_Part):
     emblem: float
     men_area: tuple[_NotNegative, _NotNegative] = (0.0, 0.0)  # absent from older files
     king_size: _NotNegative = 0.0
+
+    @model_validator(mode="after")
+    def _a_size_learnt(self) -> SquareModelFile:
+        if self.king_size and (abs(self.king_size - 1) < KING_SIZE_APART or 0 in self.men_area):
+            raise ValueError(
+                f"king_size should be 0, or at least {KING_SIZE_APART} from 1 with both men's "
+                "areas above 0"
+            )
+        return self
 
     def square_model(self) -> SquareModel:
         """The model these numbers describe."""

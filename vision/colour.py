@@ -58,6 +58,7 @@ _BASE_BAND = _ACROSS_BAND[:, None] & _ALONG_BAND[None, :]  # (across, along) rou
 _STACK_ALONG = np.arange(-0.7, 1.5, 1 / 20)
 _STACK_ALONG_BAND = np.abs(_STACK_ALONG) <= 0.3 + 1e-9
 _STACK_BASE_BAND = _ACROSS_BAND[:, None] & _STACK_ALONG_BAND[None, :]
+_OVERHANG = 0.1  # squares a piece set off-centre on an edge square may reach past the board
 _CELL_EDGE = 0.05  # squares round a square's edge that the picture's blur mixes with the next
 _SURROUND_SEEN = 50  # sampled pixels of the board's surround needed to learn its colour
 _SATURATED = 235  # a pixel this bright in every channel is a reflection, whatever it lies on
@@ -76,6 +77,9 @@ _EMBLEM_LARGEST = 0.5
 #: at the board's edge, 0.8-0.9 square across, is no mark.
 _EMBLEM_AREA = 0.4
 _OCCUPIED = 0.22  # share of a square's area that must look like a piece
+#: How far from the men's size (1) a learnt king size lies at least: a king within a tenth of
+#: a man's area is no size of its own (:attr:`SquareModel.king_size`).
+KING_SIZE_APART = 0.1
 
 
 def _direction(points: np.ndarray, pose: CameraPose) -> np.ndarray:
@@ -98,6 +102,9 @@ class Sampler:
     window: np.ndarray  # (32, w): a strip from the square along the line of sight
     strip: np.ndarray  # (32, s): the same strip sampled finer along the line of sight
     off_board: np.ndarray  # (32, s) bool: which of ``strip`` lies past the playing area
+    #: (32, s) bool: which of ``strip`` lies past the playing area by more than a piece set
+    #: off-centre on an edge square overhangs it (where spares lie)
+    far_off: np.ndarray
     light: np.ndarray  # (32, c): each light square's part that pieces do not lean into
     corners: np.ndarray  # (32, d): each dark square's corners, which a round piece leaves bare
     ring: np.ndarray  # (r,): a band just outside the playing area (the board's frame)
@@ -155,7 +162,8 @@ class Sampler:
         cell = cells[0] * 8 + cells[1]
         return cls(
             pixels=pixels, box=box_at, base=base_at, side=side_at, window=window_at,
-            strip=strip_at, off_board=(np.abs(strip - 4.0) > 4.0).any(axis=-1), light=light_at,
+            strip=strip_at, off_board=(np.abs(strip - 4.0) > 4.0).any(axis=-1),
+            far_off=(np.abs(strip - 4.0) > 4.0 + _OVERHANG).any(axis=-1), light=light_at,
             corners=corners_at, ring=ring_at, cell=cell, rise=rise, along=along,
             box_leaned=leaned[0], light_leaned=leaned[1], ring_leaned=leaned[2], beyond=beyond,
             inside_dark=np.isin(cell, _DARK_CELLS) & inner & ~beyond,
@@ -509,12 +517,18 @@ def _central_hole(
     return share if share <= _EMBLEM_LARGEST or crown else 0.0
 
 
-def _body(outline: np.ndarray) -> int:
-    """Cells of an outline on the stacks' fine grid less what a disc about a quarter of a
-    square across cannot reach (a morphological opening): the blur along a square's edge that
-    reads as a piece's colour and joins it, a thin spill, leaves the piece's body."""
+def _body(outline: np.ndarray, band: np.ndarray) -> int:
+    """Cells of a piece's outline on the stacks' fine grid, less what a disc about a quarter of
+    a square across cannot reach (a morphological opening), and of what is left, the parts
+    through the piece's base (``band``): the blur along a square's edge that reads as a piece's
+    colour and joins it, and a spare lying beyond the board touching it, are no part of it."""
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 3))  # 5 along, 3 across
-    return int(cv2.morphologyEx(outline.astype(np.uint8), cv2.MORPH_OPEN, kernel).sum())
+    opened = cv2.morphologyEx(outline.astype(np.uint8), cv2.MORPH_OPEN, kernel)
+    count, parts = cv2.connectedComponents(opened, connectivity=4)
+    through = np.zeros(count, bool)
+    through[parts[band]] = True
+    through[0] = False
+    return int(through[parts].sum())
 
 
 def _emblems(
@@ -577,8 +591,9 @@ def _emblems(
             holes = outside[1:-1, 1:-1].astype(bool) & other[row].reshape(shape)
             marked = (windows[row] == MARK).reshape(shape)
             emblems[index, side] = _central_hole(mask.astype(bool), holes, cell, marked)
-            if sizes:
-                areas[index, side] = _body(mask.astype(bool) | holes) * cell
+            if sizes:  # well past the playing area lie spares, not this piece
+                near = ~sampler.far_off[index].reshape(shape)
+                areas[index, side] = _body((mask.astype(bool) | holes) & near, band) * cell
     return emblems, areas
 
 

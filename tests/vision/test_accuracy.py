@@ -184,10 +184,11 @@ def test_marks_coloured_like_their_piece_are_learnt_from_the_kings_at_calibratio
 def test_kings_of_another_size_are_learnt_from_the_kings_at_calibration(
     kings: dict[str, object],
 ) -> None:
-    """Flat kings of another size than the men, no stack and no mark: calibrated on a position
-    with kings, the set's kings are told by their outline's area against the men's; calibrated
-    on the start position, nothing says what a king looks like (they read as men)."""
-    view = View(jitter=0.1, glare=None)
+    """Flat kings of another size than the men, no stack and no mark, seen from near above:
+    calibrated on a position with kings, the set's kings are told by their outline's area
+    against the men's; calibrated on the start position, nothing says what a king looks like
+    (they read as men)."""
+    view = View(corners=camera_corners(12.0, 0.0, 0.0), jitter=0.1, glare=None)
     style = replace(STYLES["black-white on brown"], kings="shape", **kings)
     known = late_position(np.random.default_rng(8), 5, 3)
     learnt = calibrate(render(known, style, view).image, np.array(view.corners), known)
@@ -228,13 +229,73 @@ def test_coloured_inserts_learnt_at_calibration_still_read_as_kings() -> None:
 
 def test_kings_like_the_men_in_size_teach_no_size() -> None:
     """Stacks seen from above and marked kings are the men's size: their sets learn no size
-    rule, so a man read a little large (glare, a neighbour's shadow) is never taken for a king."""
-    view = View(glare=None)
+    rule, so a man read a little large (glare, a neighbour's shadow) is never taken for a king.
+    Seen obliquely a stack shows its side and looks larger: only squares seen from near above
+    count, so it teaches no size either (its height tells it)."""
     known = late_position(np.random.default_rng(8), 5, 3)
-    for kings in ("stack", "emblem"):
+    oblique = View(corners=camera_corners(42.0, 0.0, 0.0), glare=None)
+    for kings, view in (("stack", View(glare=None)), ("emblem", View(glare=None)),
+                        ("stack-emblem", oblique), ("stack", oblique)):  # fmt: skip
         style = replace(STYLES["red-white on green"], kings=kings)
         calibration = calibrate(render(known, style, view).image, np.array(view.corners), known)
         assert calibration.model.king_size == 0.0, kings
+
+
+def test_a_camera_moved_to_another_angle_forgets_the_kings_size() -> None:
+    """A size is learnt with the pieces' sides seen from one angle: from a camera moved much
+    further off the vertical, tall men show more side and would look a king's size, so the
+    moved calibration reads kings by height and marks alone until the game teaches the size
+    again. A camera nudged at the same angle keeps it."""
+    style = replace(STYLES["black-white on brown"], kings="shape", king_scale=1.25,
+                    king_shape="circle", piece_height=0.3)  # fmt: skip
+    view = View(corners=camera_corners(5.0, 0.0, 0.0), glare=None)
+    known = late_position(np.random.default_rng(8), 5, 3)
+    calibration = calibrate(render(known, style, view).image, np.array(view.corners), known)
+    assert calibration.model.king_size
+    nudged = np.array(camera_corners(5.0, 0.0, 3.0), dtype=np.float32)
+    assert calibration.moved_to(nudged, {}).model.king_size == calibration.model.king_size
+    tilted = View(corners=camera_corners(35.0, 0.0, 0.0), glare=None)
+    moved = calibration.moved_to(np.array(tilted.corners, dtype=np.float32), {})
+    assert moved.model.king_size == 0.0
+    assert calibration.model.king_size  # the calibration itself keeps what it learnt
+    position = late_position(np.random.default_rng(4), 6, 2)
+    got = read_squares(moved, render(position, style, replace(tilted, seed=1)).image)
+    assert all(got[s] == v for s, v in position.items() if v in ("b", "w"))
+
+
+def test_a_side_shown_only_as_kings_is_told_by_the_other_sides_men() -> None:
+    """A calibration whose White pieces are all kings: White's men's size is Black's (the
+    sets' pieces are made alike), so White's larger kings are told too."""
+    style = replace(STYLES["black-white on brown"], kings="shape", king_scale=1.25,
+                    king_shape="circle")  # fmt: skip
+    view = View(glare=None)
+    known = dict.fromkeys(range(1, 33), "empty") | dict.fromkeys((1, 2, 3, 6, 7), "b")
+    known |= dict.fromkeys((14, 15), "B") | dict.fromkeys((26, 27, 30), "W")
+    calibration = calibrate(render(known, style, view).image, np.array(view.corners), known)
+    position = dict.fromkeys(range(1, 33), "empty") | dict.fromkeys((5, 9, 10), "b")
+    position |= {18: "B", 24: "w", 32: "w"} | dict.fromkeys((22, 23, 28, 31), "W")
+    assert (
+        read_squares(calibration, render(position, style, replace(view, seed=3)).image) == position
+    )
+
+
+def test_spares_beside_the_board_do_not_make_its_edge_men_kings() -> None:
+    """Captured men lying just past the playing area, in line with the edge men as the camera
+    sees them: they are no part of those men's outlines, so a set told by its kings' size reads
+    its edge men as men."""
+    style = replace(STYLES["black-white on brown"], kings="shape", king_scale=1.25,
+                    king_shape="circle")  # fmt: skip
+    view = View(corners=camera_corners(25.0, 0.0, 0.0), glare=None)
+    known = late_position(np.random.default_rng(8), 5, 3)
+    calibration = calibrate(render(known, style, view).image, np.array(view.corners), known)
+    assert calibration.model.king_size
+    edge = (1, 2, 3, 4, 5, 12, 13, 20, 21, 28, 29, 30, 31, 32)
+    position = dict.fromkeys(range(1, 33), "empty") | {s: "b" if s < 17 else "w" for s in edge}
+    spares = [(2 * ((s - 1) % 4) + 1.5, -0.45, "b") for s in (1, 2, 3, 4)]
+    spares += [(2 * ((s - 1) % 4) + 0.5, 8.45, "w") for s in (29, 30, 31, 32)]
+    spares += [(-0.45, 4.5, "w"), (8.45, 3.5, "b")]
+    frame = render(position, style, replace(view, spares=tuple(spares), seed=1)).image
+    assert read_squares(calibration, frame) == position
 
 
 def test_pale_kings_marks_are_seen_when_the_picture_is_overexposed() -> None:

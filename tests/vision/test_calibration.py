@@ -320,6 +320,21 @@ def test_a_calibration_file_with_a_malformed_part_is_named(
     assert str(refused.value).endswith(": recalibrate")
 
 
+def test_a_calibration_file_whose_kings_size_is_the_mens_is_refused(tmp_path, calibration) -> None:
+    """A kings' size edited to the men's own (1.0) would crown every man a little large: a
+    learnt size lies at least a tenth from it, with both sides' men's areas."""
+    path = tmp_path / "cal.json"
+    data = calibration.to_json()
+    for size, areas in ((1.0, [0.5, 0.5]), (1.3, [0.5, 0.0])):
+        data["model"] |= {"king_size": size, "men_area": areas}
+        path.write_text(json.dumps(data))
+        with pytest.raises(CalibrationError, match="malformed calibration: 'model' should be"):
+            Calibration.load(path)
+    data["model"] |= {"king_size": 1.3, "men_area": [0.5, 0.52]}
+    path.write_text(json.dumps(data))
+    assert Calibration.load(path).model.king_size == 1.3
+
+
 def test_a_calibration_file_missing_a_part_names_it(tmp_path, calibration) -> None:
     path = tmp_path / "cal.json"
     data = calibration.to_json()
