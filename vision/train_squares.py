@@ -1,14 +1,16 @@
 """Train the square reader's network on rendered boards and write it as ONNX (training only).
 
     pip install 'poolboard[train]'
-    python -m vision.train_squares    # the shipped model: 3,500 renders, 6 epochs, seed 31
+    python -m vision.train_squares    # as the shipped model: 3,500 renders, 6 epochs, seed 31
 
 The network sees one square's window (:mod:`vision.patches`) and says whether it is empty or
 holds a man or a king, whatever the set's colours; its last hidden layer (the embedding) is
 what a calibration adapts to one board (:mod:`vision.squares`). Everything it learns from is
 rendered (:mod:`vision.renders`): no photo is ever used, so the labelled real photos stay a
 fair judge. The same seed and counts give the same data; the metadata file beside the model
-says what it was trained on. torch is needed here only, never by the service.
+says what it was trained on and by which revision of this script and the renderer (a later
+one trains another network from the same command). torch is needed here only, never by the
+service.
 """
 
 from __future__ import annotations
