@@ -524,11 +524,17 @@ def _body(outline: np.ndarray, band: np.ndarray) -> int:
     colour and joins it, and a spare lying beyond the board touching it, are no part of it."""
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 3))  # 5 along, 3 across
     opened = cv2.morphologyEx(outline.astype(np.uint8), cv2.MORPH_OPEN, kernel)
-    count, parts = cv2.connectedComponents(opened, connectivity=4)
+    return int(_through(opened, band).sum())
+
+
+def _through(mask: np.ndarray, band: np.ndarray) -> np.ndarray:
+    """The parts of a mask (4-connected) that reach into ``band``, round a piece's base: the
+    piece on this square, not a neighbour's leaning in."""
+    count, parts = cv2.connectedComponents(mask.astype(np.uint8), connectivity=4)
     through = np.zeros(count, bool)
     through[parts[band]] = True
     through[0] = False
-    return int(through[parts].sum())
+    return through[parts]
 
 
 def _emblems(
@@ -578,12 +584,7 @@ def _emblems(
             mask = own[row].reshape(shape).astype(np.uint8)
             if mask.sum() < 8:
                 continue
-            # The piece on this square only: the parts through its base, not a neighbour's.
-            count, parts = cv2.connectedComponents(mask, connectivity=4)
-            through = np.zeros(count, np.uint8)
-            through[parts[band]] = 1
-            through[0] = 0
-            mask = through[parts]
+            mask = _through(mask, band).astype(np.uint8)  # the piece on this square only
             if mask.sum() < 8:
                 continue
             outside = np.pad(1 - mask, 1, constant_values=1)
