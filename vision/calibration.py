@@ -73,7 +73,7 @@ from vision.corners import (
     warp,
 )
 from vision.grid_snap import snap_corners
-from vision.layout import CORNER_NAMES, MARGIN_PX, SQUARE_CENTRES, SQUARE_PX
+from vision.layout import CORNER_NAMES, CORNER_PATCHES, MARGIN_PX, SQUARE_CENTRES, SQUARE_PX
 from vision.looks import CalibratedView, square_looks
 from vision.markers import (
     MARKER_IDS,
@@ -641,9 +641,21 @@ def _colours(
         samples[index] = pixels.colours[regions]
     model = PixelModel.learn(samples)
     taken = _taken_for_pieces(model, marks)
-    if not len(taken):
-        return model  # no marks, or they look unlike the pieces already
-    return PixelModel.learn({**samples, MARK: taken})
+    if len(taken):
+        model = PixelModel.learn({**samples, MARK: taken})
+    model.shades = _shades(pixels, sampler)
+    return model
+
+
+def _shades(pixels: Pixels, sampler: Sampler) -> np.ndarray:
+    """Each dark square's own colour when empty: the median of its four bare corners' (one
+    a piece set off-centre covers is outvoted); unknown (NaN) where the camera sees the
+    pieces' sides, which lean over the corners."""
+    corners = pixels.colours[sampler.corners]  # (32, m, 3)
+    patches = np.stack([np.median(corners[:, p], axis=1) for p in CORNER_PATCHES], axis=1)
+    shades = np.median(patches, axis=1)
+    shades[sampler.rise >= STACKS_SEEN] = np.nan
+    return shades
 
 
 def _with_marks(model: PixelModel, marks: np.ndarray) -> PixelModel:
@@ -653,6 +665,7 @@ def _with_marks(model: PixelModel, marks: np.ndarray) -> PixelModel:
         np.vstack([model.centres, found.centres]),
         np.concatenate([model.classes, found.classes]),
         model.reach,
+        model.shades,
     )
 
 

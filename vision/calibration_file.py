@@ -70,11 +70,15 @@ class PixelModelFile(_Part):
     centres: list[Colour]
     classes: list[Annotated[str, AfterValidator(_one_of(CLASSES))]]
     reach: float
+    #: Each dark square's colour when empty, null where unknown (older files: none).
+    shades: list[Colour | None] | None = None
 
     @model_validator(mode="after")
     def _one_class_each(self) -> PixelModelFile:
         if len(self.classes) != len(self.centres):
             raise ValueError("one class for each centre")
+        if self.shades is not None and len(self.shades) != 32:
+            raise ValueError("shades: one for each of the 32 dark squares")
         return self
 
 
@@ -102,6 +106,9 @@ class SquareModelFile(_Part):
             np.array(self.pixels.centres, dtype=np.float64),
             np.array([CLASSES.index(c) for c in self.pixels.classes], dtype=int),
             self.pixels.reach,
+            None
+            if self.pixels.shades is None
+            else np.array([s or (np.nan,) * 3 for s in self.pixels.shades], dtype=np.float64),
         )
         return SquareModel(pixels, self.man_height, self.emblem, self.men_area, self.king_size)
 

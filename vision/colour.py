@@ -192,6 +192,7 @@ class Pixels:
     saturated: np.ndarray  # (n,) bool: as bright as the camera can see (a lamp's reflection)
     light: np.ndarray  # (32, 3): each light square's median log colour (absolute)
     beyond: np.ndarray  # (n,) bool: outside the playing area, where the surround may show
+    square: np.ndarray  # (n,) int: the dark square (0-31) each pixel lies on, -1 elsewhere
 
 
 #: What to do about a black-and-white picture, said wherever one is refused.
@@ -253,7 +254,10 @@ def sample(canvas: np.ndarray, sampler: Sampler) -> Pixels:
     scale = np.maximum(contrast, 0.3 * contrast.max() + 0.02)
     saturated = values.min(axis=1) >= _SATURATED
     colours = (corrected - dark) / scale
-    return Pixels(colours, outside, saturated, np.log(light_values + _OFFSET), sampler.beyond)
+    square = np.where(sampler.beyond, -1, _SQUARE_OF_CELL[sampler.cell])
+    return Pixels(
+        colours, outside, saturated, np.log(light_values + _OFFSET), sampler.beyond, square
+    )
 
 
 def _hue_change(change: np.ndarray, plane: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -292,6 +296,12 @@ def _cells() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 _LIGHT_CELLS, _DARK_CELLS, _BESIDE = _cells()
+#: Share of its distance to the nearest class under which a pixel's distance to its own dark
+#: square's shade makes it empty board: well nearer that shade, so that a piece's pixel close to
+#: both (a dark mark, a dim rim) keeps the class it had.
+_OWN_SHADE = 0.3
+_SQUARE_OF_CELL = np.full(64, -1)
+_SQUARE_OF_CELL[_DARK_CELLS] = np.arange(32)
 
 
 def reach_of(spreads: np.ndarray) -> float:
@@ -307,6 +317,10 @@ class PixelModel:
     centres: np.ndarray  # (k, 3)
     classes: np.ndarray  # (k,) index into CLASSES
     reach: float  # squared distance past which a pixel belongs to no class
+    #: (32, 3): each dark square's own colour when empty, from its bare corners (None: not
+    #: known; NaN: a square whose corners pieces may lean over): a board's dark squares may
+    #: differ in shade from one another more than its pieces differ from them.
+    shades: np.ndarray | None = None
 
     @classmethod
     def learn(cls, samples: dict[int, np.ndarray]) -> PixelModel:
@@ -363,8 +377,16 @@ class PixelModel:
         # The board's surround shows only outside the playing area.
         distances[:, self.classes == SURROUND] += np.where(pixels.beyond, 0.0, np.inf)[:, None]
         nearest = distances.argmin(axis=1)
-        labels = np.where(pixels.outside, OUTSIDE, self.classes[nearest])
-        return labels, distances[np.arange(len(nearest)), nearest] > self.reach
+        best = distances[np.arange(len(nearest)), nearest]
+        labels = self.classes[nearest]
+        if self.shades is not None:
+            on = np.flatnonzero(pixels.square >= 0)
+            own = ((pixels.colours[on] - self.shades[pixels.square[on]]) ** 2).sum(axis=1)
+            nearer = own < _OWN_SHADE * best[on]  # never where the shade is unknown (NaN)
+            labels[on[nearer]] = EMPTY
+            best[on[nearer]] = own[nearer]
+        labels = np.where(pixels.outside, OUTSIDE, labels)
+        return labels, best > self.reach
 
     def dark_strays(self, pixels: Pixels, labels: np.ndarray, strange: np.ndarray) -> np.ndarray:
         """The pixels unlike every class (``strange``) and darker than anything their own class
@@ -381,6 +403,7 @@ class PixelModel:
     def follow(self, samples: dict[int, np.ndarray], rate: float) -> None:
         """Move each centre a step ``rate`` towards the mean of its class's pixels (class index
         -> (n, 3)) nearest to it: the light drifts, the board stays learnt."""
+        empty = self.centres[self.classes == EMPTY].mean(axis=0)
         for index, pixels in samples.items():
             own = np.flatnonzero(self.classes == index)
             if not len(own) or len(pixels) < 10:
@@ -390,14 +413,21 @@ class PixelModel:
                 mine = pixels[nearest == centre]
                 if len(mine) >= 10:
                     self.centres[centre] += rate * (mine.mean(axis=0) - self.centres[centre])
+        if self.shades is not None:  # the squares' own shades move as the empty squares do
+            self.shades = self.shades + self.centres[self.classes == EMPTY].mean(axis=0) - empty
 
     def to_json(self) -> dict[str, object]:
-        """The centres as plain lists."""
-        return {
+        """The centres as plain lists (and the squares' shades, null where unknown)."""
+        numbers: dict[str, object] = {
             "centres": self.centres.round(4).tolist(),
             "classes": [CLASSES[i] for i in self.classes],
             "reach": round(self.reach, 4),
         }
+        if self.shades is not None:
+            numbers["shades"] = [
+                None if np.isnan(shade).any() else shade.round(4).tolist() for shade in self.shades
+            ]
+        return numbers
 
 
 def training_pixels(

@@ -90,3 +90,9 @@ def build_layout() -> SampleLayout:
 
 
 LAYOUT = build_layout()
+#: Which of ``LAYOUT.corners``' samples lie in each of a square's four corner patches.
+CORNER_PATCHES = tuple(
+    np.flatnonzero((np.sign(_corner_offsets()) == (sx, sy)).all(axis=1))
+    for sx in (-1, 1)
+    for sy in (-1, 1)
+)

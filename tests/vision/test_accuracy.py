@@ -51,6 +51,27 @@ def test_squares_read_right_across_sets_views_and_light() -> None:
     assert crowned / total <= 0.02, f"{crowned} men of {total} squares read as kings"
 
 
+def test_dark_squares_of_their_own_shades_read_empty_once_the_men_leave() -> None:
+    """Issue #31: on a board whose dark squares differ in shade (worn, stained, engraved)
+    more than Black's men differ from the darkest of them, a square the start position
+    covered was never seen empty: each dark square is compared with its own shade, learnt
+    from its bare corners at calibration, so the men's squares read empty once they leave
+    (all six boards; 6 squares wrong without the squares' own shades), in a dimmer light."""
+    view = View(gradient=(0.3, -0.2), noise=2.5)
+    after = {**dict.fromkeys(range(1, 33), "empty"), 30: "b", 3: "w", 14: "b", 27: "w", 9: "b"}
+    wrong = {}
+    for seed in range(6):
+        style = Style(
+            light=(200, 210, 215), dark=(70, 75, 80), black=(50, 52, 55), dark_spread=0.8,
+            seed=seed,
+        )  # fmt: skip
+        calibration = calibrate(render(START, style, view).image)
+        picture = render(after, style, replace(view, brightness=0.85, seed=seed + 9)).image
+        got = read_squares(calibration, picture)
+        wrong |= {(seed, s): got[s] for s in range(1, 33) if got[s] != after[s]}
+    assert not wrong
+
+
 def test_emblem_kings_overhead_read_as_kings() -> None:
     """Sticker sets on a flat printed board, seen from above, crown a piece with a printed mark
     (issue #10's first complaint: such kings read as empty). Stars and squares, dark on bright

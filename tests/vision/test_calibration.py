@@ -76,6 +76,9 @@ def test_json_round_trip_reads_the_same(tmp_path, view: View, calibration: Calib
     assert loaded.view is not None and calibration.view is not None
     assert loaded.view.position == calibration.view.position == START
     assert np.abs(loaded.view.looks - calibration.view.looks).max() < 0.005  # half floats
+    shades, kept = calibration.model.pixels.shades, loaded.model.pixels.shades
+    assert shades is not None and kept is not None
+    assert np.allclose(kept, shades, atol=1e-4, equal_nan=True)
     after = {**START, 22: "empty", 18: "w"}
     image = render(after, Style(), replace(view, seed=5)).image
     assert read_squares(loaded, image) == {s: after.get(s, "empty") for s in range(1, 33)}
@@ -333,6 +336,22 @@ def test_a_calibration_file_whose_kings_size_is_the_mens_is_refused(tmp_path, ca
     data["model"] |= {"king_size": 1.3, "men_area": [0.5, 0.52]}
     path.write_text(json.dumps(data))
     assert Calibration.load(path).model.king_size == 1.3
+
+
+def test_a_calibration_file_with_shades_for_too_few_squares_is_refused(
+    tmp_path, calibration
+) -> None:
+    """The dark squares' own shades are one for each of the 32, null where unknown."""
+    path = tmp_path / "cal.json"
+    data = calibration.to_json()
+    data["model"]["pixels"]["shades"] = [[0.0, 0.0, 0.0], None]
+    path.write_text(json.dumps(data))
+    with pytest.raises(CalibrationError, match="malformed calibration: 'model' should be"):
+        Calibration.load(path)
+    data["model"]["pixels"]["shades"] = [[0.1, 0.0, 0.0], None] * 16
+    path.write_text(json.dumps(data))
+    shades = Calibration.load(path).model.pixels.shades
+    assert shades is not None and np.isnan(shades[1::2]).all() and shades[0, 0] == 0.1
 
 
 def test_a_calibration_file_missing_a_part_names_it(tmp_path, calibration) -> None:
