@@ -33,6 +33,7 @@ from vision.camera import (
     undistort,
 )
 from vision.colour import (
+    BARE,
     BLACK,
     BLANK,
     BOX_RADII,
@@ -73,7 +74,7 @@ from vision.corners import (
     warp,
 )
 from vision.grid_snap import snap_corners
-from vision.layout import CORNER_NAMES, CORNER_PATCHES, MARGIN_PX, SQUARE_CENTRES, SQUARE_PX
+from vision.layout import CLEAR_CORNERS, CORNER_NAMES, MARGIN_PX, SQUARE_CENTRES, SQUARE_PX
 from vision.looks import CalibratedView, square_looks
 from vision.markers import (
     MARKER_IDS,
@@ -226,6 +227,14 @@ class Calibration:
             # The pieces' sides now show otherwise than where the kings' size was learnt: a
             # man may look a king's size. The game's next kings teach it again.
             moved.model = replace(self.model, king_size=0.0)
+        shades = self.model.pixels.shades
+        if shades is not None:
+            leaned = (moved.sampler.rise >= STACKS_SEEN) & ~np.isnan(shades).any(axis=1)
+            if leaned.any():  # the pieces' sides now show there, over the squares' corners
+                unknown = np.where(leaned[:, None], np.nan, shades)
+                moved.model = replace(
+                    moved.model, pixels=replace(moved.model.pixels, shades=unknown)
+                )
         return moved
 
     def scaled_to(self, size: tuple[int, int]) -> Calibration:
@@ -296,12 +305,13 @@ class Calibration:
         position = first_reading(labels, self.sampler)
         own = np.where(strays, OUTSIDE, labels)  # a mark never seen moves no colour
         local.follow(training_pixels(pixels, self.sampler, position, own), _RECENTRE)
-        labels, strange = local.label(pixels)
+        labels, distance = local.nearest(pixels)
+        strange = distance > local.reach
         strays = local.dark_strays(pixels, labels, strange)
         outlines = self._outlines(pixels, local, labels)
         squares = measure_squares(
             labels, strange, strays, pixels.saturated, self.sampler, outlines,
-            sizes=bool(self.model.king_size),
+            sizes=bool(self.model.king_size), bare=local.bare(pixels, distance, self.sampler.box),
         )  # fmt: skip
         return pixels, squares
 
@@ -643,18 +653,26 @@ def _colours(
     taken = _taken_for_pieces(model, marks)
     if len(taken):
         model = PixelModel.learn({**samples, MARK: taken})
-    model.shades = _shades(pixels, sampler)
+    model.shades = _shades(pixels, sampler, position, model)
     return model
 
 
-def _shades(pixels: Pixels, sampler: Sampler) -> np.ndarray:
-    """Each dark square's own colour when empty: the median of its four bare corners' (one
-    a piece set off-centre covers is outvoted); unknown (NaN) where the camera sees the
-    pieces' sides, which lean over the corners."""
-    corners = pixels.colours[sampler.corners]  # (32, m, 3)
-    patches = np.stack([np.median(corners[:, p], axis=1) for p in CORNER_PATCHES], axis=1)
-    shades = np.median(patches, axis=1)
+def _shades(
+    pixels: Pixels, sampler: Sampler, position: Mapping[int, str], model: PixelModel
+) -> np.ndarray:
+    """Each dark square's own colour when empty: the median of its four corners' (clear of
+    the blur along its edges, and bare of a piece on its centre; one a piece set off-centre
+    covers is outvoted). Unknown (NaN) where the camera sees the pieces' sides, which lean
+    over the corners; on a square the position does not name (off the picture, a label's
+    doubt); and on a piece's square whose whole box looks like it (a hand or a sleeve over
+    the square and its corners): no empty square looks so."""
+    shades = np.median(pixels.colours[sampler.corners[:, CLEAR_CORNERS]], axis=1)
     shades[sampler.rise >= STACKS_SEEN] = np.nan
+    shades[[s - 1 for s, v in position.items() if v == "unknown"]] = np.nan
+    shaded = replace(model, shades=shades)
+    bare = shaded.bare(pixels, shaded.nearest(pixels)[1], sampler.box)
+    pieces = [s - 1 for s, v in position.items() if v in ("b", "w", "B", "W")]
+    shades[[i for i in pieces if bare[i] > BARE]] = np.nan
     return shades
 
 
@@ -837,9 +855,13 @@ def _fitted(
     unlike = _unlike_their_kind(pixels, sampler, position)
     trusted = {s: "unknown" if s in unlike else v for s, v in position.items()}
     pixel_model = _colours(pixels, sampler, trusted, one_side)
-    labels, strange = pixel_model.label(pixels)
+    labels, distance = pixel_model.nearest(pixels)
+    strange = distance > pixel_model.reach
     strays = pixel_model.dark_strays(pixels, labels, strange)
-    squares = measure_squares(labels, strange, strays, pixels.saturated, sampler)
+    squares = measure_squares(
+        labels, strange, strays, pixels.saturated, sampler,
+        bare=pixel_model.bare(pixels, distance, sampler.box),
+    )  # fmt: skip
     emblem = _emblem(squares, position, sampler)
     men_area, king_size = _king_size(squares, trusted)
     heights = _man_heights(squares, position, sampler)

@@ -77,6 +77,7 @@ _EMBLEM_LARGEST = 0.5
 #: at the board's edge, 0.8-0.9 square across, is no mark.
 _EMBLEM_AREA = 0.4
 _OCCUPIED = 0.22  # share of a square's area that must look like a piece
+BARE = 1 - _OCCUPIED  # share of it looking as the square does empty past which it reads empty
 #: How far from the men's size (1) a learnt king size lies at least: a king within a tenth of
 #: a man's area is no size of its own (:attr:`SquareModel.king_size`).
 KING_SIZE_APART = 0.1
@@ -192,7 +193,6 @@ class Pixels:
     saturated: np.ndarray  # (n,) bool: as bright as the camera can see (a lamp's reflection)
     light: np.ndarray  # (32, 3): each light square's median log colour (absolute)
     beyond: np.ndarray  # (n,) bool: outside the playing area, where the surround may show
-    square: np.ndarray  # (n,) int: the dark square (0-31) each pixel lies on, -1 elsewhere
 
 
 #: What to do about a black-and-white picture, said wherever one is refused.
@@ -254,10 +254,7 @@ def sample(canvas: np.ndarray, sampler: Sampler) -> Pixels:
     scale = np.maximum(contrast, 0.3 * contrast.max() + 0.02)
     saturated = values.min(axis=1) >= _SATURATED
     colours = (corrected - dark) / scale
-    square = np.where(sampler.beyond, -1, _SQUARE_OF_CELL[sampler.cell])
-    return Pixels(
-        colours, outside, saturated, np.log(light_values + _OFFSET), sampler.beyond, square
-    )
+    return Pixels(colours, outside, saturated, np.log(light_values + _OFFSET), sampler.beyond)
 
 
 def _hue_change(change: np.ndarray, plane: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -296,12 +293,6 @@ def _cells() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 _LIGHT_CELLS, _DARK_CELLS, _BESIDE = _cells()
-#: Share of its distance to the nearest class under which a pixel's distance to its own dark
-#: square's shade makes it empty board: well nearer that shade, so that a piece's pixel close to
-#: both (a dark mark, a dim rim) keeps the class it had.
-_OWN_SHADE = 0.3
-_SQUARE_OF_CELL = np.full(64, -1)
-_SQUARE_OF_CELL[_DARK_CELLS] = np.arange(32)
 
 
 def reach_of(spreads: np.ndarray) -> float:
@@ -318,8 +309,8 @@ class PixelModel:
     classes: np.ndarray  # (k,) index into CLASSES
     reach: float  # squared distance past which a pixel belongs to no class
     #: (32, 3): each dark square's own colour when empty, from its bare corners (None: not
-    #: known; NaN: a square whose corners pieces may lean over): a board's dark squares may
-    #: differ in shade from one another more than its pieces differ from them.
+    #: known; NaN on a square whose corners the calibration could not trust): a board's dark
+    #: squares may differ in shade from one another more than its pieces differ from them.
     shades: np.ndarray | None = None
 
     @classmethod
@@ -370,23 +361,31 @@ class PixelModel:
         cross = colours @ centres.T
         return (colours**2).sum(axis=1)[:, None] - 2 * cross + (centres**2).sum(axis=1)
 
-    def label(self, pixels: Pixels) -> tuple[np.ndarray, np.ndarray]:
-        """Each pixel's nearest class index (``OUTSIDE`` off the canvas), and whether it is
-        too far from every class to belong to any (a hand, a fallen object, a lamp)."""
+    def nearest(self, pixels: Pixels) -> tuple[np.ndarray, np.ndarray]:
+        """Each pixel's nearest class index (``OUTSIDE`` off the canvas) and its squared
+        distance to that class."""
         distances = self.distances(pixels.colours)
         # The board's surround shows only outside the playing area.
         distances[:, self.classes == SURROUND] += np.where(pixels.beyond, 0.0, np.inf)[:, None]
         nearest = distances.argmin(axis=1)
-        best = distances[np.arange(len(nearest)), nearest]
-        labels = self.classes[nearest]
-        if self.shades is not None:
-            on = np.flatnonzero(pixels.square >= 0)
-            own = ((pixels.colours[on] - self.shades[pixels.square[on]]) ** 2).sum(axis=1)
-            nearer = own < _OWN_SHADE * best[on]  # never where the shade is unknown (NaN)
-            labels[on[nearer]] = EMPTY
-            best[on[nearer]] = own[nearer]
-        labels = np.where(pixels.outside, OUTSIDE, labels)
-        return labels, best > self.reach
+        labels = np.where(pixels.outside, OUTSIDE, self.classes[nearest])
+        return labels, distances[np.arange(len(nearest)), nearest]
+
+    def label(self, pixels: Pixels) -> tuple[np.ndarray, np.ndarray]:
+        """Each pixel's nearest class index (``OUTSIDE`` off the canvas), and whether it is
+        too far from every class to belong to any (a hand, a fallen object, a lamp)."""
+        labels, distance = self.nearest(pixels)
+        return labels, distance > self.reach
+
+    def bare(self, pixels: Pixels, distance: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """The share of each dark square's ``boxes`` (32, a) that looks like the square's own
+        shade more than like its nearest class (``distance``, :meth:`nearest`'s): bare board,
+        whatever class is nearest (0 where the shades are unknown)."""
+        if self.shades is None:
+            return np.zeros(len(boxes))
+        own = ((pixels.colours[boxes] - self.shades[:, None]) ** 2).sum(axis=2)
+        bare = (own < distance[boxes]) & ~pixels.outside[boxes]  # not where a shade is NaN
+        return bare.mean(axis=1)
 
     def dark_strays(self, pixels: Pixels, labels: np.ndarray, strange: np.ndarray) -> np.ndarray:
         """The pixels unlike every class (``strange``) and darker than anything their own class
@@ -403,7 +402,10 @@ class PixelModel:
     def follow(self, samples: dict[int, np.ndarray], rate: float) -> None:
         """Move each centre a step ``rate`` towards the mean of its class's pixels (class index
         -> (n, 3)) nearest to it: the light drifts, the board stays learnt."""
-        empty = self.centres[self.classes == EMPTY].mean(axis=0)
+        empty = self.classes == EMPTY
+        before = (
+            self.centres[empty].mean(axis=0) if self.shades is not None and empty.any() else None
+        )
         for index, pixels in samples.items():
             own = np.flatnonzero(self.classes == index)
             if not len(own) or len(pixels) < 10:
@@ -413,8 +415,8 @@ class PixelModel:
                 mine = pixels[nearest == centre]
                 if len(mine) >= 10:
                     self.centres[centre] += rate * (mine.mean(axis=0) - self.centres[centre])
-        if self.shades is not None:  # the squares' own shades move as the empty squares do
-            self.shades = self.shades + self.centres[self.classes == EMPTY].mean(axis=0) - empty
+        if self.shades is not None and before is not None:  # as the empty squares' colours do
+            self.shades = self.shades + self.centres[empty].mean(axis=0) - before
 
     def to_json(self) -> dict[str, object]:
         """The centres as plain lists (and the squares' shades, null where unknown)."""
@@ -474,6 +476,9 @@ class Squares:
     #: (32, 2): the area (square units) of the piece's outline if it is Black's / White's (0
     #: where none): what tells a king of another size or shape from this set's men
     areas: np.ndarray = field(default_factory=lambda: np.zeros((32, 2)))
+    #: (32,): share of the box that looks like the square's own shade when empty
+    #: (:meth:`PixelModel.bare`; 0 where its shade is unknown)
+    bare: np.ndarray = field(default_factory=lambda: np.zeros(32))
 
 
 def _fractions(labels: np.ndarray) -> np.ndarray:
@@ -636,13 +641,15 @@ def measure_squares(
     sampler: Sampler,
     outlines: np.ndarray | None = None,
     sizes: bool = True,
+    bare: np.ndarray | None = None,
 ) -> Squares:
     """Fractions, stack heights and emblems of every square from labelled pixels (and which
     pixels fit no class well, which of those are darker than their class
     (:meth:`PixelModel.dark_strays`), which are glare); stack heights from ``outlines``
     where given (the pixels labelled by colours fitted closer to this frame's pieces); the
     pieces' areas if ``sizes`` (a quarter of a millisecond a frame, spent where kings are
-    told by their size).
+    told by their size); ``bare``, each square's share that looks as it does empty
+    (:meth:`PixelModel.bare`), is kept as given.
     A mark is looked for on two grids and the larger share counts: the finer one sees a small
     mark the coarser one blurs away (a printed star's thin arms), the coarser one a mark whose
     outline the finer one finds open to the rim."""
@@ -659,6 +666,7 @@ def measure_squares(
         emblems=np.maximum(coarse, fine),
         light=(labels[sampler.light] == LIGHT).mean(axis=1),
         areas=areas,
+        bare=np.zeros(32) if bare is None else bare,
     )
 
 
@@ -709,6 +717,9 @@ class SquareModel:
         """Each square's "empty" | "b" | "w" | "B" | "W", and which squares fit no class."""
         kinds = []
         for index, men in enumerate(sides(squares.fractions, squares.base)):
+            if squares.bare[index] > BARE:  # the square looks as it does empty
+                kinds.append("empty")
+                continue
             crowned = squares.emblems[index] >= self.emblem
             if crowned.sum() == 1 and (men == "empty" or not crowned["bw".index(men)]):
                 # A piece whose middle is another colour: its rim, the larger part, says whose

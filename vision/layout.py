@@ -90,9 +90,6 @@ def build_layout() -> SampleLayout:
 
 
 LAYOUT = build_layout()
-#: Which of ``LAYOUT.corners``' samples lie in each of a square's four corner patches.
-CORNER_PATCHES = tuple(
-    np.flatnonzero((np.sign(_corner_offsets()) == (sx, sy)).all(axis=1))
-    for sx in (-1, 1)
-    for sy in (-1, 1)
-)
+#: Which of ``LAYOUT.corners``' samples lie clear of the blur along a square's edges (which
+#: mixes in the next squares): one in each corner.
+CLEAR_CORNERS = np.flatnonzero((np.abs(_corner_offsets()) < 0.37).all(axis=1))

@@ -72,6 +72,28 @@ def test_dark_squares_of_their_own_shades_read_empty_once_the_men_leave() -> Non
     assert not wrong
 
 
+def test_a_sleeve_over_the_calibration_picture_is_no_squares_empty_look() -> None:
+    """A dark sleeve in Black's colour lying across two rows when the picture is taken
+    covers those squares' corners too: what they show there is no square's look when empty,
+    so they still read as the pieces the position puts there, the calibration warns of
+    nothing, and the pieces later set on them read right."""
+    style = STYLES["black-white on brown"]
+    band = np.array([[0.0, 1.05], [8.0, 1.05], [8.0, 2.95], [0.0, 2.95]])
+    for seed in range(2):
+        view = View(corners=camera_corners(4, 90 * seed, 0), seed=seed)
+        picture = render(START, replace(style, seed=seed), view).image
+        sleeve = calibrate(picture).to_picture(band).astype(np.int32)
+        cv2.fillPoly(picture, [sleeve], (np.array(style.black, float) * 0.95).tolist())
+        grain = np.random.default_rng(seed).normal(0, 2, picture.shape)  # the camera's noise
+        calibration = calibrate(np.clip(picture + grain, 0, 255).astype(np.uint8))
+        assert not calibration.warnings
+        later = dict.fromkeys(range(1, 33), "empty") | {
+            s: ("b" if s % 2 else "w") if 5 <= s <= 12 else START[s] for s in START if s > 4
+        }
+        got = read_squares(calibration, render(later, style, replace(view, seed=30)).image)
+        assert got == later
+
+
 def test_emblem_kings_overhead_read_as_kings() -> None:
     """Sticker sets on a flat printed board, seen from above, crown a piece with a printed mark
     (issue #10's first complaint: such kings read as empty). Stars and squares, dark on bright
