@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -99,6 +99,9 @@ _CLEARLY = 0.25  # a difference of colour, in dark-to-light spans of the board, 
 #: kings are told by their size: a man's outline measures within a few percent of the others
 #: in one picture of a clean set; a tenth of a man either way is no shape of its own.
 _SIZE_MARGIN = 0.15
+#: Share of a square's box that must look like a piece, and as much like the board, before
+#: the learnt reader's sure reading may overrule the colours there (:meth:`Calibration.read`).
+DIVIDED = 0.05
 #: Change of a square's rise (squares of parallax per square of height) past which a size
 #: learnt from the pieces' outlines no longer holds: a man a third of a square tall then
 #: shows a tenth of a square more (or less) of its side.
@@ -168,6 +171,9 @@ class Calibration:
     #: The learnt reader's look of this board (:mod:`vision.squares`); when there is one, it,
     #: not the colours, says what each square holds (``calibrate --reader learnt``).
     look: BoardLook | None = None
+    #: The learnt reader's look of this board where the colours read it: asked for a second
+    #: opinion on squares whose occupancy the colours may have misread (:meth:`read`).
+    opinion: BoardLook | None = None
     #: The calibration picture's position and squares' looks; none once the corners or the
     #: picture's size changed (the looks no longer compare) or in a file that has none.
     view: CalibratedView | None = None
@@ -222,6 +228,7 @@ class Calibration:
         moved = Calibration(
             corners.astype(np.float32), self.method, size, self.model, self.light, markers,
             self.odd, self.k1, focal, seen or self.pooled, self.coloured, self.look,
+            opinion=self.opinion,
         )  # fmt: skip
         if self.model.king_size and np.abs(moved.sampler.rise - self.sampler.rise).max() > _RISEN:
             # The pieces' sides now show otherwise than where the kings' size was learnt: a
@@ -331,23 +338,60 @@ class Calibration:
         return fitted if first_reading(fitted, self.sampler) == position else labels
 
     def read(
-        self, canvas: np.ndarray, outlines: bool = True
+        self,
+        canvas: np.ndarray,
+        outlines: bool = True,
+        image: np.ndarray | None = None,
+        known: Sequence[str] | None = None,
     ) -> tuple[list[str], np.ndarray, Pixels]:
         """A canonical image's kinds per square, the squares fitting no class, the pixels.
         ``outlines``: squares read as empty are looked at for a piece of neither side's colour
-        (:mod:`vision.outline`; a camera's moving frames, which give no reading, skip it)."""
+        (:mod:`vision.outline`; a camera's moving frames, which give no reading, skip it).
+        ``image``: the picture ``canvas`` was made from, for the learnt reader's second
+        opinion (:meth:`_second_opinion`) on the squares whose occupancy differs from
+        ``known`` (squares 1-32 in order; by default on every square)."""
         pixels, squares = self.measure(canvas)
         kinds, unknown = self.model.decide(squares, self.sampler)
         if outlines:
             empty = [i for i, kind in enumerate(kinds) if kind == "empty"]
             for index in round_outlines(canvas, self.sampler, empty):
                 kinds[index] = UNSEEN_SIDE
+        if image is not None and self.opinion is not None:
+            kinds = self._second_opinion(self.opinion, image, kinds, squares, known)
         return kinds, unknown, pixels
 
-    def reading(self, canvas: np.ndarray) -> dict[int, str]:
-        """A canonical image's reading, square -> "b" | "w" | "B" | "W" | "?" | "empty"."""
-        kinds, _, _ = self.read(canvas)
-        return dict(zip(range(1, 33), kinds, strict=True))
+    def _second_opinion(
+        self,
+        opinion: BoardLook,
+        image: np.ndarray,
+        kinds: list[str],
+        squares: Squares,
+        known: Sequence[str] | None,
+    ) -> list[str]:
+        """``kinds`` with the learnt reader's reading (by ``opinion``, this board's look)
+        wherever it is sure (:meth:`BoardLook.sure_readings`), the colours read the square's
+        occupancy otherwise and they were divided: a piece's colour on at least
+        :data:`DIVIDED` of the square's box and board on as much. So a dim king under a large
+        mark, which the colours see only at its rim, is a piece, and glare or a black square
+        that the colours take for part of a piece is none; where the colours see one thing
+        alone (a lamp's reflection the network takes for a king, a piece wholly of its side's
+        colour) they stand. Squares whose occupancy agrees with ``known`` are not looked at."""
+        piece = 1 - squares.fractions[:, EMPTY]
+        asked = [
+            index
+            for index, kind in enumerate(kinds)
+            if (known is None or (kind == "empty") != (known[index] == "empty"))
+            and DIVIDED <= piece[index] <= 1 - DIVIDED
+        ]
+        if not asked:
+            return kinds
+        patches, cast = self.windows.lit_patches(image)
+        opinions = opinion.sure_readings(patches[asked], cast)
+        readings = list(kinds)
+        for index, sure in zip(asked, opinions, strict=True):
+            if sure is not None and (sure == "empty") != (kinds[index] == "empty"):
+                readings[index] = sure
+        return readings
 
     @cached_property
     def windows(self) -> Windows:
@@ -363,10 +407,11 @@ class Calibration:
 
     def squares_in(self, image: np.ndarray, canvas: np.ndarray | None = None) -> dict[int, str]:
         """What each square of ``image`` holds (``canvas``: its canonical image, if made): by
-        the learnt reader if the calibration has its look, else by the colours."""
+        the learnt reader if the calibration has its look, else by the colours with the
+        learnt reader's second opinion."""
         kinds = self.learnt_kinds(image)
         if kinds is None:
-            return self.reading(self.canvas(image) if canvas is None else canvas)
+            kinds, _, _ = self.read(self.canvas(image) if canvas is None else canvas, image=image)
         return dict(zip(range(1, 33), kinds, strict=True))
 
     def learn_from(
@@ -422,6 +467,7 @@ class Calibration:
                 "coloured": self.coloured,
             }
             | ({} if self.look is None else {"look": self.look.to_json()})
+            | ({} if self.opinion is None else {"opinion": self.opinion.to_json()})
             | (
                 {}
                 if self.view is None
@@ -466,6 +512,10 @@ class Calibration:
             focal=file.focal_estimate(),
             coloured=file.coloured,  # older files: not checked
             look=None if file.look is None else file.look.board_look(),
+            # One made by another network means nothing to this one: the colours read alone.
+            opinion=None
+            if file.opinion is None or file.opinion.network not in (None, network_id())
+            else file.opinion.board_look(),
             view=None if file.view is None else file.view.calibrated_view(),
         )
 
@@ -1018,12 +1068,16 @@ def _learnt_at(
             patches, cast = draft.windows.lit_patches(image)
         look = BoardLook.learn(patches, known, cast)
         model, odd = _UNLEARNT, {}
+    opinion = None
+    if look is None and coloured:  # the colours read; the learnt reader's look seconds them
+        patches, cast = draft.windows.lit_patches(image)
+        opinion = BoardLook.learn(patches, known, cast)
     pieces = {s: k for s, k in known.items() if k in ("b", "w", "B", "W")}
     view = None if labelled else CalibratedView(pieces, square_looks(canvas))
     return Calibration(
         found, method, (width, height), model, pixels.light, markers, odd, k1,
         focal_estimate(draft.ideal_corners, (width, height)), coloured=coloured, look=look,
-        view=view,
+        opinion=opinion, view=view,
     )  # fmt: skip
 
 

@@ -231,6 +231,13 @@ class CalibrationFile(_Part):
         default=None,
         description="the learnt reader's look of the board (centres, spreads, colours, king odds)",
     )
+    opinion: LookFile | None = Field(
+        default=None,
+        description=(
+            "the learnt reader's look of the board, asked for a second opinion where the "
+            "colours read (as look)"
+        ),
+    )
     view: ViewFile | None = Field(
         default=None,
         description=(

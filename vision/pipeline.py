@@ -252,7 +252,11 @@ class BoardReader:
         still = motion <= self.config.motion_limit  # a moving frame gives no snapshot
         learnt = self.calibration.learnt_kinds(frame)
         if learnt is None:
-            kinds, unknown, pixels = self.calibration.read(canonical, outlines=still)
+            # A still frame's squares that differ from the last confirmed position (a move, or
+            # a misreading) are worth the learnt reader's second opinion; a moving frame's not.
+            kinds, unknown, pixels = self.calibration.read(
+                canonical, outlines=still, image=frame if still else None, known=self._known
+            )
         else:  # the learnt reader says what each square holds
             pixels, _ = self.calibration.measure(canonical)
             kinds, unknown = learnt, np.zeros(32, dtype=bool)

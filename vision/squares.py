@@ -45,6 +45,12 @@ _RING = _ring()
 #: How much the board's own looks weigh against the network's kinds (set by hand, not yet
 #: chosen by measurement).
 ADAPTATION = 0.5
+#: Log odds (piece against empty) past which the network is sure of a square, about 22,000
+#: to 1: where the colours were divided over a square and disagree with a sure network, its
+#: reading stands. Chosen on rendered boards (seeds 11-12 of bench/vision_varied.py); on the
+#: development photos, board by board, no sure reading that overruled the colours was wrong,
+#: while real pieces reached -8.8 (docs/vision.md).
+SURE = 10.0
 #: A piece is a king when the network's king-against-man odds stand this many spreads above
 #: those of the men seen at calibration (a king unlike every man of its set).
 KING_SPREADS = 3.0
@@ -182,11 +188,45 @@ class BoardLook:
         """Each window's reading: "empty", "b", "w", "B", "W" or "?" (a piece, side unseen).
         ``light_balance``: the frame's light colour cast; the windows are first brought to the
         calibration's (a warmer lamp or another white balance since cancels)."""
-        if light_balance is not None and self.light_balance is not None:
-            patches = np.clip(patches * (self.light_balance / light_balance), 0.0, 2.0)
-            patches = patches.astype(np.float32)
+        patches = self._balanced(patches, light_balance)
         probabilities, embedding = network()(patches)
         return self.decide(probabilities, embedding, colours(patches), adaptation)
+
+    def sure_readings(
+        self, patches: np.ndarray, light_balance: np.ndarray | None = None
+    ) -> list[str | None]:
+        """Each window's reading (as :meth:`read`) where the network is sure whether it holds
+        a piece, else None: the board-adapted odds beyond :data:`SURE` either way, and the
+        network's own odds, before the board moved them, on the same side of even. A second
+        opinion for the reader that judges by colour (``Calibration.read``)."""
+        patches = self._balanced(patches, light_balance)
+        probabilities, embedding = network()(patches)
+        adapted = self.piece_odds(probabilities, embedding)
+        own = network_piece_odds(probabilities)
+        readings = self.decide(probabilities, embedding, colours(patches))
+        sure = (np.abs(adapted) > SURE) & (np.sign(adapted) == np.sign(own))
+        return [r if certain else None for r, certain in zip(readings, sure, strict=True)]
+
+    def _balanced(self, patches: np.ndarray, light_balance: np.ndarray | None) -> np.ndarray:
+        """``patches`` brought from a frame's light colour cast to the calibration's."""
+        if light_balance is None or self.light_balance is None:
+            return patches
+        balanced = np.clip(patches * (self.light_balance / light_balance), 0.0, 2.0)
+        return balanced.astype(np.float32)
+
+    def piece_odds(
+        self, probabilities: np.ndarray, embedding: np.ndarray, adaptation: float = ADAPTATION
+    ) -> np.ndarray:
+        """Each window's log odds of a piece against an empty square: the network's, moved by
+        how much nearer the window's embedding lies to this board's pieces than to its empty
+        squares (``adaptation`` weighs the board against the network)."""
+        piece_odds = network_piece_odds(probabilities)
+        distances = ((embedding[:, None, :] - self.centres[None]) ** 2).sum(axis=2) / self.spread
+        distances = np.where(self.present[None], distances, np.inf)
+        nearest_piece = distances[:, 1:].min(axis=1)
+        if self.present[EMPTY] and np.isfinite(nearest_piece).any():
+            piece_odds = piece_odds + adaptation * (distances[:, 0] - nearest_piece) / 2
+        return piece_odds
 
     def decide(
         self,
@@ -196,13 +236,7 @@ class BoardLook:
         adaptation: float = ADAPTATION,
     ) -> list[str]:
         """The readings from the network's outputs and the windows' colours."""
-        log_p = np.log(np.maximum(probabilities, 1e-9))
-        piece_odds = np.logaddexp(log_p[:, MAN], log_p[:, KING]) - log_p[:, EMPTY]
-        distances = ((embedding[:, None, :] - self.centres[None]) ** 2).sum(axis=2) / self.spread
-        distances = np.where(self.present[None], distances, np.inf)
-        nearest_piece = distances[:, 1:].min(axis=1)
-        if self.present[EMPTY] and np.isfinite(nearest_piece).any():
-            piece_odds = piece_odds + adaptation * (distances[:, 0] - nearest_piece) / 2
+        piece_odds = self.piece_odds(probabilities, embedding, adaptation)
         odds = king_odds(probabilities)
         side_gap = ((colour[:, None, :] - self.side_colours[None]) / self.side_spread) ** 2
         side_gap = side_gap.sum(axis=2)
@@ -221,6 +255,12 @@ class BoardLook:
             king = odds[index] > self.king_odds[side]
             readings.append(letter.upper() if king else letter)
         return readings
+
+
+def network_piece_odds(probabilities: np.ndarray) -> np.ndarray:
+    """The network's log odds of a piece (man or king) against an empty square."""
+    log_p = np.log(np.maximum(probabilities, 1e-9))
+    return np.logaddexp(log_p[:, MAN], log_p[:, KING]) - log_p[:, EMPTY]
 
 
 def king_odds(probabilities: np.ndarray) -> np.ndarray:

@@ -79,6 +79,8 @@ def test_json_round_trip_reads_the_same(tmp_path, view: View, calibration: Calib
     shades, kept = calibration.model.pixels.shades, loaded.model.pixels.shades
     assert shades is not None and kept is not None
     assert np.allclose(kept, shades, atol=1e-4, equal_nan=True)
+    assert loaded.opinion is not None and calibration.opinion is not None
+    assert np.allclose(loaded.opinion.centres, calibration.opinion.centres, atol=1e-5)
     after = {**START, 22: "empty", 18: "w"}
     image = render(after, Style(), replace(view, seed=5)).image
     assert read_squares(loaded, image) == {s: after.get(s, "empty") for s in range(1, 33)}
@@ -300,6 +302,7 @@ INFINITE_LOOKS = base64.b64encode(np.full(32 * 192, np.inf, "<f2").tobytes()).de
         ("odd", {"40": ["b", "w"]}),
         ("light", [[1, 2, float("inf")]] * 32),
         ("look", {"centres": [[1.0, 2.0]]}),
+        ("opinion", {"centres": [[1.0, 2.0]]}),
         ("coloured", "yes"),
         ("focal", [0.1]),
         ("view", {"position": {"1": "b"}, "looks": "not base64!"}),
@@ -352,6 +355,19 @@ def test_a_calibration_file_with_shades_for_too_few_squares_is_refused(
     path.write_text(json.dumps(data))
     shades = Calibration.load(path).model.pixels.shades
     assert shades is not None and np.isnan(shades[1::2]).all() and shades[0, 0] == 0.1
+
+
+def test_a_second_opinion_made_by_another_network_is_dropped(tmp_path, calibration) -> None:
+    """A file whose second opinion another network made still reads, by the colours alone:
+    its embeddings mean nothing to the network shipped now."""
+    path = tmp_path / "cal.json"
+    data = calibration.to_json()
+    data["opinion"]["network"] = "0123456789ab"
+    path.write_text(json.dumps(data))
+    loaded = Calibration.load(path)
+    assert loaded.opinion is None and loaded.model.pixels.centres.shape == (
+        calibration.model.pixels.centres.shape
+    )
 
 
 def test_a_calibration_file_missing_a_part_names_it(tmp_path, calibration) -> None:
