@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 # Run as a script, this file's folder comes first on sys.path and its name hides the vision
@@ -25,28 +24,19 @@ from pathlib import Path
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
-import numpy as np  # noqa: E402
 
 from vision.calibration import CalibrationError, calibrate, read_squares  # noqa: E402
-from vision.synthetic import (  # noqa: E402
-    START,
-    render,
-    varied_position,
-    varied_style,
-    varied_view,
-)
+from vision.synthetic import START, render, varied_boards  # noqa: E402
 
 
 def seed_run(seed: int, boards: int, positions: int) -> tuple[int, int, int, int, list[str]]:
     """Squares right in occupancy and colour, right exactly, read, calibrations refused, and a
     line for each board with a square wrong (worst first)."""
-    rng = np.random.default_rng(seed)
     right = exact = total = refused = 0
     worst: list[tuple[float, str]] = []
-    for board in range(boards):
-        style = varied_style(rng)
-        view = replace(varied_view(rng), arm=0.0, spares=())
-        start = render(START, style, view)
+    for board, varied in enumerate(varied_boards(seed, boards, positions)):
+        style = varied.style
+        start = render(START, style, varied.view)
         try:
             calibration = calibrate(start.image, start.corners)
         except CalibrationError as error:
@@ -54,12 +44,7 @@ def seed_run(seed: int, boards: int, positions: int) -> tuple[int, int, int, int
             worst.append((-1.0, f"board {board}: refused: {error}"))
             continue
         board_right = 0
-        for _ in range(positions):
-            position = varied_position(rng)
-            light = float(np.exp(rng.uniform(-0.2, 0.2)))
-            seen = replace(
-                view, brightness=view.brightness * light, seed=int(rng.integers(1 << 30))
-            )
+        for position, seen in varied.shown:
             got = read_squares(calibration, render(position, style, seen).image)
             board_right += sum(position[s].lower() == got[s].lower() for s in range(1, 33))
             exact += sum(position[s] == got[s] for s in range(1, 33))

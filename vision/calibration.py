@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -343,13 +343,15 @@ class Calibration:
         outlines: bool = True,
         image: np.ndarray | None = None,
         known: Sequence[str] | None = None,
+        moved: Collection[int] = (),
     ) -> tuple[list[str], np.ndarray, Pixels]:
         """A canonical image's kinds per square, the squares fitting no class, the pixels.
         ``outlines``: squares read as empty are looked at for a piece of neither side's colour
         (:mod:`vision.outline`; a camera's moving frames, which give no reading, skip it).
         ``image``: the picture ``canvas`` was made from, for the learnt reader's second
-        opinion (:meth:`_second_opinion`) on the squares whose occupancy differs from
-        ``known`` (squares 1-32 in order; by default on every square)."""
+        opinion (:meth:`_second_opinion`): on every square, or given the position last known
+        to stand (``known``, squares 1-32 in order), on those read otherwise and those whose
+        look has ``moved`` since (squares 0-31: a piece set down where the colours miss it)."""
         pixels, squares = self.measure(canvas)
         kinds, unknown = self.model.decide(squares, self.sampler)
         if outlines:
@@ -357,7 +359,12 @@ class Calibration:
             for index in round_outlines(canvas, self.sampler, empty):
                 kinds[index] = UNSEEN_SIDE
         if image is not None and self.opinion is not None:
-            kinds = self._second_opinion(self.opinion, image, kinds, squares, known)
+            asked = [
+                index
+                for index, kind in enumerate(kinds)
+                if known is None or (kind == "empty") != (known[index] == "empty") or index in moved
+            ]
+            kinds = self._second_opinion(self.opinion, image, kinds, squares, asked)
         return kinds, unknown, pixels
 
     def _second_opinion(
@@ -366,7 +373,7 @@ class Calibration:
         image: np.ndarray,
         kinds: list[str],
         squares: Squares,
-        known: Sequence[str] | None,
+        asked: list[int],
     ) -> list[str]:
         """``kinds`` with the learnt reader's reading (by ``opinion``, this board's look)
         wherever it is sure (:meth:`BoardLook.sure_readings`), the colours read the square's
@@ -375,14 +382,9 @@ class Calibration:
         mark, which the colours see only at its rim, is a piece, and glare or a black square
         that the colours take for part of a piece is none; where the colours see one thing
         alone (a lamp's reflection the network takes for a king, a piece wholly of its side's
-        colour) they stand. Squares whose occupancy agrees with ``known`` are not looked at."""
+        colour) they stand. Only the ``asked`` squares (0-31) are looked at."""
         piece = 1 - squares.fractions[:, EMPTY]
-        asked = [
-            index
-            for index, kind in enumerate(kinds)
-            if (known is None or (kind == "empty") != (known[index] == "empty"))
-            and DIVIDED <= piece[index] <= 1 - DIVIDED
-        ]
+        asked = [index for index in asked if DIVIDED <= piece[index] <= 1 - DIVIDED]
         if not asked:
             return kinds
         patches, cast = self.windows.lit_patches(image)

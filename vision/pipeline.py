@@ -173,6 +173,9 @@ class BoardReader:
         self._known_looks: np.ndarray | None = None
         self._same_look = 0.0  # the largest move of a look that counts as none
         self._successors: tuple[Successor, ...] = ()  # what the board can show a move later
+        #: The last position the game confirmed, kept when the corners change (the pieces did
+        #: not move): the squares read otherwise are the ones worth a second opinion.
+        self._position: tuple[str, ...] | None = None
         view = calibration.view
         if view is not None:  # until the game confirms one: the position calibrated on
             self.remember(view.kinds, view.looks, view.position)
@@ -192,6 +195,7 @@ class BoardReader:
         showed ``kinds`` (a new king not yet crowned by hand is a man) and its squares looked
         so."""
         self._known, self._known_looks = kinds, looks
+        self._position = kinds
         self._successors = successors(kinds, position)
         occupied = np.array([kind != "empty" for kind in kinds])
         if occupied.all() or not occupied.any():
@@ -216,9 +220,13 @@ class BoardReader:
     def unchanged(self, reading: Reading) -> frozenset[int]:
         """The squares that look as they did in the last position the game confirmed (none
         before the first)."""
+        return self._unchanged(reading.looks)
+
+    def _unchanged(self, looks: np.ndarray) -> frozenset[int]:
+        """:meth:`unchanged` of a frame whose squares look so (32, LOOK_SIZE)."""
         if self._known_looks is None:
             return frozenset()
-        moved = look_change(self._known_looks, reading.looks)
+        moved = look_change(self._known_looks, looks)
         same = moved <= min(self._same_look, _SAME_LOOK_NOISE * float(np.median(moved)))
         return frozenset(int(i) + 1 for i in np.flatnonzero(same))
 
@@ -251,12 +259,16 @@ class BoardReader:
         self._thumb = thumb
         still = motion <= self.config.motion_limit  # a moving frame gives no snapshot
         learnt = self.calibration.learnt_kinds(frame)
+        looks = square_looks(canonical)
         if learnt is None:
-            # A still frame's squares that differ from the last confirmed position (a move, or
-            # a misreading) are worth the learnt reader's second opinion; a moving frame's not.
+            # A still frame's squares that changed since the last confirmed position, in look
+            # or in what they read as, are worth the learnt reader's second opinion (a move,
+            # or a misreading); a moving frame's are not.
+            moved = () if self._known_looks is None else set(range(1, 33)) - self._unchanged(looks)
             kinds, unknown, pixels = self.calibration.read(
-                canonical, outlines=still, image=frame if still else None, known=self._known
-            )
+                canonical, outlines=still, image=frame if still else None,
+                known=self._position, moved=[square - 1 for square in moved],
+            )  # fmt: skip
         else:  # the learnt reader says what each square holds
             pixels, _ = self.calibration.measure(canonical)
             kinds, unknown = learnt, np.zeros(32, dtype=bool)
@@ -267,7 +279,7 @@ class BoardReader:
             motion=motion,
             pixels=pixels,
             board=board_likeness(canonical, every=_LIKENESS_EVERY),
-            looks=square_looks(canonical),
+            looks=looks,
             thumb=thumb,
         )
 

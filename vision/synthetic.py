@@ -50,7 +50,7 @@ while other work shares the machine); ``bench/vision_renders.py`` measures it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -1370,3 +1370,33 @@ def varied_position(rng: np.random.Generator) -> dict[int, str]:
     if draw < 0.6:
         return _played(rng, int(rng.integers(2, 90)))
     return _endgame(rng)
+
+
+@dataclass(frozen=True)
+class VariedBoard:
+    """One board of :func:`varied_boards`: how it looks, the view it is calibrated from (its
+    start position), and the positions then shown with the view each is seen in."""
+
+    style: Style
+    view: View
+    shown: tuple[tuple[dict[int, str], View], ...]
+
+
+def varied_boards(seed: int, boards: int, positions: int) -> Iterator[VariedBoard]:
+    """``boards`` boards of every kind (:func:`varied_style`, :func:`varied_view` with no arm
+    and no spares), each showing ``positions`` game-like positions from its view, exposure up
+    to a fifth either way and noise drawn anew: a camera in play. One ``seed``, one sequence
+    (``bench/vision_varied.py`` reads it)."""
+    rng = np.random.default_rng(seed)
+    for _ in range(boards):
+        style = varied_style(rng)
+        view = replace(varied_view(rng), arm=0.0, spares=())
+        shown = []
+        for _ in range(positions):
+            position = varied_position(rng)
+            light = float(np.exp(rng.uniform(-0.2, 0.2)))
+            seen = replace(
+                view, brightness=view.brightness * light, seed=int(rng.integers(1 << 30))
+            )
+            shown.append((position, seen))
+        yield VariedBoard(style, view, tuple(shown))
