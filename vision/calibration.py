@@ -85,7 +85,7 @@ from vision.markers import (
 from vision.outline import UNSEEN_SIDE, round_outlines
 from vision.patches import Windows
 from vision.sources import SourceError, read_picture
-from vision.squares import BoardLook, network_id
+from vision.squares import BoardLook, embedding_size, network_id
 
 SYMBOLS = ("empty", "b", "w", "B", "W", "unknown")
 _UNLIKE = 0.25  # colour distance from its kind's median beyond which a square is not learnt from
@@ -496,6 +496,15 @@ class Calibration:
                 f"{where}the learnt reader's look was made by another network "
                 f"({file.look.network}; this one is {network_id()}): recalibrate"
             )
+        opinion = file.opinion
+        if opinion is not None and opinion.network not in (None, network_id()):
+            opinion = None  # another network's: it means nothing to this one, the colours read
+        for name, part in (("look", file.look), ("opinion", opinion)):
+            if part is not None and len(part.centres[0]) != embedding_size():
+                raise CalibrationError(
+                    f"{where}malformed calibration: {name!r} should be the learnt reader's "
+                    f"look, each centre of {embedding_size()} numbers: recalibrate"
+                )
         width, height = file.image_size
         if file.version == LANDSCAPE_ONLY and height > width:
             raise CalibrationError(
@@ -514,10 +523,7 @@ class Calibration:
             focal=file.focal_estimate(),
             coloured=file.coloured,  # older files: not checked
             look=None if file.look is None else file.look.board_look(),
-            # One made by another network means nothing to this one: the colours read alone.
-            opinion=None
-            if file.opinion is None or file.opinion.network not in (None, network_id())
-            else file.opinion.board_look(),
+            opinion=None if opinion is None else opinion.board_look(),
             view=None if file.view is None else file.view.calibrated_view(),
         )
 

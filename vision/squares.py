@@ -82,6 +82,13 @@ def network() -> SquareNet:
 
 
 @cache
+def embedding_size() -> int:
+    """How many numbers the shipped network's embedding of a window holds."""
+    _, embedding = network()(np.zeros((1, PATCH_PX, PATCH_PX, 3), np.float32))
+    return int(embedding.shape[1])
+
+
+@cache
 def network_id() -> str:
     """The shipped network's fingerprint (the first 12 hex digits of its file's SHA-256). A
     board's look is kept with it: embeddings mean something only to the network that made them."""

@@ -370,6 +370,22 @@ def test_a_second_opinion_made_by_another_network_is_dropped(tmp_path, calibrati
     )
 
 
+@pytest.mark.parametrize("part", ["look", "opinion"])
+def test_a_look_whose_centres_are_not_the_networks_length_is_refused(
+    tmp_path, calibration, part: str
+) -> None:
+    """A look edited by hand to centres of another length would fail only when the network is
+    asked: it is refused on loading, naming the field."""
+    path = tmp_path / "cal.json"
+    data = calibration.to_json()
+    look = data.pop("opinion") | {"centres": [[0.0, 1.0]] * 3}
+    look.pop("network")
+    path.write_text(json.dumps(data | {part: look}))
+    with pytest.raises(CalibrationError) as refused:
+        Calibration.load(path)
+    assert str(refused.value).startswith(f"{path}: malformed calibration: {part!r} should be ")
+
+
 def test_a_calibration_file_missing_a_part_names_it(tmp_path, calibration) -> None:
     path = tmp_path / "cal.json"
     data = calibration.to_json()
