@@ -45,6 +45,10 @@ _SAME_LOOK = 0.15
 _SAME_LOOK_CONTRAST = 0.4
 #: ... and less than this many times the frame's median square's move (its noise and drift).
 _SAME_LOOK_NOISE = 8.0
+#: The most squares whose looks may move for one move (its start, its landing and the men it
+#: jumps, rarely more than five): where more moved at once, the light or the camera's noise
+#: moved them, and they are no guide to which squares the learnt reader should look at.
+_MOVE_SQUARES = 12
 _HELD_OVER = 3  # views taken for something held over the board before the light is relearnt
 #: Share of the board's side within which the grid's corners agree with corners clicked by hand
 #: or found by markers: the grid's own error on the real photos, up to 2.1 % of the side where
@@ -265,6 +269,8 @@ class BoardReader:
             # or in what they read as, are worth the learnt reader's second opinion (a move,
             # or a misreading); a moving frame's are not.
             moved = () if self._known_looks is None else set(range(1, 33)) - self._unchanged(looks)
+            if len(moved) > _MOVE_SQUARES:  # not a move: the light or the camera's noise
+                moved = ()
             kinds, unknown, pixels = self.calibration.read(
                 canonical, outlines=still, image=frame if still else None,
                 known=self._position, moved=[square - 1 for square in moved],
