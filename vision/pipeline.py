@@ -177,9 +177,10 @@ class BoardReader:
         self._known_looks: np.ndarray | None = None
         self._same_look = 0.0  # the largest move of a look that counts as none
         self._successors: tuple[Successor, ...] = ()  # what the board can show a move later
-        #: The last position the game confirmed, kept when the corners change (the pieces did
-        #: not move): the squares read otherwise are the ones worth a second opinion.
+        #: The last position the game confirmed, as the board showed it and as the game has
+        #: it, kept when the corners change (the pieces did not move; see :meth:`still_known`).
         self._position: tuple[str, ...] | None = None
+        self._confirmed: Mapping[int, str] = {}
         view = calibration.view
         if view is not None:  # until the game confirms one: the position calibrated on
             self.remember(view.kinds, view.looks, view.position)
@@ -199,7 +200,7 @@ class BoardReader:
         showed ``kinds`` (a new king not yet crowned by hand is a man) and its squares looked
         so."""
         self._known, self._known_looks = kinds, looks
-        self._position = kinds
+        self._position, self._confirmed = kinds, position
         self._successors = successors(kinds, position)
         occupied = np.array([kind != "empty" for kind in kinds])
         if occupied.all() or not occupied.any():
@@ -217,9 +218,13 @@ class BoardReader:
         ``looks``) show the last confirmed position: its squares' looks now are that
         position's (a crown set on a man the camera reads as a man, a piece straightened,
         the light moved on), so the next move's squares alone look changed. A run still
-        voting for the position while this frame already shows a move teaches nothing."""
+        voting for the position while this frame already shows a move teaches nothing.
+        After the corners changed (:meth:`recalibrated`), a board at rest showing the last
+        confirmed position is that position again, with these looks."""
         if self._known is not None and kinds == frame == self._known:
             self._known_looks = looks
+        elif self._known is None and kinds == frame == self._position:
+            self.remember(kinds, looks, self._confirmed)
 
     def unchanged(self, reading: Reading) -> frozenset[int]:
         """The squares that look as they did in the last position the game confirmed (none
@@ -268,12 +273,15 @@ class BoardReader:
             # A still frame's squares that changed since the last confirmed position, in look
             # or in what they read as, are worth the learnt reader's second opinion (a move,
             # or a misreading); a moving frame's are not.
-            moved = () if self._known_looks is None else set(range(1, 33)) - self._unchanged(looks)
+            # Until the looks are learnt again after the corners changed, every square is.
+            moved = set()
+            if self._known_looks is not None:
+                moved = set(range(1, 33)) - self._unchanged(looks)
             if len(moved) > _MOVE_SQUARES:  # not a move: the light or the camera's noise
-                moved = ()
+                moved = set()
             kinds, unknown, pixels = self.calibration.read(
                 canonical, outlines=still, image=frame if still else None,
-                known=self._position, moved=[square - 1 for square in moved],
+                known=self._known, moved=[square - 1 for square in moved],
             )  # fmt: skip
         else:  # the learnt reader says what each square holds
             pixels, _ = self.calibration.measure(canonical)

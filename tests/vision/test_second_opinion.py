@@ -90,6 +90,40 @@ def test_in_play_a_man_set_down_where_the_colours_miss_it_is_read() -> None:
     assert (reading.kinds[7], reading.kinds[11]) == ("empty", "b")
 
 
+def test_after_the_corners_changed_every_square_is_asked_until_looks_are_learnt() -> None:
+    """The corners change (a moved camera, another resolution): the looks learnt before no
+    longer compare, so every square the colours are divided over is asked, and the man
+    stepping 8-12 onto a square they read empty is read."""
+    style, view, after, seen = _varied_board(4, 3)
+    before = {**after, 12: "empty", 8: "b"}
+    start = render(START, style, view)
+    calibration = calibrate(start.image, start.corners)
+    shown, moved = (render(p, style, seen).image for p in (before, after))
+    reader = BoardReader(calibration)
+    kinds = tuple(before[s] for s in range(1, 33))
+    looks = square_looks(calibration.canvas(shown))
+    reader.remember(kinds, looks, {s: k for s, k in before.items() if k != "empty"})
+    reader.recalibrated(calibration)
+    reader.read(moved)  # the first frame is taken for motion
+    reading = reader.read(moved)
+    assert (reading.kinds[7], reading.kinds[11]) == ("empty", "b")
+
+
+def test_a_board_at_rest_in_the_confirmed_position_teaches_its_looks_again() -> None:
+    """After the corners changed, the first still frame that shows the last confirmed position
+    gives its squares' looks again: from then on only squares that change are asked."""
+    style, view = STYLES["red-white on green"], View()
+    picture = render(START, style, view).image
+    calibration = calibrate(picture, np.array(view.corners))
+    reader = BoardReader(calibration)
+    reader.recalibrated(calibration)
+    reader.read(picture)  # the first frame is taken for motion
+    reading = reader.read(picture)
+    assert reader.unchanged(reading) == frozenset()
+    reader.still_known(reading.kinds, reading.kinds, reading.looks)
+    assert reader.unchanged(reading) == frozenset(range(1, 33))
+
+
 def test_at_rest_a_square_read_as_the_game_knows_it_is_not_asked() -> None:
     """Given the position last known to stand, only squares read otherwise or whose look has
     moved are asked: at rest the network costs nothing, and a misreading the game already
