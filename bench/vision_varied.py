@@ -24,7 +24,6 @@ from pathlib import Path
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
-
 from vision.calibration import CalibrationError, calibrate, read_squares  # noqa: E402
 from vision.synthetic import START, render, varied_boards  # noqa: E402
 
