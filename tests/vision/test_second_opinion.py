@@ -71,10 +71,10 @@ def test_a_lamps_reflection_the_network_takes_for_a_king_stays_empty() -> None:
     assert _both_readings(calibration, lit)[1][16] == "empty"
 
 
-def test_in_play_a_man_set_down_where_the_colours_miss_it_is_read() -> None:
-    """The game confirmed a position; a man steps 8-12 onto a square the colours read empty,
-    as that position had it. Its look changed, so the camera asks the network, which is sure
-    of the man: the frame reads him there."""
+def _man_steps_8_12(recalibrated: bool) -> tuple[str, str]:
+    """What squares 8 and 12 read in play after the game confirmed a position and a man
+    stepped 8-12 onto a square the colours alone read empty (asserted), the corners changed
+    in between if ``recalibrated``."""
     style, view, after, seen = _varied_board(4, 3)
     before = {**after, 12: "empty", 8: "b"}
     start = render(START, style, view)
@@ -85,28 +85,25 @@ def test_in_play_a_man_set_down_where_the_colours_miss_it_is_read() -> None:
     looks = square_looks(calibration.canvas(shown))
     reader.remember(kinds, looks, {s: k for s, k in before.items() if k != "empty"})
     assert calibration.read(calibration.canvas(moved))[0][11] == "empty"
+    if recalibrated:
+        reader.recalibrated(calibration)
     reader.read(moved)  # the first frame is taken for motion
     reading = reader.read(moved)
-    assert (reading.kinds[7], reading.kinds[11]) == ("empty", "b")
+    return reading.kinds[7], reading.kinds[11]
+
+
+def test_in_play_a_man_set_down_where_the_colours_miss_it_is_read() -> None:
+    """The game confirmed a position; a man steps 8-12 onto a square the colours read empty,
+    as that position had it. Its look changed, so the camera asks the network, which is sure
+    of the man: the frame reads him there."""
+    assert _man_steps_8_12(recalibrated=False) == ("empty", "b")
 
 
 def test_after_the_corners_changed_every_square_is_asked_until_looks_are_learnt() -> None:
     """The corners change (a moved camera, another resolution): the looks learnt before no
     longer compare, so every square the colours are divided over is asked, and the man
     stepping 8-12 onto a square they read empty is read."""
-    style, view, after, seen = _varied_board(4, 3)
-    before = {**after, 12: "empty", 8: "b"}
-    start = render(START, style, view)
-    calibration = calibrate(start.image, start.corners)
-    shown, moved = (render(p, style, seen).image for p in (before, after))
-    reader = BoardReader(calibration)
-    kinds = tuple(before[s] for s in range(1, 33))
-    looks = square_looks(calibration.canvas(shown))
-    reader.remember(kinds, looks, {s: k for s, k in before.items() if k != "empty"})
-    reader.recalibrated(calibration)
-    reader.read(moved)  # the first frame is taken for motion
-    reading = reader.read(moved)
-    assert (reading.kinds[7], reading.kinds[11]) == ("empty", "b")
+    assert _man_steps_8_12(recalibrated=True) == ("empty", "b")
 
 
 def test_a_board_at_rest_in_the_confirmed_position_teaches_its_looks_again() -> None:
