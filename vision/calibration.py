@@ -85,7 +85,7 @@ from vision.markers import (
 from vision.outline import UNSEEN_SIDE, round_outlines
 from vision.patches import Windows
 from vision.sources import SourceError, read_picture
-from vision.squares import BoardLook, embedding_size, network_id
+from vision.squares import KING_SURE, BoardLook, embedding_size, network_id
 
 SYMBOLS = ("empty", "b", "w", "B", "W", "unknown")
 _UNLIKE = 0.25  # colour distance from its kind's median beyond which a square is not learnt from
@@ -177,6 +177,10 @@ class Calibration:
     #: The calibration picture's position and squares' looks; none once the corners or the
     #: picture's size changed (the looks no longer compare) or in a file that has none.
     view: CalibratedView | None = None
+    #: Whether the second opinion may crown a man the colours read (:meth:`_second_opinion`):
+    #: not once the camera moved to another angle than the calibration's, where the pieces'
+    #: sides show otherwise and a man may pass the king line the look learnt.
+    crowning: bool = True
 
     @property
     def warnings(self) -> list[str]:
@@ -230,7 +234,9 @@ class Calibration:
             self.odd, self.k1, focal, seen or self.pooled, self.coloured, self.look,
             opinion=self.opinion,
         )  # fmt: skip
-        if self.model.king_size and np.abs(moved.sampler.rise - self.sampler.rise).max() > _RISEN:
+        tilted = np.abs(moved.sampler.rise - self.sampler.rise).max() > _RISEN
+        moved.crowning = self.crowning and not tilted
+        if self.model.king_size and tilted:
             # The pieces' sides now show otherwise than where the kings' size was learnt: a
             # man may look a king's size. The game's next kings teach it again.
             moved.model = replace(self.model, king_size=0.0)
@@ -375,24 +381,42 @@ class Calibration:
         squares: Squares,
         asked: list[int],
     ) -> list[str]:
-        """``kinds`` with the learnt reader's reading (by ``opinion``, this board's look)
-        wherever it is sure (:meth:`BoardLook.sure_readings`), the colours read the square's
-        occupancy otherwise and they were divided: a piece's colour on at least
-        :data:`DIVIDED` of the square's box and board on as much. So a dim king under a large
-        mark, which the colours see only at its rim, is a piece, and glare or a black square
-        that the colours take for part of a piece is none; where the colours see one thing
-        alone (a lamp's reflection the network takes for a king, a piece wholly of its side's
-        colour) they stand. Only the ``asked`` squares (0-31) are looked at."""
+        """``kinds`` with the learnt reader's second opinion (by ``opinion``, this board's look;
+        :meth:`BoardLook.opinions`) where it is sure, on the ``asked`` squares (0-31).
+
+        Whether a square holds a piece: where the colours were divided over it (a piece's
+        colour on at least :data:`DIVIDED` of the square's box and board on as much) and the
+        network is sure. So a dim king under a large mark, which the colours see only at its
+        rim, is a piece, and glare or a black square that the colours take for part of a piece
+        is none; where the colours see one thing alone (a lamp's reflection the network takes
+        for a king, a piece wholly of its side's colour) they stand.
+
+        Whether a man is a king: where the colours read a man seen from near above, whose
+        stack's height no view shows, and the network's king odds pass this board's line by
+        :data:`KING_SURE` (a crown's mark the colours did not find closed, or found too small).
+        Where the view shows height, the stack's height stands; where the colours found a mark,
+        so does the mark; in a set whose kings the colours learnt to tell by their size, the
+        size. None is crowned once the camera moved to another angle (:attr:`crowning`).
+        """
         piece = 1 - squares.fractions[:, EMPTY]
-        asked = [index for index in asked if DIVIDED <= piece[index] <= 1 - DIVIDED]
-        if not asked:
+        divided = {index for index in asked if DIVIDED <= piece[index] <= 1 - DIVIDED}
+        overhead = self.sampler.rise < STACKS_SEEN
+        # Where the set's kings are told by their size, it decides.
+        crowning = self.crowning and not self.model.king_size
+        men = {i for i in asked if kinds[i] in ("b", "w") and overhead[i] and crowning}
+        looked = sorted(divided | men)
+        if not looked:
             return kinds
         patches, cast = self.windows.lit_patches(image)
-        opinions = opinion.sure_readings(patches[asked], cast)
+        sure, crowned = opinion.opinions(patches[looked], cast)
         readings = list(kinds)
-        for index, sure in zip(asked, opinions, strict=True):
-            if sure is not None and (sure == "empty") != (kinds[index] == "empty"):
-                readings[index] = sure
+        for row, index in enumerate(looked):
+            kind = kinds[index]
+            reading = sure[row] or kind  # where the network is unsure, the colours' reading
+            if index in divided and (reading == "empty") != (kind == "empty"):
+                readings[index] = reading
+            elif index in men and crowned[row, "bw".index(kind)] > KING_SURE:
+                readings[index] = kind.upper()
         return readings
 
     @cached_property

@@ -54,6 +54,11 @@ SURE = 10.0
 #: A piece is a king when the network's king-against-man odds stand this many spreads above
 #: those of the men seen at calibration (a king unlike every man of its set).
 KING_SPREADS = 3.0
+#: Log odds (king against man) by which the network's odds must pass the board's line
+#: (:attr:`BoardLook.king_odds`) for it to crown a piece the colours read as a man, seen from
+#: near above. Chosen on rendered boards (seeds 11-12 of bench/vision_varied.py): from 1.5 up,
+#: no man was crowned there; 2 leaves a margin (docs/vision.md).
+KING_SURE = 2.0
 #: The least spread assumed of a set's odds (a few alike men say little of their spread).
 _LEAST_SPREAD = 0.3
 
@@ -199,20 +204,23 @@ class BoardLook:
         probabilities, embedding = network()(patches)
         return self.decide(probabilities, embedding, colours(patches), adaptation)
 
-    def sure_readings(
+    def opinions(
         self, patches: np.ndarray, light_balance: np.ndarray | None = None
-    ) -> list[str | None]:
-        """Each window's reading (as :meth:`read`) where the network is sure whether it holds
-        a piece, else None: the board-adapted odds beyond :data:`SURE` either way, and the
-        network's own odds, before the board moved them, on the same side of even. A second
-        opinion for the reader that judges by colour (``Calibration.read``)."""
+    ) -> tuple[list[str | None], np.ndarray]:
+        """A second opinion for the reader that judges by colour (``Calibration.read``).
+        First, each window's reading (as :meth:`read`) where the network is sure whether it
+        holds a piece, else None: the board-adapted odds beyond :data:`SURE` either way, and
+        the network's own odds, before the board moved them, on the same side of even. Second,
+        each window's (n, 2) king-or-man odds above this board's line (:attr:`king_odds`) for a
+        piece of Black's and of White's."""
         patches = self._balanced(patches, light_balance)
         probabilities, embedding = network()(patches)
         adapted = self.piece_odds(probabilities, embedding)
         own = network_piece_odds(probabilities)
         readings = self.decide(probabilities, embedding, colours(patches))
         sure = (np.abs(adapted) > SURE) & (np.sign(adapted) == np.sign(own))
-        return [r if certain else None for r, certain in zip(readings, sure, strict=True)]
+        crowned = king_odds(probabilities)[:, None] - self.king_odds[None, :]
+        return [r if certain else None for r, certain in zip(readings, sure, strict=True)], crowned
 
     def _balanced(self, patches: np.ndarray, light_balance: np.ndarray | None) -> np.ndarray:
         """``patches`` brought from a frame's light colour cast to the calibration's."""

@@ -229,8 +229,9 @@ def test_kings_of_another_size_are_learnt_from_the_kings_at_calibration(
 ) -> None:
     """Flat kings of another size than the men, no stack and no mark, seen from near above:
     calibrated on a position with kings, the set's kings are told by their outline's area
-    against the men's; calibrated on the start position, nothing says what a king looks like
-    (they read as men)."""
+    against the men's; calibrated on the start position, the colours know nothing of this
+    set's kings: each reads as a king (the learnt reader's second opinion) or a man of its
+    side, and no man as a king."""
     view = View(corners=camera_corners(12.0, 0.0, 0.0), jitter=0.1, glare=None)
     style = replace(STYLES["black-white on brown"], kings="shape", **kings)
     known = late_position(np.random.default_rng(8), 5, 3)
@@ -245,8 +246,9 @@ def test_kings_of_another_size_are_learnt_from_the_kings_at_calibration(
         position = late_position(rng, 4, 4)
         frame = render(position, style, replace(view, seed=seed)).image
         assert read_squares(taught, frame) == position
-        men_only = {s: v.lower() for s, v in position.items()}
-        assert read_squares(untaught, frame) == men_only
+        got = read_squares(untaught, frame)
+        assert all(got[s] in (v, v.lower()) for s, v in position.items())
+        assert all(got[s] == v for s, v in position.items() if v in ("b", "w"))
 
 
 def test_coloured_inserts_learnt_at_calibration_still_read_as_kings() -> None:
@@ -289,7 +291,8 @@ def test_a_camera_moved_to_another_angle_forgets_the_kings_size() -> None:
     """A size is learnt with the pieces' sides seen from one angle: from a camera moved much
     further off the vertical, tall men show more side and would look a king's size, so the
     moved calibration reads kings by height and marks alone until the game teaches the size
-    again. A camera nudged at the same angle keeps it."""
+    again, and the learnt reader, whose king line was learnt at the first angle, crowns no man
+    the colours read. A camera nudged at the same angle keeps the size."""
     style = replace(STYLES["black-white on brown"], kings="shape", king_scale=1.25,
                     king_shape="circle", piece_height=0.3)  # fmt: skip
     view = View(corners=camera_corners(5.0, 0.0, 0.0), glare=None)

@@ -1,6 +1,7 @@
 """The learnt reader's second opinion on the colours' reading (``Calibration.read``): where the
 network is sure of a square and the colours were divided over it, the network's reading stands;
-where the colours see one thing alone, they do."""
+where the colours see one thing alone, they do. A man the colours read from near above is a
+king where the network's king odds clear the board's line by ``KING_SURE``."""
 
 from __future__ import annotations
 
@@ -58,6 +59,31 @@ def test_a_sure_second_opinion_mends_a_square_the_colours_were_divided_over(
     ]
 
 
+@pytest.mark.parametrize(
+    ("board", "shown", "square", "truth", "misread"),
+    [
+        (2, 1, 6, "B", "b"),  # a dark star on a red sticker, its outline not closed
+        (8, 0, 5, "W", "w"),  # a mark on a pale king, too small to the colours
+    ],
+)
+def test_a_king_the_colours_read_as_a_man_from_above_is_crowned(
+    board: int, shown: int, square: int, truth: str, misread: str
+) -> None:
+    """Rendered boards of marked kings seen from near above (seed 11 of
+    bench/vision_varied.py), calibrated on their start position, which shows no king: the
+    colours read one king a man, the network's king odds clear the board's line, and it is a
+    king. Every square the second opinion changed now
+    reads as it truly is."""
+    style, view, position, seen = _varied_board(board, shown)
+    start = render(START, style, view)
+    calibration = calibrate(start.image, start.corners)
+    alone, seconded = _both_readings(calibration, render(position, style, seen).image)
+    assert position[square] == truth
+    assert (alone[square - 1], seconded[square - 1]) == (misread, truth)
+    changed = [s for s in range(1, 33) if alone[s - 1] != seconded[s - 1]]
+    assert [seconded[s - 1] for s in changed] == [position[s] for s in changed]
+
+
 def test_a_lamps_reflection_the_network_takes_for_a_king_stays_empty() -> None:
     """A strong reflection centred on an empty black square: the network is sure it is a king,
     but no part of the square looks like a piece to the colours, so it stays empty."""
@@ -67,7 +93,7 @@ def test_a_lamps_reflection_the_network_takes_for_a_king_stays_empty() -> None:
     lit = render(START, style, replace(view, glare=(x, y, 140))).image
     assert calibration.opinion is not None
     patches, cast = calibration.windows.lit_patches(lit)
-    assert calibration.opinion.sure_readings(patches[16:17], cast) == ["W"]
+    assert calibration.opinion.opinions(patches[16:17], cast)[0] == ["W"]
     assert _both_readings(calibration, lit)[1][16] == "empty"
 
 
