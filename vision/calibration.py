@@ -177,10 +177,6 @@ class Calibration:
     #: The calibration picture's position and squares' looks; none once the corners or the
     #: picture's size changed (the looks no longer compare) or in a file that has none.
     view: CalibratedView | None = None
-    #: Whether the second opinion may crown a man the colours read (:meth:`_second_opinion`):
-    #: not once the camera moved to another angle than the calibration's, where the pieces'
-    #: sides show otherwise and a man may pass the king line the look learnt.
-    crowning: bool = True
 
     @property
     def warnings(self) -> list[str]:
@@ -234,9 +230,7 @@ class Calibration:
             self.odd, self.k1, focal, seen or self.pooled, self.coloured, self.look,
             opinion=self.opinion,
         )  # fmt: skip
-        tilted = np.abs(moved.sampler.rise - self.sampler.rise).max() > _RISEN
-        moved.crowning = self.crowning and not tilted
-        if self.model.king_size and tilted:
+        if self.model.king_size and np.abs(moved.sampler.rise - self.sampler.rise).max() > _RISEN:
             # The pieces' sides now show otherwise than where the kings' size was learnt: a
             # man may look a king's size. The game's next kings teach it again.
             moved.model = replace(self.model, king_size=0.0)
@@ -350,6 +344,7 @@ class Calibration:
         image: np.ndarray | None = None,
         known: Sequence[str] | None = None,
         moved: Collection[int] = (),
+        once: bool = True,
     ) -> tuple[list[str], np.ndarray, Pixels]:
         """A canonical image's kinds per square, the squares fitting no class, the pixels.
         ``outlines``: squares read as empty are looked at for a piece of neither side's colour
@@ -357,7 +352,10 @@ class Calibration:
         ``image``: the picture ``canvas`` was made from, for the learnt reader's second
         opinion (:meth:`_second_opinion`): on every square, or given the position last known
         to stand (``known``, squares 1-32 in order), on those read otherwise and those whose
-        look has ``moved`` since (squares 0-31: a piece set down where the colours miss it)."""
+        look has ``moved`` since (squares 0-31: a piece set down where the colours miss it).
+        ``once``: a picture read once (``vision read``, ``evaluate``), where with no position
+        known every man is asked whether it is a king; a camera's frames (False) ask that only
+        about squares that changed since a known position, a move or a crowning."""
         pixels, squares = self.measure(canvas)
         kinds, unknown = self.model.decide(squares, self.sampler)
         if outlines:
@@ -370,7 +368,8 @@ class Calibration:
                 for index, kind in enumerate(kinds)
                 if known is None or (kind == "empty") != (known[index] == "empty") or index in moved
             ]
-            kinds = self._second_opinion(self.opinion, image, kinds, squares, asked)
+            crown = asked if known is not None or once else []
+            kinds = self._second_opinion(self.opinion, image, kinds, squares, asked, crown)
         return kinds, unknown, pixels
 
     def _second_opinion(
@@ -380,9 +379,11 @@ class Calibration:
         kinds: list[str],
         squares: Squares,
         asked: list[int],
+        crown: list[int],
     ) -> list[str]:
         """``kinds`` with the learnt reader's second opinion (by ``opinion``, this board's look;
-        :meth:`BoardLook.opinions`) where it is sure, on the ``asked`` squares (0-31).
+        :meth:`BoardLook.opinions`) where it is sure: on the ``asked`` squares (0-31) whether
+        they hold a piece, on the ``crown`` squares whether a man is a king.
 
         Whether a square holds a piece: where the colours were divided over it (a piece's
         colour on at least :data:`DIVIDED` of the square's box and board on as much) and the
@@ -391,19 +392,19 @@ class Calibration:
         is none; where the colours see one thing alone (a lamp's reflection the network takes
         for a king, a piece wholly of its side's colour) they stand.
 
-        Whether a man is a king: where the colours read a man seen from near above, whose
-        stack's height no view shows, and the network's king odds pass this board's line by
-        :data:`KING_SURE` (a crown's mark the colours did not find closed, or found too small).
-        Where the view shows height, the stack's height stands; where the colours found a mark,
-        so does the mark; in a set whose kings the colours learnt to tell by their size, the
-        size. None is crowned once the camera moved to another angle (:attr:`crowning`).
+        Whether a man is a king: where the colours read a man, and the network's king odds
+        pass this board's line by :data:`KING_SURE` (a crown's mark the colours did not find
+        closed, or found too small). Only where the camera looks down from near above on every
+        square: no stack's height shows anywhere, and every square tells kings alike (the
+        tracker takes a king shown on one square and not on another for one not crowned).
+        Where the camera sees pieces' sides, the colours alone tell kings, by height, mark or
+        size; so they do in a set whose kings they learnt to tell by their size.
         """
         piece = 1 - squares.fractions[:, EMPTY]
         divided = {index for index in asked if DIVIDED <= piece[index] <= 1 - DIVIDED}
-        overhead = self.sampler.rise < STACKS_SEEN
-        # Where the set's kings are told by their size, it decides.
-        crowning = self.crowning and not self.model.king_size
-        men = {i for i in asked if kinds[i] in ("b", "w") and overhead[i] and crowning}
+        overhead = bool((self.sampler.rise < STACKS_SEEN).all())
+        crowning = overhead and not self.model.king_size
+        men = {index for index in crown if kinds[index] in ("b", "w") and crowning}
         looked = sorted(divided | men)
         if not looked:
             return kinds

@@ -281,7 +281,7 @@ class BoardReader:
                 moved = set()
             kinds, unknown, pixels = self.calibration.read(
                 canonical, outlines=still, image=frame if still else None,
-                known=self._known, moved=[square - 1 for square in moved],
+                known=self._known, moved=[square - 1 for square in moved], once=False,
             )  # fmt: skip
         else:  # the learnt reader says what each square holds
             pixels, _ = self.calibration.measure(canonical)
