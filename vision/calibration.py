@@ -344,7 +344,7 @@ class Calibration:
         image: np.ndarray | None = None,
         known: Sequence[str] | None = None,
         moved: Collection[int] = (),
-        once: bool = True,
+        kings: Collection[int] | None = None,
     ) -> tuple[list[str], np.ndarray, Pixels]:
         """A canonical image's kinds per square, the squares fitting no class, the pixels.
         ``outlines``: squares read as empty are looked at for a piece of neither side's colour
@@ -353,9 +353,10 @@ class Calibration:
         opinion (:meth:`_second_opinion`): on every square, or given the position last known
         to stand (``known``, squares 1-32 in order), on those read otherwise and those whose
         look has ``moved`` since (squares 0-31: a piece set down where the colours miss it).
-        ``once``: a picture read once (``vision read``, ``evaluate``), where with no position
-        known every man is asked whether it is a king; a camera's frames (False) ask that only
-        about squares that changed since a known position, a move or a crowning."""
+        ``kings``: None for a picture read once (``vision read``, ``evaluate``), where every
+        man asked about is also asked whether it is a king; a camera's frames give the squares
+        (0-31) where the game holds a king, and a man is asked there and, given ``known``, on
+        the squares asked because they changed since (a move, a crown set on a man)."""
         pixels, squares = self.measure(canvas)
         kinds, unknown = self.model.decide(squares, self.sampler)
         if outlines:
@@ -368,7 +369,9 @@ class Calibration:
                 for index, kind in enumerate(kinds)
                 if known is None or (kind == "empty") != (known[index] == "empty") or index in moved
             ]
-            crown = asked if known is not None or once else []
+            crown = asked
+            if kings is not None:
+                crown = sorted(set(kings) | (set(asked) if known is not None else set()))
             kinds = self._second_opinion(self.opinion, image, kinds, squares, asked, crown)
         return kinds, unknown, pixels
 

@@ -274,6 +274,7 @@ class BoardReader:
             # or in what they read as, are worth the learnt reader's second opinion (a move,
             # or a misreading); a moving frame's are not.
             # Until the looks are learnt again after the corners changed, every square is.
+            # Where the game holds a king the colours read as a man, it is asked which.
             moved = set()
             if self._known_looks is not None:
                 moved = set(range(1, 33)) - self._unchanged(looks)
@@ -281,7 +282,8 @@ class BoardReader:
                 moved = set()
             kinds, unknown, pixels = self.calibration.read(
                 canonical, outlines=still, image=frame if still else None,
-                known=self._known, moved=[square - 1 for square in moved], once=False,
+                known=self._known, moved=[square - 1 for square in moved],
+                kings=[s - 1 for s, kind in self._confirmed.items() if kind in ("B", "W")],
             )  # fmt: skip
         else:  # the learnt reader says what each square holds
             pixels, _ = self.calibration.measure(canonical)
