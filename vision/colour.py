@@ -295,6 +295,11 @@ def _cells() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 _LIGHT_CELLS, _DARK_CELLS, _BESIDE = _cells()
 
 
+def _squared_lengths(colours: np.ndarray) -> np.ndarray:
+    """Each row's squared length (n,) of ``colours`` (n, 3)."""
+    return np.einsum("ij,ij->i", colours, colours)
+
+
 def reach_of(spreads: np.ndarray) -> float:
     """The squared colour distance past which a pixel is unlike pixels whose squared distances
     to their nearest centre are ``spreads``: far past nearly all of them."""
@@ -355,21 +360,28 @@ class PixelModel:
         reach = reach_of(np.concatenate(spreads))
         return cls(np.vstack(centres).astype(np.float64), np.array(classes), reach)
 
+    def _ranks(self, colours: np.ndarray) -> np.ndarray:
+        """Squared distance of every pixel (n, 3) to every centre less the pixel's own squared
+        length, shape (n, k): it orders the centres for each pixel as the distance does, and
+        leaves adding the term they share to the one centre that is wanted."""
+        centres = self.centres.astype(colours.dtype)
+        return (centres**2).sum(axis=1) - 2 * (colours @ centres.T)
+
     def distances(self, colours: np.ndarray) -> np.ndarray:
         """Squared distance of every pixel (n, 3) to every centre, shape (n, k)."""
-        centres = self.centres.astype(colours.dtype)
-        cross = colours @ centres.T
-        return (colours**2).sum(axis=1)[:, None] - 2 * cross + (centres**2).sum(axis=1)
+        return self._ranks(colours) + _squared_lengths(colours)[:, None]
 
     def nearest(self, pixels: Pixels) -> tuple[np.ndarray, np.ndarray]:
         """Each pixel's nearest class index (``OUTSIDE`` off the canvas) and its squared
         distance to that class."""
-        distances = self.distances(pixels.colours)
-        # The board's surround shows only outside the playing area.
-        distances[:, self.classes == SURROUND] += np.where(pixels.beyond, 0.0, np.inf)[:, None]
-        nearest = distances.argmin(axis=1)
+        ranks = self._ranks(pixels.colours)
+        surround = np.flatnonzero(self.classes == SURROUND)
+        if len(surround):  # the board's surround shows only outside the playing area
+            ranks[:, surround] += np.where(pixels.beyond, 0.0, np.inf)[:, None]
+        nearest = ranks.argmin(axis=1)
         labels = np.where(pixels.outside, OUTSIDE, self.classes[nearest])
-        return labels, distances[np.arange(len(nearest)), nearest]
+        distance = ranks[np.arange(len(nearest)), nearest] + _squared_lengths(pixels.colours)
+        return labels, distance
 
     def label(self, pixels: Pixels) -> tuple[np.ndarray, np.ndarray]:
         """Each pixel's nearest class index (``OUTSIDE`` off the canvas), and whether it is
@@ -622,7 +634,9 @@ def _emblems(
             mask = _through(mask, band).astype(np.uint8)  # the piece on this square only
             if mask.sum() < 8:
                 continue
-            outside = np.pad(1 - mask, 1, constant_values=1)
+            # What is not the piece, framed by 1s so that a flood from the frame finds holes.
+            outside = np.ones((shape[0] + 2, shape[1] + 2), np.uint8)
+            outside[1:-1, 1:-1] = 1 - mask
             cv2.floodFill(outside, None, (0, 0), 0)  # what the border reaches is not a hole
             holes = outside[1:-1, 1:-1].astype(bool) & other[row].reshape(shape)
             marked = (windows[row] == MARK).reshape(shape)
