@@ -27,6 +27,14 @@ def _varied_board(board: int, shown: int) -> tuple[Style, View, dict[int, str], 
     return varied.style, varied.view, position, seen
 
 
+def _calibrated_board(board: int, shown: int) -> tuple[Calibration, dict[int, str], np.ndarray]:
+    """``board`` of that sequence calibrated on its start position, its ``shown``-th position
+    and the picture of it."""
+    style, view, position, seen = _varied_board(board, shown)
+    start = render(START, style, view)
+    return calibrate(start.image, start.corners), position, render(position, style, seen).image
+
+
 def _both_readings(calibration: Calibration, image: np.ndarray) -> tuple[list[str], list[str]]:
     """The colours' reading alone and with the learnt reader's second opinion."""
     placed = calibration.placed_in(image)
@@ -48,11 +56,9 @@ def test_a_sure_second_opinion_mends_a_square_the_colours_were_divided_over(
     """Rendered boards of bench/vision_varied.py's seed 11, calibrated on their start position:
     the colours misread one square, the network is sure of it, and its reading stands. Every
     other square reads as the colours read it."""
-    style, view, position, seen = _varied_board(board, shown)
-    start = render(START, style, view)
-    calibration = calibrate(start.image, start.corners)
+    calibration, position, image = _calibrated_board(board, shown)
     assert calibration.opinion is not None
-    alone, seconded = _both_readings(calibration, render(position, style, seen).image)
+    alone, seconded = _both_readings(calibration, image)
     assert position[square] == truth
     assert (alone[square - 1], seconded[square - 1]) == (misread, truth)
     assert [k for i, k in enumerate(alone) if i != square - 1] == [
@@ -74,11 +80,9 @@ def test_a_king_the_colours_read_as_a_man_from_above_is_crowned(
     bench/vision_varied.py), calibrated on their start position, which shows no king: the
     colours read one king a man, the network's king odds clear the board's line, and it is a
     king. Every square the second opinion changed now reads as it truly is."""
-    style, view, position, seen = _varied_board(board, shown)
-    start = render(START, style, view)
-    calibration = calibrate(start.image, start.corners)
+    calibration, position, image = _calibrated_board(board, shown)
     assert (calibration.sampler.rise < STACKS_SEEN).all()
-    alone, seconded = _both_readings(calibration, render(position, style, seen).image)
+    alone, seconded = _both_readings(calibration, image)
     assert position[square] == truth
     assert (alone[square - 1], seconded[square - 1]) == (misread, truth)
     changed = [s for s in range(1, 33) if alone[s - 1] != seconded[s - 1]]
@@ -91,11 +95,9 @@ def test_no_man_is_crowned_where_the_camera_sees_pieces_sides_on_some_squares() 
     squares seen from above, but not on those seen obliquely, and the tracker would take a
     king shown on some squares and not others for one not crowned (docs/tracker.md). So the
     colours alone tell its kings."""
-    style, view, position, seen = _varied_board(8, 0)
-    start = render(START, style, view)
-    calibration = calibrate(start.image, start.corners)
+    calibration, position, image = _calibrated_board(8, 0)
     assert (calibration.sampler.rise >= STACKS_SEEN).any()
-    alone, seconded = _both_readings(calibration, render(position, style, seen).image)
+    alone, seconded = _both_readings(calibration, image)
     missed = [s for s in range(1, 33) if position[s] in ("B", "W") and alone[s - 1].islower()]
     assert missed  # kings the colours read as men
     crowned = [s for s in range(1, 33) if alone[s - 1] in ("b", "w") and seconded[s - 1].isupper()]
@@ -111,10 +113,7 @@ def test_in_play_a_king_the_game_holds_is_read_where_the_colours_read_a_man(
     as a change. Where the game holds a king and the colours read a man, the camera asks the
     network, which reads the king: so the tracker sees the crowning. So it does after the
     corners changed, before any look is known again."""
-    style, view, position, seen = _varied_board(21, 5)
-    start = render(START, style, view)
-    calibration = calibrate(start.image, start.corners)
-    image = render(position, style, seen).image
+    calibration, position, image = _calibrated_board(21, 5)
     assert position[7] == "B"
     assert calibration.read(calibration.canvas(image))[0][6] == "b"
     reader = BoardReader(calibration)
@@ -194,10 +193,7 @@ def test_at_rest_a_square_read_as_the_game_knows_it_is_not_asked() -> None:
     """Given the position last known to stand, only squares read otherwise or whose look has
     moved are asked: at rest the network costs nothing, and a misreading the game already
     holds (its look unchanged) is left to the game."""
-    style, view, position, seen = _varied_board(13, 0)
-    start = render(START, style, view)
-    calibration = calibrate(start.image, start.corners)
-    image = render(position, style, seen).image
+    calibration, position, image = _calibrated_board(13, 0)
     canvas = calibration.canvas(image)
     alone = calibration.read(canvas)[0]
     assert (position[17], alone[16]) == ("empty", "w")
