@@ -291,8 +291,8 @@ def test_a_camera_moved_to_another_angle_forgets_the_kings_size() -> None:
     """A size is learnt with the pieces' sides seen from one angle: from a camera moved much
     further off the vertical, tall men show more side and would look a king's size, so the
     moved calibration reads kings by height and marks alone until the game teaches the size
-    again, and the learnt reader, whose king line was learnt at the first angle, crowns no man
-    the colours read. A camera nudged at the same angle keeps the size."""
+    again, and the learnt reader crowns no man the colours read (the tilted camera sees the
+    pieces' sides). A camera nudged at the same angle keeps the size."""
     style = replace(STYLES["black-white on brown"], kings="shape", king_scale=1.25,
                     king_shape="circle", piece_height=0.3)  # fmt: skip
     view = View(corners=camera_corners(5.0, 0.0, 0.0), glare=None)
